@@ -1,0 +1,129 @@
+// Softmax and log-softmax over the last axis of scale·x with an optional mask: the
+// fused masked scaled softmax of attention. The row maximum is subtracted before exp,
+// so logits of ±1e4 are fine; rows with no allowed position are all zero.
+#include <cmath>
+#include <limits>
+
+#include "autograd/kernels/eigen_maps.h"
+#include "autograd/kernels/rows.h"
+#include "autograd/op_builder.h"
+#include "autograd/ops.h"
+
+namespace ablate {
+
+namespace {
+
+using kernels::ArrayMap;
+using kernels::ConstArrayMap;
+
+// Writes exp(s·x - max) at allowed positions and 0 elsewhere into `e`; returns the
+// max and the sum of `e` (sum 0 means the row is fully masked).
+template <class T>
+std::pair<T, T> shifted_exp(const T* x, T* e, std::int64_t D, T s, const std::uint8_t* m,
+                            std::int64_t step) {
+  ConstArrayMap<T> xr(x, D);
+  ArrayMap<T> er(e, D);
+  T mx = -std::numeric_limits<T>::infinity();
+  if (!m) {
+    mx = D ? (xr * s).maxCoeff() : mx;
+  } else {
+    for (std::int64_t j = 0; j < D; ++j)
+      if (m[j * step]) mx = std::max(mx, s * x[j]);
+  }
+  if (mx == -std::numeric_limits<T>::infinity()) {
+    er.setZero();
+    return {mx, T(0)};
+  }
+  er = (xr * s - mx).exp();
+  if (m)
+    for (std::int64_t j = 0; j < D; ++j)
+      if (!m[j * step]) e[j] = 0;
+  return {mx, er.sum()};
+}
+
+}  // namespace
+
+Var softmax(const Var& x, const Tensor& mask, double scale) {
+  OpBuilder op(OpKind::softmax, {x});
+  op.scalar(0, scale);
+  Tensor y = op.output(x.shape(), x.dtype());
+  std::int64_t D = x.shape().rank() ? x.shape()[-1] : 1;
+  dispatch_float(x.dtype(), "softmax", [&]<class T>() {
+    const T* px = op.input(0).data<T>();
+    T* py = y.data<T>();
+    kernels::for_each_masked_row(
+        x.shape(), mask, "softmax", [&](std::int64_t r, const std::uint8_t* m, std::int64_t step) {
+          auto [mx, total] = shifted_exp<T>(px + r * D, py + r * D, D, T(scale), m, step);
+          if (total > 0) ArrayMap<T>(py + r * D, D) *= T(1) / total;
+        });
+  });
+  // dx = s · y ⊙ (g - Σ g⊙y); masked positions have y = 0 and so get no gradient.
+  return op.finish(y, [](BackwardContext& c) {
+    dispatch_float(c.dtype(), "softmax backward", [&]<class T>() {
+      const Shape& shape = c.output().shape();
+      std::int64_t D = shape.rank() ? shape[-1] : 1;
+      T s = T(c.scalar(0));
+      const T* py = c.output().data<T>();
+      const T* pg = c.output_grad().template data<T>();
+      T* gx = c.input_grad(0).template data<T>();
+      for (std::int64_t r = 0, rows = D ? shape.numel() / D : 0; r < rows; ++r) {
+        ConstArrayMap<T> y(py + r * D, D), g(pg + r * D, D);
+        T dot = (g * y).sum();
+        ArrayMap<T>(gx + r * D, D) += s * y * (g - dot);
+      }
+    });
+  });
+}
+
+Var log_softmax(const Var& x, const Tensor& mask, double scale) {
+  OpBuilder op(OpKind::log_softmax, {x});
+  op.scalar(0, scale);
+  op.save(0, mask);
+  Tensor y = op.output(x.shape(), x.dtype());
+  std::int64_t D = x.shape().rank() ? x.shape()[-1] : 1;
+  dispatch_float(x.dtype(), "log_softmax", [&]<class T>() {
+    const T* px = op.input(0).data<T>();
+    T* py = y.data<T>();
+    kernels::for_each_masked_row(
+        x.shape(), mask, "log_softmax",
+        [&](std::int64_t r, const std::uint8_t* m, std::int64_t step) {
+          const T* xr = px + r * D;
+          T* yr = py + r * D;
+          auto [mx, total] = shifted_exp<T>(xr, yr, D, T(scale), m, step);
+          if (total == 0) return;  // fully masked: shifted_exp left zeros
+          T lse = mx + std::log(total);
+          for (std::int64_t j = 0; j < D; ++j)
+            yr[j] = (!m || m[j * step]) ? T(scale) * xr[j] - lse : T(0);
+        });
+  });
+  // dx = s · (g - p Σ g) over allowed positions, p = exp(y); masked positions get 0.
+  return op.finish(y, [](BackwardContext& c) {
+    dispatch_float(c.dtype(), "log_softmax backward", [&]<class T>() {
+      const Shape& shape = c.output().shape();
+      std::int64_t D = shape.rank() ? shape[-1] : 1;
+      T s = T(c.scalar(0));
+      const T* py = c.output().data<T>();
+      const T* pg = c.output_grad().template data<T>();
+      T* gx = c.input_grad(0).template data<T>();
+      kernels::for_each_masked_row(
+          shape, c.saved(0), "log_softmax backward",
+          [&](std::int64_t r, const std::uint8_t* m, std::int64_t step) {
+            const T* y = py + r * D;
+            const T* g = pg + r * D;
+            T* dx = gx + r * D;
+            T total = 0;
+            bool any = false;
+            for (std::int64_t j = 0; j < D; ++j)
+              if (!m || m[j * step]) {
+                total += g[j];
+                any = true;
+              }
+            if (!any) return;
+            for (std::int64_t j = 0; j < D; ++j)
+              if (!m || m[j * step]) dx[j] += s * (g[j] - std::exp(y[j]) * total);
+          });
+    });
+  });
+}
+
+}  // namespace ablate

@@ -1,0 +1,165 @@
+#pragma once
+// The tape: a thread-local Wengert list of the operations of one step.
+//
+// Each op computes its forward value into the tape's arena, appends one Node (its
+// inputs, what its backward needs, and a pointer to its backward function) and
+// returns a Var handle. backward(loss) walks the nodes once in reverse, accumulating
+// gradients into each node's grad buffer and, for Parameter leaves, into
+// Parameter::grad. reset() drops all nodes and rewinds the arena; the node vector and
+// the arena keep their capacity, so a steady-state step allocates nothing.
+//
+// A Var carries its tape's generation; using it after reset() throws instead of
+// reading freed memory.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "autograd/arena.h"
+#include "autograd/op_kind.h"
+#include "autograd/parameter.h"
+#include "autograd/tensor.h"
+
+namespace ablate {
+
+class Tape;
+class BackwardContext;
+using BackwardFn = void (*)(BackwardContext&);
+
+struct Node {
+  Tensor value;                    // forward result (arena memory, a Parameter's, or a constant's)
+  void* grad = nullptr;            // d(output)/d(value), same shape/dtype, allocated on first use
+  BackwardFn backward = nullptr;   // null for leaves and for nodes that need no gradient
+  const std::uint32_t* inputs = nullptr;  // indices of input nodes (arena)
+  std::uint32_t n_inputs = 0;
+  OpKind op = OpKind::constant;
+  bool requires_grad = false;
+  bool persistent_grad = false;    // grad belongs to a Parameter and survives reset()
+  std::array<Tensor, 2> saved;     // extra tensors backward needs (masks, statistics, indices)
+  std::array<double, 2> scalars{};
+  std::array<std::int64_t, 4> ints{};
+};
+
+class Var {
+ public:
+  Var() = default;
+
+  bool defined() const { return tape_ != nullptr; }
+  const Tensor& value() const;
+  const Shape& shape() const { return value().shape(); }
+  DType dtype() const { return value().dtype(); }
+  std::int64_t numel() const { return value().numel(); }
+  bool requires_grad() const;
+  // The gradient accumulated by the last backward() (a view; undefined if no gradient
+  // reached this Var). Valid until the tape is reset.
+  Tensor grad() const;
+  double item() const { return value().item(); }
+
+  Tape& tape() const;
+  std::uint32_t index() const { return index_; }
+
+ private:
+  friend class Tape;
+  Var(Tape* tape, std::uint32_t index, std::uint32_t generation)
+      : tape_(tape), index_(index), generation_(generation) {}
+  Tape* tape_ = nullptr;
+  std::uint32_t index_ = 0;
+  std::uint32_t generation_ = 0;
+};
+
+class Tape {
+ public:
+  Tape();
+  Tape(const Tape&) = delete;
+  Tape& operator=(const Tape&) = delete;
+
+  // This thread's active tape (a thread-local default unless a TapeScope is open).
+  static Tape& current();
+
+  Var constant(const Tensor& value);  // no gradient flows into it
+  Var leaf(Parameter& parameter);     // gradient accumulates into parameter.grad
+  Var detach(const Var& x);           // same value, cut from the graph
+
+  // Reverse sweep from a one-element `loss` (seeded with 1), or from any output with
+  // an explicit upstream gradient of the same shape and dtype.
+  void backward(const Var& loss);
+  void backward(const Var& output, const Tensor& grad_output);
+
+  // Frees every activation at once; Vars made before become invalid.
+  void reset();
+
+  // Arena memory valid until reset().
+  Tensor alloc(const Shape& shape, DType dtype);
+  Tensor alloc_zeros(const Shape& shape, DType dtype);
+  void* alloc_bytes(std::size_t bytes, std::size_t alignment = 64);
+
+  bool grad_enabled() const;
+  std::size_t size() const { return nodes_.size(); }
+  std::uint32_t generation() const { return generation_; }
+  const Arena& arena() const { return arena_; }
+  const Node& node(std::uint32_t index) const { return nodes_.at(index); }
+  // The node behind `v`; throws if v belongs to another tape or an earlier generation.
+  const Node& node(const Var& v) const;
+
+  // For op implementations (see op_builder.h).
+  Var record(Node&& node, std::span<const Var> inputs);
+
+ private:
+  friend class Var;
+  friend class BackwardContext;
+  Node& checked(const Var& v);
+  void run_backward(std::uint32_t root);
+
+  std::vector<Node> nodes_;
+  Arena arena_;
+  std::uint32_t generation_ = 1;
+};
+
+// Within its scope ops record no gradient information (like torch.no_grad()).
+class NoGradGuard {
+ public:
+  NoGradGuard();
+  ~NoGradGuard();
+  NoGradGuard(const NoGradGuard&) = delete;
+  NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// Makes `tape` this thread's current tape for the scope's lifetime.
+class TapeScope {
+ public:
+  explicit TapeScope(Tape& tape);
+  ~TapeScope();
+  TapeScope(const TapeScope&) = delete;
+  TapeScope& operator=(const TapeScope&) = delete;
+
+ private:
+  Tape* previous_;
+};
+
+// What a backward function sees of its node.
+class BackwardContext {
+ public:
+  BackwardContext(Tape& tape, Node& node) : tape_(tape), node_(node) {}
+
+  DType dtype() const { return node_.value.dtype(); }
+  const Tensor& output() const { return node_.value; }
+  Tensor output_grad() const;
+  int num_inputs() const { return int(node_.n_inputs); }
+  const Tensor& input(int i) const;
+  bool needs_grad(int i) const;
+  // The gradient buffer of input i (zeroed when first used this sweep); backward
+  // functions add into it.
+  Tensor input_grad(int i);
+  const Tensor& saved(int i) const { return node_.saved[std::size_t(i)]; }
+  double scalar(int i) const { return node_.scalars[std::size_t(i)]; }
+  std::int64_t integer(int i) const { return node_.ints[std::size_t(i)]; }
+
+ private:
+  Tape& tape_;
+  Node& node_;
+};
+
+}  // namespace ablate

@@ -1,0 +1,128 @@
+// Proves that a training step in steady state performs no heap allocation: malloc and
+// friends are replaced by counting wrappers around glibc's, and a step that uses every
+// op (forward, backward, SGD update, reset) runs after a warm-up while counting.
+#include <cstdio>
+#include <cstdlib>
+#include <malloc.h>
+
+#include "autograd/ablate.h"
+
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void* __libc_memalign(size_t, size_t);
+void __libc_free(void*);
+}
+
+namespace {
+bool counting = false;
+bool trap = false;  // ABLATE_TRAP_ALLOCATION=1: stop at the first counted allocation (for gdb)
+long allocations = 0;
+void note() {
+  if (!counting) return;
+  ++allocations;
+  if (trap) __builtin_trap();
+}
+}  // namespace
+
+extern "C" {
+void* malloc(size_t n) {
+  note();
+  return __libc_malloc(n);
+}
+void* calloc(size_t n, size_t m) {
+  note();
+  return __libc_calloc(n, m);
+}
+void* realloc(void* p, size_t n) {
+  note();
+  return __libc_realloc(p, n);
+}
+void* memalign(size_t a, size_t n) {
+  note();
+  return __libc_memalign(a, n);
+}
+void* aligned_alloc(size_t a, size_t n) {
+  note();
+  return __libc_memalign(a, n);
+}
+int posix_memalign(void** out, size_t a, size_t n) {
+  note();
+  *out = __libc_memalign(a, n);
+  return *out ? 0 : 12;
+}
+void free(void* p) { __libc_free(p); }
+}
+
+using namespace ablate;
+
+int main() {
+  constexpr std::int64_t B = 4, T = 6, V = 11, D = 16;
+  Generator init(1);
+  Parameter embed(randn({V, D}, init, DType::f32, 0, 0.1));
+  Parameter w_qk(randn({D, 2 * D}, init, DType::f32, 0, 0.1));
+  Parameter w_out(randn({D, V}, init, DType::f32, 0, 0.1));
+  Parameter gamma(Tensor::ones({D})), beta(Tensor::zeros({D}));
+  std::vector<Parameter*> params{&embed, &w_qk, &w_out, &gamma, &beta};
+  std::vector<std::int32_t> tokens(B * T), targets(B * T);
+  for (std::int64_t i = 0; i < B * T; ++i) tokens[i] = std::int32_t(1 + i % (V - 1));
+  for (std::int64_t i = 0; i < B * T; ++i) targets[i] = i % 5 == 0 ? -100 : tokens[B * T - 1 - i];
+  Tensor tok = Tensor::from_data({B, T}, tokens), tgt = Tensor::from_data({B, T}, targets);
+  Tensor causal = Tensor::zeros({T, T}, DType::b8);
+  for (int i = 0; i < T; ++i)
+    for (int j = 0; j <= i; ++j) causal.set(i * T + j, 1);
+  Tensor pad = Tensor::ones({B, 1, T}, DType::b8);
+  Tensor regression_target = Tensor::zeros({B, T, 1});
+  Generator dropout_gen(2);
+  Tape& tape = Tape::current();
+
+  auto step = [&] {
+    Var x = gather_rows(tape.leaf(embed), tok, 0);
+    x = dropout(x, 0.1, true, dropout_gen);
+    Var qk = matmul(x, tape.leaf(w_qk));  // one GEMM over B·T rows
+    Var q = slice(qk, 2, 0, D), k = l2_normalize(slice(qk, 2, D, 2 * D));
+    Var scores = matmul(q, k, false, true);
+    Var probs = softmax(masked_fill(scores, causal, 0.0), pad, 0.25);
+    Var h = matmul(probs, x) + x;
+    h = layer_norm(h, tape.leaf(gamma), tape.leaf(beta));
+    h = gelu_erf(h) + gelu_tanh(h) * sigmoid(h) - tanh(h) / (abs(h) + 1.0);
+    h = relu(h) + sqrt(exp(h * 0.1)) + log(pow_scalar(h, 2.0) + 1.0) + (-h);
+    h = where(pad.reshaped({B, T, 1}), h, h * 0.5);
+    Var logits = matmul(reshape(h, {B * T, D}), tape.leaf(w_out));
+    Var both = concat({logits, logits}, 0);
+    Var loss = cross_entropy(slice(both, 0, 0, B * T), tgt.reshaped({B * T}), -100, 0.1);
+    Var extra = mean(max(permute(reshape(logits, {B, T, V}), {0, 2, 1}), 1)) +
+                mean(sum(log_softmax(logits), -1)) * 0.0 +
+                mse(mean(reshape(h, {B, T, D}), -1, true), tape.constant(regression_target));
+    tape.backward(loss + extra * 0.01);
+    for (Parameter* p : params) {  // SGD, in place
+      float* w = p->value.data<float>();
+      float* g = p->grad.data<float>();
+      for (std::int64_t i = 0; i < p->value.numel(); ++i) w[i] -= 0.1f * g[i];
+      p->zero_grad();
+    }
+    float value = loss.value().data<float>()[0];
+    tape.reset();
+    return value;
+  };
+
+  float first = step();
+  for (int i = 0; i < 3; ++i) step();  // warm-up: the arena and node list reach their size
+  trap = std::getenv("ABLATE_TRAP_ALLOCATION") != nullptr;
+  counting = true;
+  float last = 0;
+  for (int i = 0; i < 20; ++i) last = step();
+  counting = false;
+  std::printf("loss %.4f -> %.4f; heap allocations in 20 steady-state steps: %ld\n", first, last,
+              allocations);
+  if (allocations != 0) {
+    std::printf("FAIL: a steady-state training step allocated on the heap\n");
+    return 1;
+  }
+  if (!(last < first)) {
+    std::printf("FAIL: the loss did not fall, so the step is not training\n");
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,24 @@
+# How ablate finds its dependencies. Every one is a Debian 12 package (see
+# third_party/README.md); nothing is downloaded or vendored.
+
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)                 # libeigen3-dev
+# Targets that compile Eigen link ablate_eigen. GCC 12 warns "'__Y' is used
+# uninitialized" inside its own AVX-512 intrinsics (_mm512_undefined_*, GCC bug
+# 105593) wherever Eigen's packets are inlined; those two warnings are silenced for
+# Eigen users only, and stay on for everything else.
+add_library(ablate_eigen INTERFACE)
+target_link_libraries(ablate_eigen INTERFACE Eigen3::Eigen)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  target_compile_options(ablate_eigen INTERFACE -Wno-uninitialized -Wno-maybe-uninitialized)
+endif()
+find_package(Boost 1.74 REQUIRED COMPONENTS program_options) # libboost-dev, libboost-program-options-dev
+find_package(tomlplusplus 3 REQUIRED)                       # libtomlplusplus-dev
+
+if(ABLATE_BUILD_TESTS)
+  find_package(Catch2 2 REQUIRED)                           # catch2 (v2)
+endif()
+if(ABLATE_BUILD_BENCH)
+  find_package(benchmark 1.7 REQUIRED)                      # libbenchmark-dev
+  # OpenBLAS is only linked into the GEMM benchmark, to compare it with Eigen.
+  find_package(BLAS)                                        # libopenblas-dev
+endif()
