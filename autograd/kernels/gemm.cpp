@@ -1,10 +1,72 @@
 #include "autograd/kernels/gemm.h"
 
 #include <Eigen/Core>
+#include <cstdlib>
+#include <memory>
+#include <new>
 
 namespace ablate::kernels {
 
+// Why not just `C.noalias() = A * B`: for blocks over 128 KiB, Eigen's GEMM mallocs
+// its packing buffers on every call and frees them after. glibc returns such blocks
+// to the OS, so every call page-faults them in again (≈10 µs per 4 KiB page here):
+// an n = 256 product ran at ~33 GFLOP/s instead of ~140 (bench/README.md). We call
+// Eigen's own GEMM routine with packing buffers that persist per thread and only
+// grow, so steady-state products neither allocate nor fault.
+
 namespace {
+
+struct AlignedFree {
+  void operator()(void* p) const { std::free(p); }
+};
+
+// Grow-only, 64-byte aligned packing buffers, one pair per thread (trials run on
+// their own threads and must not share them).
+template <class T>
+class PackingBuffers : public Eigen::internal::level3_blocking<T, T> {
+ public:
+  void prepare(Eigen::Index rows, Eigen::Index cols, Eigen::Index depth) {
+    // Same sizing as Eigen's gemm_blocking_space for a dynamic-size product.
+    Eigen::Index kc = depth, mc = rows, nc = cols;
+    Eigen::internal::computeProductBlockingSizes<T, T, 1>(kc, mc, nc, Eigen::Index(1));
+    this->m_kc = kc;
+    this->m_mc = mc;
+    this->m_nc = nc;
+    this->m_blockA = reserve(a_, a_size_, std::size_t(kc * mc));
+    this->m_blockB = reserve(b_, b_size_, std::size_t(kc * nc));
+  }
+
+ private:
+  static T* reserve(std::unique_ptr<T, AlignedFree>& buf, std::size_t& size, std::size_t need) {
+    if (need > size) {
+      std::size_t bytes = (need * sizeof(T) + 63) / 64 * 64;
+      buf.reset(static_cast<T*>(std::aligned_alloc(64, bytes)));
+      if (!buf) throw std::bad_alloc();
+      size = need;
+    }
+    return buf.get();
+  }
+  std::unique_ptr<T, AlignedFree> a_, b_;
+  std::size_t a_size_ = 0, b_size_ = 0;
+};
+
+template <class T>
+PackingBuffers<T>& packing_buffers() {
+  thread_local PackingBuffers<T> buffers;
+  return buffers;
+}
+
+template <class T, int OrderA, int OrderB>
+void run_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const T* A, std::int64_t lda,
+              const T* B, std::int64_t ldb, T* C, std::int64_t ldc) {
+  PackingBuffers<T>& blocking = packing_buffers<T>();
+  // Eigen computes a row-major C as the column-major Cᵀ = Bᵀ·Aᵀ: rows and cols swap.
+  blocking.prepare(N, M, K);
+  Eigen::internal::general_matrix_matrix_product<Eigen::Index, T, OrderA, false, T, OrderB, false,
+                                                 Eigen::RowMajor, 1>::run(M, N, K, A, lda, B, ldb,
+                                                                          C, 1, ldc, T(1),
+                                                                          blocking, nullptr);
+}
 
 template <class T>
 using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -13,12 +75,16 @@ using ConstStrided = Eigen::Map<const Matrix<T>, Eigen::Unaligned, Eigen::OuterS
 template <class T>
 using Strided = Eigen::Map<Matrix<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
 
+// Products this small are faster as Eigen's coefficient-wise (lazy) product, and
+// their temporaries live on the stack.
+constexpr std::int64_t kLazyProductMaxDims = 20;
+
 template <class T, class L, class R>
-void assign(Strided<T>& c, const L& l, const R& r, bool accumulate) {
+void lazy(Strided<T>& c, const L& l, const R& r, bool accumulate) {
   if (accumulate)
-    c.noalias() += l * r;
+    c.noalias() += l.lazyProduct(r);
   else
-    c.noalias() = l * r;
+    c.noalias() = l.lazyProduct(r);
 }
 
 }  // namespace
@@ -27,16 +93,27 @@ template <class T>
 void gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const T* A,
           std::int64_t lda, const T* B, std::int64_t ldb, T* C, std::int64_t ldc, bool accumulate) {
   Strided<T> c(C, M, N, Eigen::OuterStride<>(ldc));
+  if (M == 0 || N == 0) return;
   if (K == 0) {
     if (!accumulate) c.setZero();
     return;
   }
-  ConstStrided<T> a(A, trans_a ? K : M, trans_a ? M : K, Eigen::OuterStride<>(lda));
-  ConstStrided<T> b(B, trans_b ? N : K, trans_b ? K : N, Eigen::OuterStride<>(ldb));
-  if (!trans_a && !trans_b) assign(c, a, b, accumulate);
-  if (!trans_a && trans_b) assign(c, a, b.transpose(), accumulate);
-  if (trans_a && !trans_b) assign(c, a.transpose(), b, accumulate);
-  if (trans_a && trans_b) assign(c, a.transpose(), b.transpose(), accumulate);
+  if (M + N + K <= kLazyProductMaxDims) {
+    ConstStrided<T> a(A, trans_a ? K : M, trans_a ? M : K, Eigen::OuterStride<>(lda));
+    ConstStrided<T> b(B, trans_b ? N : K, trans_b ? K : N, Eigen::OuterStride<>(ldb));
+    if (!trans_a && !trans_b) lazy(c, a, b, accumulate);
+    if (!trans_a && trans_b) lazy(c, a, b.transpose(), accumulate);
+    if (trans_a && !trans_b) lazy(c, a.transpose(), b, accumulate);
+    if (trans_a && trans_b) lazy(c, a.transpose(), b.transpose(), accumulate);
+    return;
+  }
+  if (!accumulate) c.setZero();  // Eigen's GEMM kernel always adds into C
+  // A stored [M, K] row-major is op(A) row-major; stored [K, M] it is op(A) column-major.
+  constexpr int R = Eigen::RowMajor, Cm = Eigen::ColMajor;
+  if (!trans_a && !trans_b) run_gemm<T, R, R>(M, N, K, A, lda, B, ldb, C, ldc);
+  if (!trans_a && trans_b) run_gemm<T, R, Cm>(M, N, K, A, lda, B, ldb, C, ldc);
+  if (trans_a && !trans_b) run_gemm<T, Cm, R>(M, N, K, A, lda, B, ldb, C, ldc);
+  if (trans_a && trans_b) run_gemm<T, Cm, Cm>(M, N, K, A, lda, B, ldb, C, ldc);
 }
 
 template void gemm<float>(bool, bool, std::int64_t, std::int64_t, std::int64_t, const float*,

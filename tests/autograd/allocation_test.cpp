@@ -74,6 +74,10 @@ int main() {
     for (int j = 0; j <= i; ++j) causal.set(i * T + j, 1);
   Tensor pad = Tensor::ones({B, 1, T}, DType::b8);
   Tensor regression_target = Tensor::zeros({B, T, 1});
+  // Large enough that Eigen's GEMM would otherwise malloc its packing buffers per call.
+  Parameter big_w(randn({256, 256}, init, DType::f32, 0, 0.01));
+  Tensor big_x = randn({64, 256}, init, DType::f32);
+  params.push_back(&big_w);
   Generator dropout_gen(2);
   Tape& tape = Tape::current();
 
@@ -95,7 +99,8 @@ int main() {
     Var extra = mean(max(permute(reshape(logits, {B, T, V}), {0, 2, 1}), 1)) +
                 mean(sum(log_softmax(logits), -1)) * 0.0 +
                 mse(mean(reshape(h, {B, T, D}), -1, true), tape.constant(regression_target));
-    tape.backward(loss + extra * 0.01);
+    Var big = mean(matmul(tape.constant(big_x), tape.leaf(big_w), false, true));
+    tape.backward(loss + extra * 0.01 + big * 0.0);
     for (Parameter* p : params) {  // SGD, in place
       float* w = p->value.data<float>();
       float* g = p->grad.data<float>();

@@ -91,6 +91,12 @@ std::vector<OpCase> op_table() {
        FN(matmul(x[0], x[1], true, true))},
       {"matmul rank2 x batch", TWO(normal(g, {3, 4}), normal(g, {2, 4, 5})),
        FN(matmul(x[0], x[1]))},
+      // large enough (M + N + K > 20) to take the blocked-GEMM path, not the lazy product
+      {"matmul gemm path", TWO(normal(g, {2, 7, 9}), normal(g, {9, 11})), FN(matmul(x[0], x[1]))},
+      {"matmul gemm path trans_a", TWO(normal(g, {2, 9, 7}), normal(g, {9, 11})),
+       FN(matmul(x[0], x[1], true, false))},
+      {"matmul gemm path trans both", TWO(normal(g, {9, 12}), normal(g, {2, 11, 9})),
+       FN(matmul(x[0], x[1], true, true))},
       {"matmul attention scores", TWO(normal(g, {2, 3, 5, 4}), normal(g, {2, 3, 6, 4})),
        FN(matmul(x[0], x[1], false, true))},
       // reductions
