@@ -1,7 +1,7 @@
-// f32 GEMM throughput of ablate's matmul path (autograd/kernels/gemm.cpp) against
-// OpenBLAS's cblas_sgemm, single-threaded: square sizes 64…1024 and the shapes the
-// reference Transformers (issue #6: tiny, small, medium, base) multiply. "FLOPS" is
-// 2·M·N·K per call.
+// f32 GEMM throughput of both of ablate's matmul backends (autograd/kernels/gemm.h),
+// single-threaded: square sizes 64…1024 and the shapes the reference Transformers
+// (issue #6: tiny, small, medium, base) multiply. "FLOPS" is 2·M·N·K per call. The
+// OpenBLAS figures depend on OPENBLAS_CORETYPE (see the context line openblas_core).
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -10,9 +10,7 @@
 #include "autograd/rng.h"
 #include "bench/bench_util.h"
 
-#ifdef ABLATE_BENCH_OPENBLAS
 #include <cblas.h>
-#endif
 
 using namespace ablate;
 
@@ -35,7 +33,9 @@ void report_flops(benchmark::State& state, std::int64_t M, std::int64_t N, std::
   bench::report_peak_rss(state);
 }
 
-void BM_AblateGemm(benchmark::State& state) {
+template <kernels::GemmBackend backend>
+void BM_Gemm(benchmark::State& state) {
+  kernels::set_gemm_backend(backend);
   std::int64_t M = state.range(0), N = state.range(1), K = state.range(2);
   Operands o(M, N, K);
   for (auto _ : state) {
@@ -46,7 +46,9 @@ void BM_AblateGemm(benchmark::State& state) {
 }
 
 // The backward's transposed products (dA = dC·Bᵀ, dB = Aᵀ·dC) at the same shapes.
-void BM_AblateGemmTransposed(benchmark::State& state) {
+template <kernels::GemmBackend backend>
+void BM_GemmTransposed(benchmark::State& state) {
+  kernels::set_gemm_backend(backend);
   std::int64_t M = state.range(0), N = state.range(1), K = state.range(2);
   Operands o(M, N, K);
   std::vector<float> gc(std::size_t(M * N), 1.0f), ga(std::size_t(M * K)), gb(std::size_t(K * N));
@@ -60,18 +62,6 @@ void BM_AblateGemmTransposed(benchmark::State& state) {
                                                benchmark::Counter::kIsRate);
 }
 
-#ifdef ABLATE_BENCH_OPENBLAS
-void BM_OpenBlasSgemm(benchmark::State& state) {
-  std::int64_t M = state.range(0), N = state.range(1), K = state.range(2);
-  Operands o(M, N, K);
-  for (auto _ : state) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(M), int(N), int(K), 1.0f,
-                o.a.data(), int(K), o.b.data(), int(N), 0.0f, o.c.data(), int(N));
-    benchmark::DoNotOptimize(o.c.data());
-  }
-  report_flops(state, M, N, K);
-}
-#endif
 
 void square_sizes(benchmark::internal::Benchmark* b) {
   for (int n : {64, 128, 192, 240, 256, 288, 320, 384, 512, 768, 1024}) b->Args({n, n, n});
@@ -87,19 +77,17 @@ void transformer_shapes(benchmark::internal::Benchmark* b) {
   b->Args({64, 64, 32});  // base attention scores per head: [T, d_k]·[d_k, T]
 }
 
-BENCHMARK(BM_AblateGemm)->Apply(square_sizes)->Apply(transformer_shapes);
-BENCHMARK(BM_AblateGemmTransposed)->Apply(transformer_shapes);
-#ifdef ABLATE_BENCH_OPENBLAS
-BENCHMARK(BM_OpenBlasSgemm)->Apply(square_sizes)->Apply(transformer_shapes);
-#endif
+using kernels::GemmBackend;
+BENCHMARK(BM_Gemm<GemmBackend::eigen>)->Name("eigen")->Apply(square_sizes)->Apply(transformer_shapes);
+BENCHMARK(BM_Gemm<GemmBackend::openblas>)->Name("openblas")->Apply(square_sizes)->Apply(transformer_shapes);
+BENCHMARK(BM_GemmTransposed<GemmBackend::eigen>)->Name("eigen_backward")->Apply(transformer_shapes);
+BENCHMARK(BM_GemmTransposed<GemmBackend::openblas>)->Name("openblas_backward")->Apply(transformer_shapes);
 
 }  // namespace
 
 int main(int argc, char** argv) {
-#ifdef ABLATE_BENCH_OPENBLAS
-  openblas_set_num_threads(1);  // trials are single-threaded; compare like with like
   benchmark::AddCustomContext("openblas_core", openblas_get_corename());
-#endif
+  benchmark::AddCustomContext("default_backend", kernels::gemm_backend_description());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -17,8 +17,10 @@ find_package(tomlplusplus 3 REQUIRED)                       # libtomlplusplus-de
 if(ABLATE_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)                           # catch2 (v2)
 endif()
+# OpenBLAS: the second GEMM backend (autograd/kernels/gemm.h says when it is used).
+set(BLA_VENDOR OpenBLAS)
+find_package(BLAS REQUIRED)                                 # libopenblas-dev
+
 if(ABLATE_BUILD_BENCH)
   find_package(benchmark 1.7 REQUIRED)                      # libbenchmark-dev
-  # OpenBLAS is only linked into the GEMM benchmark, to compare it with Eigen.
-  find_package(BLAS)                                        # libopenblas-dev
 endif()

@@ -1,9 +1,15 @@
 #include "autograd/kernels/gemm.h"
 
+#include <cblas.h>
+
 #include <Eigen/Core>
+#include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <stdexcept>
 
 namespace ablate::kernels {
 
@@ -87,7 +93,77 @@ void lazy(Strided<T>& c, const L& l, const R& r, bool accumulate) {
     c.noalias() = l.lazyProduct(r);
 }
 
+// ---- backend choice --------------------------------------------------------------
+
+struct BackendChoice {
+  GemmBackend backend;
+  std::string description;
+};
+
+BackendChoice choose_backend() {
+  std::string core = openblas_get_corename() ? openblas_get_corename() : "unknown";
+  const char* env = std::getenv("ABLATE_GEMM");
+  std::string mode = env ? env : "auto";
+  if (mode == "eigen") return {GemmBackend::eigen, "eigen (ABLATE_GEMM=eigen)"};
+  if (mode == "openblas")
+    return {GemmBackend::openblas, "openblas, core " + core + " (ABLATE_GEMM=openblas)"};
+  if (mode != "auto")
+    throw std::invalid_argument("environment variable ABLATE_GEMM='" + mode +
+                                "' is not one of: eigen, openblas, auto");
+  for (const char* avx512 : {"SkylakeX", "Cooperlake", "SapphireRapids"})
+    if (core == avx512)
+      return {GemmBackend::openblas, "openblas (auto: OpenBLAS core " + core + " is AVX-512)"};
+  return {GemmBackend::eigen, "eigen (auto: OpenBLAS core " + core + " is not an AVX-512 kernel)"};
+}
+
+std::atomic<GemmBackend> g_backend{GemmBackend::eigen};
+std::once_flag g_backend_once;
+std::string g_description;
+
+void ensure_backend_chosen() {
+  std::call_once(g_backend_once, [] {
+    // Trials are single-threaded and run side by side; OpenBLAS threads would
+    // oversubscribe the cores.
+    openblas_set_num_threads(1);
+    BackendChoice c = choose_backend();
+    g_description = c.description;
+    g_backend.store(c.backend);
+  });
+}
+
+template <class T>
+void blas_gemm(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K, const T* A,
+               std::int64_t lda, const T* B, std::int64_t ldb, T* C, std::int64_t ldc,
+               bool accumulate) {
+  auto opa = ta ? CblasTrans : CblasNoTrans, opb = tb ? CblasTrans : CblasNoTrans;
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, opa, opb, int(M), int(N), int(K), 1.0f, A, int(lda), B, int(ldb),
+                accumulate ? 1.0f : 0.0f, C, int(ldc));
+  else
+    cblas_dgemm(CblasRowMajor, opa, opb, int(M), int(N), int(K), 1.0, A, int(lda), B, int(ldb),
+                accumulate ? 1.0 : 0.0, C, int(ldc));
+}
+
 }  // namespace
+
+GemmBackend gemm_backend() {
+  ensure_backend_chosen();
+  return g_backend.load(std::memory_order_relaxed);
+}
+
+void set_gemm_backend(GemmBackend backend) {
+  ensure_backend_chosen();
+  g_backend.store(backend);
+}
+
+const char* gemm_backend_name(GemmBackend backend) {
+  return backend == GemmBackend::openblas ? "openblas" : "eigen";
+}
+
+std::string gemm_backend_description() {
+  ensure_backend_chosen();
+  return g_description;
+}
 
 template <class T>
 void gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const T* A,
@@ -105,6 +181,10 @@ void gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64
     if (!trans_a && trans_b) lazy(c, a, b.transpose(), accumulate);
     if (trans_a && !trans_b) lazy(c, a.transpose(), b, accumulate);
     if (trans_a && trans_b) lazy(c, a.transpose(), b.transpose(), accumulate);
+    return;
+  }
+  if (gemm_backend() == GemmBackend::openblas) {
+    blas_gemm(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
     return;
   }
   if (!accumulate) c.setZero();  // Eigen's GEMM kernel always adds into C

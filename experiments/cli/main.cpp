@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string>
 
+#include "autograd/kernels/gemm.h"
 #include "experiments/demo.h"
 
 namespace po = boost::program_options;
@@ -55,6 +56,12 @@ int main(int argc, char** argv) {
   }
   std::string command = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    ablate::kernels::gemm_backend();  // validates ABLATE_GEMM before any work
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "ablate: " << e.what() << "\n";
+    return 2;
+  }
   try {
     if (command == "demo") return demo(args);
     if (command == "--help" || command == "-h" || command == "help") {

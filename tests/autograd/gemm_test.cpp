@@ -2,6 +2,8 @@
 // accumulate, below and above the size where it switches from Eigen's lazy product to
 // the blocked GEMM with persistent packing buffers, in f32 and f64.
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "autograd/kernels/gemm.h"
@@ -40,14 +42,28 @@ void check_against_naive(bool ta, bool tb, std::int64_t M, std::int64_t N, std::
 
 }  // namespace
 
-TEST_CASE("gemm matches a naive product for every transpose flag, size and mode") {
-  for (bool ta : {false, true})
-    for (bool tb : {false, true})
-      for (bool acc : {false, true})
-        for (auto [M, N, K] : {std::array<std::int64_t, 3>{3, 4, 5}, {33, 17, 9}, {70, 130, 300}}) {
-          check_against_naive<float>(ta, tb, M, N, K, acc);
-          check_against_naive<double>(ta, tb, M, N, K, acc);
-        }
+TEST_CASE("gemm matches a naive product for every backend, transpose flag, size and mode") {
+  kernels::GemmBackend chosen = kernels::gemm_backend();
+  for (auto backend : {kernels::GemmBackend::eigen, kernels::GemmBackend::openblas}) {
+    kernels::set_gemm_backend(backend);
+    INFO("backend " << kernels::gemm_backend_name(backend));
+    for (bool ta : {false, true})
+      for (bool tb : {false, true})
+        for (bool acc : {false, true})
+          for (auto [M, N, K] :
+               {std::array<std::int64_t, 3>{3, 4, 5}, {33, 17, 9}, {70, 130, 300}}) {
+            check_against_naive<float>(ta, tb, M, N, K, acc);
+            check_against_naive<double>(ta, tb, M, N, K, acc);
+          }
+  }
+  kernels::set_gemm_backend(chosen);
+}
+
+TEST_CASE("ABLATE_GEMM picks the backend; auto takes OpenBLAS only with an AVX-512 kernel") {
+  std::string d = kernels::gemm_backend_description();
+  CHECK(d.rfind(kernels::gemm_backend_name(kernels::gemm_backend()), 0) == 0);
+  const char* env = std::getenv("ABLATE_GEMM");
+  if (!env || std::string(env) == "auto") CHECK_THAT(d, Catch::Contains("auto: OpenBLAS core"));
 }
 
 TEST_CASE("gemm with an empty inner dimension zeroes or keeps C") {
