@@ -63,24 +63,23 @@ Var layer_norm(const Var& x, const Var& gamma, const Var& beta, double eps) {
       T* dbeta = has_beta && c.needs_grad(beta_slot) ? c.input_grad(beta_slot).template data<T>()
                                                       : nullptr;
       T* dx = c.needs_grad(0) ? c.input_grad(0).template data<T>() : nullptr;
+      kernels::ArrayMap<T> dg(dgamma ? dgamma : nullptr, dgamma ? D : 0);
+      kernels::ArrayMap<T> db(dbeta ? dbeta : nullptr, dbeta ? D : 0);
+      kernels::ConstArrayMap<T> gam(gamma ? gamma : px, D);  // unused when !gamma
       for (std::int64_t r = 0; r < rows; ++r) {
-        const T* xr = px + r * D;
-        const T* g = pg + r * D;
-        T sum_d = 0, sum_dxhat = 0;
-        for (std::int64_t j = 0; j < D; ++j) {
-          T xhat = (xr[j] - mu[r]) * rs[r];
-          T d = gamma ? g[j] * gamma[j] : g[j];
-          sum_d += d;
-          sum_dxhat += d * xhat;
-          if (dgamma) dgamma[j] += g[j] * xhat;
-          if (dbeta) dbeta[j] += g[j];
-        }
+        kernels::ConstArrayMap<T> xr(px + r * D, D), g(pg + r * D, D);
+        auto xhat = (xr - mu[r]) * rs[r];
+        if (dgamma) dg += g * xhat;
+        if (dbeta) db += g;
         if (!dx) continue;
-        T mean_d = sum_d / T(D), mean_dxhat = sum_dxhat / T(D);
-        for (std::int64_t j = 0; j < D; ++j) {
-          T xhat = (xr[j] - mu[r]) * rs[r];
-          T d = gamma ? g[j] * gamma[j] : g[j];
-          dx[r * D + j] += rs[r] * (d - mean_d - xhat * mean_dxhat);
+        kernels::ArrayMap<T> out(dx + r * D, D);
+        if (gamma) {
+          auto d = g * gam;
+          T mean_d = d.sum() / T(D), mean_dxhat = (d * xhat).sum() / T(D);
+          out += rs[r] * (d - mean_d - xhat * mean_dxhat);
+        } else {
+          T mean_d = g.sum() / T(D), mean_dxhat = (g * xhat).sum() / T(D);
+          out += rs[r] * (g - mean_d - xhat * mean_dxhat);
         }
       }
     });
