@@ -62,31 +62,39 @@ Tensor Tensor::arange(double start, double stop, double step, DType dtype) {
   return t;
 }
 
-Tensor Tensor::from_data(const Shape& shape, std::span<const double> values, DType dtype) {
-  if (std::int64_t(values.size()) != shape.numel())
+namespace {
+
+void require_value_count(const Shape& shape, std::size_t count) {
+  if (std::int64_t(count) != shape.numel())
     throw ShapeError("from_data: shape " + shape.str() + " needs " + std::to_string(shape.numel()) +
-                     " values, got " + std::to_string(values.size()));
+                     " values, got " + std::to_string(count));
+}
+
+// Same element type as the tensor: one memcpy.
+template <class T>
+Tensor copy_exact(const Shape& shape, std::span<const T> values) {
+  require_value_count(shape, values.size());
+  Tensor t = Tensor::empty(shape, dtype_of<T>());
+  std::memcpy(t.raw(), values.data(), t.nbytes());
+  return t;
+}
+
+}  // namespace
+
+Tensor Tensor::from_data(const Shape& shape, std::span<const double> values, DType dtype) {
+  if (dtype == DType::f64) return copy_exact(shape, values);
+  require_value_count(shape, values.size());
   Tensor t = empty(shape, dtype);
   for (std::size_t i = 0; i < values.size(); ++i) t.set(std::int64_t(i), values[i]);
   return t;
 }
 
 Tensor Tensor::from_data(const Shape& shape, std::span<const float> values) {
-  if (std::int64_t(values.size()) != shape.numel())
-    throw ShapeError("from_data: shape " + shape.str() + " needs " + std::to_string(shape.numel()) +
-                     " values, got " + std::to_string(values.size()));
-  Tensor t = empty(shape, DType::f32);
-  std::memcpy(t.data_, values.data(), t.nbytes());
-  return t;
+  return copy_exact(shape, values);
 }
 
 Tensor Tensor::from_data(const Shape& shape, std::span<const std::int32_t> values) {
-  if (std::int64_t(values.size()) != shape.numel())
-    throw ShapeError("from_data: shape " + shape.str() + " needs " + std::to_string(shape.numel()) +
-                     " values, got " + std::to_string(values.size()));
-  Tensor t = empty(shape, DType::i32);
-  std::memcpy(t.data_, values.data(), t.nbytes());
-  return t;
+  return copy_exact(shape, values);
 }
 
 Tensor Tensor::view(void* data, const Shape& shape, DType dtype) {

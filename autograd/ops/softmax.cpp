@@ -48,6 +48,23 @@ std::pair<T, T> shifted_exp(const T* x, T* e, std::int64_t D, T s, const std::ui
   return {mx, er.sum()};
 }
 
+// What both backwards read: rows of D, the scale, output, its gradient and dx.
+template <class T>
+struct RowGradients {
+  explicit RowGradients(BackwardContext& c)
+      : D(c.output().shape().rank() ? c.output().shape()[-1] : 1),
+        rows(D ? c.output().numel() / D : 0),
+        scale(T(c.scalar(0))),
+        y(c.output().data<T>()),
+        g(c.output_grad().template data<T>()),
+        dx(c.input_grad(0).template data<T>()) {}
+  std::int64_t D, rows;
+  T scale;
+  const T* y;
+  const T* g;
+  T* dx;
+};
+
 }  // namespace
 
 Var softmax(const Var& x, const Tensor& mask, double scale) {
@@ -67,16 +84,11 @@ Var softmax(const Var& x, const Tensor& mask, double scale) {
   // dx = s · y ⊙ (g - Σ g⊙y); masked positions have y = 0 and so get no gradient.
   return op.finish(y, [](BackwardContext& c) {
     dispatch_float(c.dtype(), "softmax backward", [&]<class T>() {
-      const Shape& shape = c.output().shape();
-      std::int64_t D = shape.rank() ? shape[-1] : 1;
-      T s = T(c.scalar(0));
-      const T* py = c.output().data<T>();
-      const T* pg = c.output_grad().template data<T>();
-      T* gx = c.input_grad(0).template data<T>();
-      for (std::int64_t r = 0, rows = D ? shape.numel() / D : 0; r < rows; ++r) {
-        ConstArrayMap<T> y(py + r * D, D), g(pg + r * D, D);
+      RowGradients<T> r(c);
+      for (std::int64_t i = 0; i < r.rows; ++i) {
+        ConstArrayMap<T> y(r.y + i * r.D, r.D), g(r.g + i * r.D, r.D);
         T dot = (g * y).sum();
-        ArrayMap<T>(gx + r * D, D) += s * y * (g - dot);
+        ArrayMap<T>(r.dx + i * r.D, r.D) += r.scale * y * (g - dot);
       }
     });
   });
@@ -106,18 +118,14 @@ Var log_softmax(const Var& x, const Tensor& mask, double scale) {
   // dx = s · (g - p Σ g) over allowed positions, p = exp(y); masked positions get 0.
   return op.finish(y, [](BackwardContext& c) {
     dispatch_float(c.dtype(), "log_softmax backward", [&]<class T>() {
-      const Shape& shape = c.output().shape();
-      std::int64_t D = shape.rank() ? shape[-1] : 1;
-      T s = T(c.scalar(0));
-      const T* py = c.output().data<T>();
-      const T* pg = c.output_grad().template data<T>();
-      T* gx = c.input_grad(0).template data<T>();
+      RowGradients<T> rg(c);
+      std::int64_t D = rg.D;
       kernels::for_each_masked_row(
-          shape, c.saved(0), "log_softmax backward",
+          c.output().shape(), c.saved(0), "log_softmax backward",
           [&](std::int64_t r, const std::uint8_t* m, std::int64_t step) {
-            const T* y = py + r * D;
-            const T* g = pg + r * D;
-            T* dx = gx + r * D;
+            const T* y = rg.y + r * D;
+            const T* g = rg.g + r * D;
+            T* dx = rg.dx + r * D;
             T total = 0;
             bool any = false;
             for (std::int64_t j = 0; j < D; ++j)
@@ -127,7 +135,7 @@ Var log_softmax(const Var& x, const Tensor& mask, double scale) {
               }
             if (!any) return;
             for (std::int64_t j = 0; j < D; ++j)
-              if (!m || m[j * step]) dx[j] += s * (g[j] - std::exp(y[j]) * total);
+              if (!m || m[j * step]) dx[j] += rg.scale * (g[j] - std::exp(y[j]) * total);
           });
     });
   });

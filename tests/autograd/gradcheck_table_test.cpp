@@ -176,33 +176,19 @@ std::vector<OpCase> op_table() {
   return t;
 }
 
-// Runs a case in f32 and returns the output and the input gradients under the same
-// projection as gradcheck's (here: all ones).
-std::pair<Tensor, std::vector<Tensor>> run_f32(const OpCase& c, const std::vector<Tensor>& in64) {
+// Runs a case with its inputs converted to `dtype`; returns the output and the input
+// gradients of Σ output (an all-ones upstream gradient).
+std::pair<Tensor, std::vector<Tensor>> run_in(DType dtype, const OpCase& c,
+                                              const std::vector<Tensor>& in64) {
   Tape tape;
   TapeScope scope(tape);
   std::vector<Parameter> params;
-  for (const Tensor& t : in64) params.emplace_back(t.to(DType::f32));
+  for (const Tensor& t : in64) params.emplace_back(t.to(dtype));
   std::vector<Var> vars;
   for (Parameter& p : params) vars.push_back(tape.leaf(p));
   Var out = c.f(vars);
   Tensor value = out.value().clone();
-  if (out.requires_grad()) tape.backward(out, Tensor::ones(out.shape(), DType::f32));
-  std::vector<Tensor> grads;
-  for (Parameter& p : params) grads.push_back(p.grad.clone());
-  return {value, grads};
-}
-
-std::pair<Tensor, std::vector<Tensor>> run_f64(const OpCase& c, const std::vector<Tensor>& in64) {
-  Tape tape;
-  TapeScope scope(tape);
-  std::vector<Parameter> params;
-  for (const Tensor& t : in64) params.emplace_back(t.clone());
-  std::vector<Var> vars;
-  for (Parameter& p : params) vars.push_back(tape.leaf(p));
-  Var out = c.f(vars);
-  Tensor value = out.value().clone();
-  if (out.requires_grad()) tape.backward(out, Tensor::ones(out.shape(), DType::f64));
+  if (out.requires_grad()) tape.backward(out, Tensor::ones(out.shape(), dtype));
   std::vector<Tensor> grads;
   for (Parameter& p : params) grads.push_back(p.grad.clone());
   return {value, grads};
@@ -235,8 +221,8 @@ TEST_CASE("every op agrees between f32 and f64, forward and backward", "[dtype]"
   for (const OpCase& c : op_table()) {
     Generator g(11);
     std::vector<Tensor> inputs = c.inputs(g);
-    auto [y32, g32] = run_f32(c, inputs);
-    auto [y64, g64] = run_f64(c, inputs);
+    auto [y32, g32] = run_in(DType::f32, c, inputs);
+    auto [y64, g64] = run_in(DType::f64, c, inputs);
     INFO(c.name);
     CHECK(y32.dtype() == DType::f32);
     CHECK(agree(y32, y64, c.f32_tolerance));

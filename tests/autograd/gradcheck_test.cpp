@@ -10,24 +10,16 @@ using namespace ablate;
 
 namespace {
 
-// y = x³ with a backward that is off by a factor (2x² instead of 3x²): the kind of
-// mistake gradcheck exists to catch.
-Var cube_with_wrong_backward(const Var& x) {
-  OpBuilder op(OpKind::custom, {x});
-  Tensor y = op.output(x.shape(), x.dtype());
-  kernels::flat<double>(y) = kernels::cflat<double>(op.input(0)).cube();
-  return op.finish(y, [](BackwardContext& c) {
-    kernels::flat<double>(c.input_grad(0)) += kernels::cflat<double>(c.output_grad()) * 2.0 *
-                                              kernels::cflat<double>(c.input(0)).square();
-  });
-}
-
+// y = x³ with a backward of kFactor·x²: kFactor = 3 is right; kFactor = 2 is the kind
+// of mistake gradcheck exists to catch.
+template <int kFactor>
 Var cube(const Var& x) {
   OpBuilder op(OpKind::custom, {x});
   Tensor y = op.output(x.shape(), x.dtype());
   kernels::flat<double>(y) = kernels::cflat<double>(op.input(0)).cube();
   return op.finish(y, [](BackwardContext& c) {
-    kernels::flat<double>(c.input_grad(0)) += kernels::cflat<double>(c.output_grad()) * 3.0 *
+    kernels::flat<double>(c.input_grad(0)) += kernels::cflat<double>(c.output_grad()) *
+                                              double(kFactor) *
                                               kernels::cflat<double>(c.input(0)).square();
   });
 }
@@ -37,12 +29,12 @@ Var cube(const Var& x) {
 TEST_CASE("gradcheck catches a deliberately wrong backward") {
   Generator g(3);
   std::vector<Tensor> in{randn({4}, g, DType::f64)};
-  GradcheckResult bad = gradcheck([](std::span<const Var> x) { return cube_with_wrong_backward(x[0]); }, in);
+  GradcheckResult bad = gradcheck([](std::span<const Var> x) { return cube<2>(x[0]); }, in);
   CHECK_FALSE(bad.ok);
   CHECK(bad.max_error > 1e-3);
   CHECK_THAT(bad.message, Catch::Contains("analytic") && Catch::Contains("numeric"));
 
-  GradcheckResult good = gradcheck([](std::span<const Var> x) { return cube(x[0]); }, in);
+  GradcheckResult good = gradcheck([](std::span<const Var> x) { return cube<3>(x[0]); }, in);
   INFO(good.message);
   CHECK(good.ok);
   CHECK(good.op_kinds.test(std::size_t(OpKind::custom)));
