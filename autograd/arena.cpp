@@ -7,10 +7,14 @@ namespace ablate {
 
 namespace {
 constexpr std::size_t kBlockAlignment = 64;
-std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+std::size_t round_up(std::size_t n, std::size_t a) {
+  return (n + a - 1) / a * a;
+}
 }  // namespace
 
-void Arena::Free::operator()(std::byte* p) const { std::free(p); }
+void Arena::Free::operator()(std::byte* p) const {
+  std::free(p);
+}
 
 Arena::Arena(std::size_t first_block_bytes) : first_block_bytes_(first_block_bytes) {
   blocks_.reserve(64);

@@ -9,7 +9,6 @@ namespace ablate {
 
 namespace {
 
-
 Var evaluate(Tape& tape, const GradcheckFunction& f, std::vector<Parameter>& params) {
   tape.reset();
   std::vector<Var> vars;
@@ -51,7 +50,8 @@ GradcheckResult gradcheck(const GradcheckFunction& f, std::span<const Tensor> in
   Generator gen(options.seed);
   Tensor r = out.numel() == 1 ? Tensor::ones(out.shape(), DType::f64)
                               : randn(out.shape(), gen, DType::f64);
-  for (std::size_t k = 0; k < tape.size(); ++k) result.op_kinds.set(std::size_t(tape.node(std::uint32_t(k)).op));
+  for (std::size_t k = 0; k < tape.size(); ++k)
+    result.op_kinds.set(std::size_t(tape.node(std::uint32_t(k)).op));
   if (out.requires_grad()) tape.backward(out, r);
   std::vector<Tensor> analytic;
   for (Parameter& p : params) analytic.push_back(p.grad.clone());

@@ -24,8 +24,8 @@ struct GradcheckOptions {
 struct GradcheckResult {
   bool ok = false;
   double max_error = 0;
-  std::string message;                // where the largest error is, with both values
-  std::bitset<kOpKindCount> op_kinds; // kinds of the nodes f recorded
+  std::string message;                 // where the largest error is, with both values
+  std::bitset<kOpKindCount> op_kinds;  // kinds of the nodes f recorded
   explicit operator bool() const { return ok; }
 };
 

@@ -26,14 +26,17 @@ void OpBuilder::check_inputs() {
     if (!v.defined())
       throw std::invalid_argument(std::string(op_name(kind)) + ": an input Var is undefined");
     if (&v.tape() != &tape_)
-      throw std::logic_error(std::string(op_name(kind)) +
-                             ": an input Var belongs to a tape other than this thread's current one");
+      throw std::logic_error(
+          std::string(op_name(kind)) +
+          ": an input Var belongs to a tape other than this thread's current one");
     requires_grad_ = requires_grad_ || v.requires_grad();  // also checks the generation
   }
   requires_grad_ = requires_grad_ && tape_.grad_enabled();
 }
 
-const Tensor& OpBuilder::input(int i) const { return inputs_[std::size_t(i)].value(); }
+const Tensor& OpBuilder::input(int i) const {
+  return inputs_[std::size_t(i)].value();
+}
 
 Var OpBuilder::finish(const Tensor& value, BackwardFn backward) {
   node_.value = value;

@@ -42,8 +42,8 @@ class OpBuilder {
  private:
   void check_inputs();
   Tape& tape_;
-  std::array<Var, 4> listed_;       // copies of an initializer list's inputs (it dies early)
-  std::span<const Var> inputs_;     // listed_, or the caller's span (which outlives finish())
+  std::array<Var, 4> listed_;    // copies of an initializer list's inputs (it dies early)
+  std::span<const Var> inputs_;  // listed_, or the caller's span (which outlives finish())
   Node node_;
   bool requires_grad_ = false;
 };

@@ -15,9 +15,15 @@
 
 namespace ablate {
 
-inline Var constant(const Tensor& t) { return Tape::current().constant(t); }
-inline Var leaf(Parameter& p) { return Tape::current().leaf(p); }
-inline Var detach(const Var& x) { return Tape::current().detach(x); }
+inline Var constant(const Tensor& t) {
+  return Tape::current().constant(t);
+}
+inline Var leaf(Parameter& p) {
+  return Tape::current().leaf(p);
+}
+inline Var detach(const Var& x) {
+  return Tape::current().detach(x);
+}
 
 // ---- elementwise, binary [bcast]: out = broadcast(a, b). Keeps: nothing extra.
 Var add(const Var& a, const Var& b);
@@ -38,7 +44,7 @@ Var sqrt(const Var& x);
 Var abs(const Var& x);  // gradient sign(x), 0 at 0
 Var tanh(const Var& x);
 Var sigmoid(const Var& x);
-Var relu(const Var& x);  // gradient 0 at 0
+Var relu(const Var& x);       // gradient 0 at 0
 Var gelu_erf(const Var& x);   // x·Φ(x), exact (BERT, PyTorch default)
 Var gelu_tanh(const Var& x);  // 0.5x(1 + tanh(√(2/π)(x + 0.044715x³))) (GPT-2)
 
@@ -61,7 +67,7 @@ Var max(const Var& x, int axis, bool keepdim = false);
 // ---- shape. reshape shares x's buffer (one -1 dim is inferred); the others copy.
 Var reshape(const Var& x, const Shape& shape);
 Var reshape(const Var& x, std::initializer_list<std::int64_t> dims);  // may hold one -1
-Var permute(const Var& x, std::span<const int> order);  // out[d] = x[order[d]]
+Var permute(const Var& x, std::span<const int> order);                // out[d] = x[order[d]]
 Var permute(const Var& x, std::initializer_list<int> order);
 Var transpose(const Var& x, int axis0, int axis1);
 Var concat(std::span<const Var> xs, int axis);  // all dims but `axis` equal
@@ -111,18 +117,44 @@ Var where(const Tensor& cond, const Var& a, const Var& b);
 Var l2_normalize(const Var& x, double eps = 1e-12);
 
 // ---- operators
-inline Var operator+(const Var& a, const Var& b) { return add(a, b); }
-inline Var operator-(const Var& a, const Var& b) { return sub(a, b); }
-inline Var operator*(const Var& a, const Var& b) { return mul(a, b); }
-inline Var operator/(const Var& a, const Var& b) { return div(a, b); }
-inline Var operator-(const Var& x) { return neg(x); }
-inline Var operator+(const Var& x, double s) { return add_scalar(x, s); }
-inline Var operator+(double s, const Var& x) { return add_scalar(x, s); }
-inline Var operator-(const Var& x, double s) { return add_scalar(x, -s); }
-inline Var operator-(double s, const Var& x) { return add_scalar(neg(x), s); }
-inline Var operator*(const Var& x, double s) { return mul_scalar(x, s); }
-inline Var operator*(double s, const Var& x) { return mul_scalar(x, s); }
-inline Var operator/(const Var& x, double s) { return mul_scalar(x, 1.0 / s); }
-inline Var operator/(double s, const Var& x) { return mul_scalar(pow_scalar(x, -1.0), s); }
+inline Var operator+(const Var& a, const Var& b) {
+  return add(a, b);
+}
+inline Var operator-(const Var& a, const Var& b) {
+  return sub(a, b);
+}
+inline Var operator*(const Var& a, const Var& b) {
+  return mul(a, b);
+}
+inline Var operator/(const Var& a, const Var& b) {
+  return div(a, b);
+}
+inline Var operator-(const Var& x) {
+  return neg(x);
+}
+inline Var operator+(const Var& x, double s) {
+  return add_scalar(x, s);
+}
+inline Var operator+(double s, const Var& x) {
+  return add_scalar(x, s);
+}
+inline Var operator-(const Var& x, double s) {
+  return add_scalar(x, -s);
+}
+inline Var operator-(double s, const Var& x) {
+  return add_scalar(neg(x), s);
+}
+inline Var operator*(const Var& x, double s) {
+  return mul_scalar(x, s);
+}
+inline Var operator*(double s, const Var& x) {
+  return mul_scalar(x, s);
+}
+inline Var operator/(const Var& x, double s) {
+  return mul_scalar(x, 1.0 / s);
+}
+inline Var operator/(double s, const Var& x) {
+  return mul_scalar(pow_scalar(x, -1.0), s);
+}
 
 }  // namespace ablate

@@ -14,7 +14,9 @@ std::uint64_t splitmix64(std::uint64_t& x) {
   return z ^ (z >> 31);
 }
 
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+std::uint64_t rotl(std::uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 
 }  // namespace
 
@@ -35,7 +37,9 @@ std::uint64_t Generator::next_u64() {
   return result;
 }
 
-double Generator::uniform() { return double(next_u64() >> 11) * 0x1.0p-53; }
+double Generator::uniform() {
+  return double(next_u64() >> 11) * 0x1.0p-53;
+}
 
 double Generator::normal() {
   if (has_spare_) {

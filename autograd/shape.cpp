@@ -9,7 +9,8 @@ Shape::Shape(std::initializer_list<std::int64_t> dims)
 
 Shape::Shape(std::span<const std::int64_t> dims) {
   if (dims.size() > std::size_t(kMaxRank))
-    throw ShapeError("shape of rank " + std::to_string(dims.size()) + " exceeds the maximum rank 4");
+    throw ShapeError("shape of rank " + std::to_string(dims.size()) +
+                     " exceeds the maximum rank 4");
   for (std::int64_t d : dims)
     if (d < 0) throw ShapeError("shape dimension " + std::to_string(d) + " is negative");
   std::copy(dims.begin(), dims.end(), dims_.begin());
@@ -73,7 +74,8 @@ std::string Shape::str() const {
 }
 
 bool operator==(const Shape& a, const Shape& b) {
-  return a.rank_ == b.rank_ && std::equal(a.dims_.begin(), a.dims_.begin() + a.rank_, b.dims_.begin());
+  return a.rank_ == b.rank_ &&
+         std::equal(a.dims_.begin(), a.dims_.begin() + a.rank_, b.dims_.begin());
 }
 
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {

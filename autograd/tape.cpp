@@ -22,9 +22,13 @@ Tape& Var::tape() const {
   return *tape_;
 }
 
-const Tensor& Var::value() const { return tape().node(*this).value; }
+const Tensor& Var::value() const {
+  return tape().node(*this).value;
+}
 
-bool Var::requires_grad() const { return tape().node(*this).requires_grad; }
+bool Var::requires_grad() const {
+  return tape().node(*this).requires_grad;
+}
 
 Tensor Var::grad() const {
   const Node& n = tape().node(*this);
@@ -34,7 +38,9 @@ Tensor Var::grad() const {
 
 // ---- Tape -----------------------------------------------------------------------
 
-Tape::Tape() { nodes_.reserve(4096); }
+Tape::Tape() {
+  nodes_.reserve(4096);
+}
 
 Tape& Tape::current() {
   if (t_current) return *t_current;
@@ -42,7 +48,9 @@ Tape& Tape::current() {
   return default_tape;
 }
 
-bool Tape::grad_enabled() const { return t_grad_enabled; }
+bool Tape::grad_enabled() const {
+  return t_grad_enabled;
+}
 
 const Node& Tape::node(const Var& v) const {
   if (v.tape_ != this)
@@ -55,7 +63,9 @@ const Node& Tape::node(const Var& v) const {
   return nodes_[v.index_];
 }
 
-Node& Tape::checked(const Var& v) { return const_cast<Node&>(node(v)); }
+Node& Tape::checked(const Var& v) {
+  return const_cast<Node&>(node(v));
+}
 
 Var Tape::record(Node&& node, std::span<const Var> inputs) {
   auto* ids = static_cast<std::uint32_t*>(
@@ -169,11 +179,19 @@ void Tape::reset() {
 
 // ---- scopes -----------------------------------------------------------------------
 
-NoGradGuard::NoGradGuard() : previous_(t_grad_enabled) { t_grad_enabled = false; }
-NoGradGuard::~NoGradGuard() { t_grad_enabled = previous_; }
+NoGradGuard::NoGradGuard() : previous_(t_grad_enabled) {
+  t_grad_enabled = false;
+}
+NoGradGuard::~NoGradGuard() {
+  t_grad_enabled = previous_;
+}
 
-TapeScope::TapeScope(Tape& tape) : previous_(t_current) { t_current = &tape; }
-TapeScope::~TapeScope() { t_current = previous_; }
+TapeScope::TapeScope(Tape& tape) : previous_(t_current) {
+  t_current = &tape;
+}
+TapeScope::~TapeScope() {
+  t_current = previous_;
+}
 
 // ---- BackwardContext ------------------------------------------------------------
 

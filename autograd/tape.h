@@ -27,15 +27,15 @@ class BackwardContext;
 using BackwardFn = void (*)(BackwardContext&);
 
 struct Node {
-  Tensor value;                    // forward result (arena memory, a Parameter's, or a constant's)
-  void* grad = nullptr;            // d(output)/d(value), same shape/dtype, allocated on first use
-  BackwardFn backward = nullptr;   // null for leaves and for nodes that need no gradient
+  Tensor value;                   // forward result (arena memory, a Parameter's, or a constant's)
+  void* grad = nullptr;           // d(output)/d(value), same shape/dtype, allocated on first use
+  BackwardFn backward = nullptr;  // null for leaves and for nodes that need no gradient
   const std::uint32_t* inputs = nullptr;  // indices of input nodes (arena)
   std::uint32_t n_inputs = 0;
   OpKind op = OpKind::constant;
   bool requires_grad = false;
-  bool persistent_grad = false;    // grad belongs to a Parameter and survives reset()
-  std::array<Tensor, 2> saved;     // extra tensors backward needs (masks, statistics, indices)
+  bool persistent_grad = false;  // grad belongs to a Parameter and survives reset()
+  std::array<Tensor, 2> saved;   // extra tensors backward needs (masks, statistics, indices)
   std::array<double, 2> scalars{};
   std::array<std::int64_t, 4> ints{};
 };

@@ -15,10 +15,14 @@ constexpr std::size_t kAlignment = 64;
 template <class F>
 decltype(auto) dispatch_any(DType t, F&& f) {
   switch (t) {
-    case DType::f32: return f.template operator()<float>();
-    case DType::f64: return f.template operator()<double>();
-    case DType::i32: return f.template operator()<std::int32_t>();
-    case DType::b8: break;
+    case DType::f32:
+      return f.template operator()<float>();
+    case DType::f64:
+      return f.template operator()<double>();
+    case DType::i32:
+      return f.template operator()<std::int32_t>();
+    case DType::b8:
+      break;
   }
   return f.template operator()<std::uint8_t>();
 }
@@ -44,7 +48,9 @@ Tensor Tensor::zeros(const Shape& shape, DType dtype) {
   return t;
 }
 
-Tensor Tensor::ones(const Shape& shape, DType dtype) { return full(shape, 1.0, dtype); }
+Tensor Tensor::ones(const Shape& shape, DType dtype) {
+  return full(shape, 1.0, dtype);
+}
 
 Tensor Tensor::full(const Shape& shape, double value, DType dtype) {
   Tensor t = empty(shape, dtype);
@@ -114,8 +120,7 @@ void Tensor::set(std::int64_t i, double v) const {
 }
 
 double Tensor::item() const {
-  if (numel() != 1)
-    throw ShapeError("item: needs a one-element tensor, got shape " + shape_.str());
+  if (numel() != 1) throw ShapeError("item: needs a one-element tensor, got shape " + shape_.str());
   return at(0);
 }
 
@@ -136,7 +141,9 @@ void Tensor::copy_from(const Tensor& other) const {
   for (std::int64_t i = 0, n = numel(); i < n; ++i) set(i, other.at(i));
 }
 
-Tensor Tensor::clone() const { return to(dtype_); }
+Tensor Tensor::clone() const {
+  return to(dtype_);
+}
 
 Tensor Tensor::to(DType dtype) const {
   Tensor t = empty(shape_, dtype);
@@ -207,7 +214,9 @@ std::string Tensor::str() const {
   return os.str();
 }
 
-std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.str(); }
+std::ostream& operator<<(std::ostream& os, const Tensor& t) {
+  return os << t.str();
+}
 
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
   if (!(a.shape() == b.shape()) || a.dtype() != b.dtype()) return false;

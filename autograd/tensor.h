@@ -41,7 +41,8 @@ class Tensor {
 
   void* raw() const { return data_; }
   // Typed access; throws if T does not match the dtype.
-  template <class T> T* data() const {
+  template <class T>
+  T* data() const {
     if (dtype_of<T>() != dtype_) throw_dtype_mismatch(dtype_of<T>());
     return static_cast<T*>(data_);
   }
@@ -53,9 +54,9 @@ class Tensor {
 
   void fill(double value) const;
   void copy_from(const Tensor& other) const;  // same shape; converts dtype
-  Tensor clone() const;                        // owning deep copy
-  Tensor to(DType dtype) const;                // owning copy in another dtype
-  Tensor reshaped(const Shape& shape) const;   // same buffer, new shape (numel must match)
+  Tensor clone() const;                       // owning deep copy
+  Tensor to(DType dtype) const;               // owning copy in another dtype
+  Tensor reshaped(const Shape& shape) const;  // same buffer, new shape (numel must match)
 
   // Readable printing: "tensor([[1, 2], [3, 4]], shape=[2, 2], dtype=f32)"; long
   // dimensions are elided with "..." after 3 leading and before 3 trailing entries.

@@ -27,9 +27,8 @@ struct Operands {
 };
 
 void report_flops(benchmark::State& state, std::int64_t M, std::int64_t N, std::int64_t K) {
-  state.counters["FLOPS"] =
-      benchmark::Counter(2.0 * double(M * N * K) * double(state.iterations()),
-                         benchmark::Counter::kIsRate);
+  state.counters["FLOPS"] = benchmark::Counter(2.0 * double(M * N * K) * double(state.iterations()),
+                                               benchmark::Counter::kIsRate);
   bench::report_peak_rss(state);
 }
 
@@ -62,26 +61,33 @@ void BM_GemmTransposed(benchmark::State& state) {
                                                benchmark::Counter::kIsRate);
 }
 
-
 void square_sizes(benchmark::internal::Benchmark* b) {
   for (int n : {64, 128, 192, 240, 256, 288, 320, 384, 512, 768, 1024}) b->Args({n, n, n});
 }
 
 // {M, N, K}: rows = batch × length; the model's Linear layers and the output vocab.
 void transformer_shapes(benchmark::internal::Benchmark* b) {
-  b->Args({320, 32, 32})->Args({320, 64, 32})->Args({320, 32, 64});      // tiny
-  b->Args({512, 64, 64})->Args({512, 256, 64})->Args({512, 64, 256});    // small
-  b->Args({1024, 128, 128})->Args({1024, 512, 128})->Args({1024, 128, 512});  // medium
+  b->Args({320, 32, 32})->Args({320, 64, 32})->Args({320, 32, 64});             // tiny
+  b->Args({512, 64, 64})->Args({512, 256, 64})->Args({512, 64, 256});           // small
+  b->Args({1024, 128, 128})->Args({1024, 512, 128})->Args({1024, 128, 512});    // medium
   b->Args({1024, 256, 256})->Args({1024, 1024, 256})->Args({1024, 256, 1024});  // base
-  b->Args({1024, 1000, 256});                                            // base vocab
+  b->Args({1024, 1000, 256});                                                   // base vocab
   b->Args({64, 64, 32});  // base attention scores per head: [T, d_k]·[d_k, T]
 }
 
 using kernels::GemmBackend;
-BENCHMARK(BM_Gemm<GemmBackend::eigen>)->Name("eigen")->Apply(square_sizes)->Apply(transformer_shapes);
-BENCHMARK(BM_Gemm<GemmBackend::openblas>)->Name("openblas")->Apply(square_sizes)->Apply(transformer_shapes);
+BENCHMARK(BM_Gemm<GemmBackend::eigen>)
+    ->Name("eigen")
+    ->Apply(square_sizes)
+    ->Apply(transformer_shapes);
+BENCHMARK(BM_Gemm<GemmBackend::openblas>)
+    ->Name("openblas")
+    ->Apply(square_sizes)
+    ->Apply(transformer_shapes);
 BENCHMARK(BM_GemmTransposed<GemmBackend::eigen>)->Name("eigen_backward")->Apply(transformer_shapes);
-BENCHMARK(BM_GemmTransposed<GemmBackend::openblas>)->Name("openblas_backward")->Apply(transformer_shapes);
+BENCHMARK(BM_GemmTransposed<GemmBackend::openblas>)
+    ->Name("openblas_backward")
+    ->Apply(transformer_shapes);
 
 }  // namespace
 

@@ -11,9 +11,9 @@ namespace {
 
 // "time_per_op" in seconds, printed with an SI prefix (e.g. 40n = 40 ns).
 void report_time_per_op(benchmark::State& state, double ops_per_iteration) {
-  state.counters["time_per_op"] = benchmark::Counter(
-      double(state.iterations()) * ops_per_iteration,
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["time_per_op"] =
+      benchmark::Counter(double(state.iterations()) * ops_per_iteration,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // (x * w).sum() forward + backward on 8 elements: the PyTorch comparison point

@@ -71,9 +71,11 @@ DemoResult run_demo(const DemoOptions& options, std::ostream& out) {
     std::int32_t* s = src.data<std::int32_t>();
     std::int32_t* t = tgt.data<std::int32_t>();
     for (std::int64_t b = 0; b < kBatch; ++b)
-      for (std::int64_t i = 0; i < kLength; ++i) s[b * kLength + i] = std::int32_t(data.next_u64() % kVocab);
+      for (std::int64_t i = 0; i < kLength; ++i)
+        s[b * kLength + i] = std::int32_t(data.next_u64() % kVocab);
     for (std::int64_t b = 0; b < kBatch; ++b)
-      for (std::int64_t i = 0; i < kLength; ++i) t[b * kLength + i] = s[b * kLength + kLength - 1 - i];
+      for (std::int64_t i = 0; i < kLength; ++i)
+        t[b * kLength + i] = s[b * kLength + kLength - 1 - i];
 
     Var x = gather_rows(tape.leaf(tokens), src) +
             reshape(gather_rows(tape.leaf(positions), pos_ids), {1, kLength, kDim});

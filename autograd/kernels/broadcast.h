@@ -28,7 +28,8 @@ class BroadcastLoop {
   }
 
   // f(output_index, std::array<int64_t, K> operand_indices), in row-major output order.
-  template <class F> void run(F&& f) const {
+  template <class F>
+  void run(F&& f) const {
     std::int64_t o = 0;
     std::array<std::int64_t, K> idx;
     for (std::int64_t i0 = 0; i0 < dims_[0]; ++i0)

@@ -70,8 +70,8 @@ void run_gemm(std::int64_t M, std::int64_t N, std::int64_t K, const T* A, std::i
   blocking.prepare(N, M, K);
   Eigen::internal::general_matrix_matrix_product<Eigen::Index, T, OrderA, false, T, OrderB, false,
                                                  Eigen::RowMajor, 1>::run(M, N, K, A, lda, B, ldb,
-                                                                          C, 1, ldc, T(1),
-                                                                          blocking, nullptr);
+                                                                          C, 1, ldc, T(1), blocking,
+                                                                          nullptr);
 }
 
 template <class T>

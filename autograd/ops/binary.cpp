@@ -73,8 +73,8 @@ Var sub(const Var& a, const Var& b) {
 
 Var mul(const Var& a, const Var& b) {
   return binary(
-      OpKind::mul, a, b, [](auto x, auto y) { return x * y; },
-      [](auto, auto y, auto) { return y; }, [](auto x, auto, auto) { return x; });
+      OpKind::mul, a, b, [](auto x, auto y) { return x * y; }, [](auto, auto y, auto) { return y; },
+      [](auto x, auto, auto) { return x; });
 }
 
 Var div(const Var& a, const Var& b) {
@@ -86,8 +86,8 @@ Var div(const Var& a, const Var& b) {
 Var where(const Tensor& cond, const Var& a, const Var& b) {
   kernels::require_dtype(cond, DType::b8, "where", "cond");
   kernels::require_same_dtype(a.dtype(), b.dtype(), "where");
-  Shape out = broadcast_shapes(cond.shape(), broadcast_shapes(a.shape(), b.shape(), "where"),
-                               "where");
+  Shape out =
+      broadcast_shapes(cond.shape(), broadcast_shapes(a.shape(), b.shape(), "where"), "where");
   OpBuilder op(OpKind::where, {a, b});
   op.save(0, cond);
   Tensor y = op.output(out, a.dtype());
@@ -105,7 +105,8 @@ Var where(const Tensor& cond, const Var& a, const Var& b) {
       const T* g = c.output_grad().template data<T>();
       T* ga = c.needs_grad(0) ? c.input_grad(0).template data<T>() : nullptr;
       T* gb = c.needs_grad(1) ? c.input_grad(1).template data<T>() : nullptr;
-      BroadcastLoop<3>(c.output().shape(), {c.saved(0).shape(), c.input(0).shape(), c.input(1).shape()})
+      BroadcastLoop<3>(c.output().shape(),
+                       {c.saved(0).shape(), c.input(0).shape(), c.input(1).shape()})
           .run([&](std::int64_t o, const auto& i) {
             if (pc[i[0]]) {
               if (ga) ga[i[1]] += g[o];
@@ -130,8 +131,9 @@ Var masked_fill(const Var& x, const Tensor& mask, double value) {
     const T* px = op.input(0).data<T>();
     T* py = y.data<T>();
     T v = T(value);
-    BroadcastLoop<1>(x.shape(), {mask.shape()})
-        .run([&](std::int64_t o, const auto& i) { py[o] = pm[i[0]] ? v : px[o]; });
+    BroadcastLoop<1>(x.shape(), {mask.shape()}).run([&](std::int64_t o, const auto& i) {
+      py[o] = pm[i[0]] ? v : px[o];
+    });
   });
   return op.finish(y, [](BackwardContext& c) {
     dispatch_float(c.dtype(), "masked_fill backward", [&]<class T>() {

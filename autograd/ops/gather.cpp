@@ -26,8 +26,8 @@ Var gather_rows(const Var& table, const Tensor& indices, std::int64_t padding_in
   OpBuilder op(OpKind::gather_rows, {table});
   op.save(0, indices);
   op.integer(0, padding_index);
-  Tensor y = op.output(Shape(std::span<const std::int64_t>(dims.data(), std::size_t(r))),
-                       table.dtype());
+  Tensor y =
+      op.output(Shape(std::span<const std::int64_t>(dims.data(), std::size_t(r))), table.dtype());
   dispatch_float(table.dtype(), "gather_rows", [&]<class T>() {
     const T* pt = op.input(0).data<T>();
     T* py = y.data<T>();

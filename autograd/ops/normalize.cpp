@@ -61,7 +61,7 @@ Var layer_norm(const Var& x, const Var& gamma, const Var& beta, double eps) {
       int beta_slot = has_gamma ? 2 : 1;
       T* dgamma = has_gamma && c.needs_grad(1) ? c.input_grad(1).template data<T>() : nullptr;
       T* dbeta = has_beta && c.needs_grad(beta_slot) ? c.input_grad(beta_slot).template data<T>()
-                                                      : nullptr;
+                                                     : nullptr;
       T* dx = c.needs_grad(0) ? c.input_grad(0).template data<T>() : nullptr;
       kernels::ArrayMap<T> dg(dgamma ? dgamma : nullptr, dgamma ? D : 0);
       kernels::ArrayMap<T> db(dbeta ? dbeta : nullptr, dbeta ? D : 0);
@@ -99,7 +99,8 @@ Var l2_normalize(const Var& x, double eps) {
     auto xr = kernels::crows<T>(op.input(0), D);
     auto yr = kernels::rows<T>(y, D);
     T* n = norms.data<T>();
-    for (std::int64_t r = 0; r < rows; ++r) {  // per row: a colwise op on an expression would allocate
+    for (std::int64_t r = 0; r < rows;
+         ++r) {  // per row: a colwise op on an expression would allocate
       n[r] = std::sqrt(xr.row(r).square().sum());
       yr.row(r) = xr.row(r) / std::max(n[r], T(eps));
     }

@@ -14,7 +14,9 @@ struct ReduceView {
   Shape out;
 };
 
-ReduceView reduce_all(const Shape& x) { return {1, x.numel(), 1, Shape{}}; }
+ReduceView reduce_all(const Shape& x) {
+  return {1, x.numel(), 1, Shape{}};
+}
 
 ReduceView reduce_axis(const Shape& x, int axis, bool keepdim, const char* op) {
   int a = x.axis(axis, op);
@@ -96,15 +98,21 @@ Var max_over(const Var& x, const ReduceView& v) {
 
 }  // namespace
 
-Var sum(const Var& x) { return scaled_sum(OpKind::sum, x, reduce_all(x.shape())); }
+Var sum(const Var& x) {
+  return scaled_sum(OpKind::sum, x, reduce_all(x.shape()));
+}
 Var sum(const Var& x, int axis, bool keepdim) {
   return scaled_sum(OpKind::sum, x, reduce_axis(x.shape(), axis, keepdim, "sum"));
 }
-Var mean(const Var& x) { return scaled_sum(OpKind::mean, x, reduce_all(x.shape())); }
+Var mean(const Var& x) {
+  return scaled_sum(OpKind::mean, x, reduce_all(x.shape()));
+}
 Var mean(const Var& x, int axis, bool keepdim) {
   return scaled_sum(OpKind::mean, x, reduce_axis(x.shape(), axis, keepdim, "mean"));
 }
-Var max(const Var& x) { return max_over(x, reduce_all(x.shape())); }
+Var max(const Var& x) {
+  return max_over(x, reduce_all(x.shape()));
+}
 Var max(const Var& x, int axis, bool keepdim) {
   return max_over(x, reduce_axis(x.shape(), axis, keepdim, "max"));
 }

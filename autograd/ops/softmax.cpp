@@ -103,40 +103,39 @@ Var log_softmax(const Var& x, const Tensor& mask, double scale) {
   dispatch_float(x.dtype(), "log_softmax", [&]<class T>() {
     const T* px = op.input(0).data<T>();
     T* py = y.data<T>();
-    kernels::for_each_masked_row(
-        x.shape(), mask, "log_softmax",
-        [&](std::int64_t r, const std::uint8_t* m, std::int64_t step) {
-          const T* xr = px + r * D;
-          T* yr = py + r * D;
-          auto [mx, total] = shifted_exp<T>(xr, yr, D, T(scale), m, step);
-          if (total == 0) return;  // fully masked: shifted_exp left zeros
-          T lse = mx + std::log(total);
-          for (std::int64_t j = 0; j < D; ++j)
-            yr[j] = (!m || m[j * step]) ? T(scale) * xr[j] - lse : T(0);
-        });
+    kernels::for_each_masked_row(x.shape(), mask, "log_softmax",
+                                 [&](std::int64_t r, const std::uint8_t* m, std::int64_t step) {
+                                   const T* xr = px + r * D;
+                                   T* yr = py + r * D;
+                                   auto [mx, total] = shifted_exp<T>(xr, yr, D, T(scale), m, step);
+                                   if (total == 0) return;  // fully masked: shifted_exp left zeros
+                                   T lse = mx + std::log(total);
+                                   for (std::int64_t j = 0; j < D; ++j)
+                                     yr[j] = (!m || m[j * step]) ? T(scale) * xr[j] - lse : T(0);
+                                 });
   });
   // dx = s · (g - p Σ g) over allowed positions, p = exp(y); masked positions get 0.
   return op.finish(y, [](BackwardContext& c) {
     dispatch_float(c.dtype(), "log_softmax backward", [&]<class T>() {
       RowGradients<T> rg(c);
       std::int64_t D = rg.D;
-      kernels::for_each_masked_row(
-          c.output().shape(), c.saved(0), "log_softmax backward",
-          [&](std::int64_t r, const std::uint8_t* m, std::int64_t step) {
-            const T* y = rg.y + r * D;
-            const T* g = rg.g + r * D;
-            T* dx = rg.dx + r * D;
-            T total = 0;
-            bool any = false;
-            for (std::int64_t j = 0; j < D; ++j)
-              if (!m || m[j * step]) {
-                total += g[j];
-                any = true;
-              }
-            if (!any) return;
-            for (std::int64_t j = 0; j < D; ++j)
-              if (!m || m[j * step]) dx[j] += rg.scale * (g[j] - std::exp(y[j]) * total);
-          });
+      kernels::for_each_masked_row(c.output().shape(), c.saved(0), "log_softmax backward",
+                                   [&](std::int64_t r, const std::uint8_t* m, std::int64_t step) {
+                                     const T* y = rg.y + r * D;
+                                     const T* g = rg.g + r * D;
+                                     T* dx = rg.dx + r * D;
+                                     T total = 0;
+                                     bool any = false;
+                                     for (std::int64_t j = 0; j < D; ++j)
+                                       if (!m || m[j * step]) {
+                                         total += g[j];
+                                         any = true;
+                                       }
+                                     if (!any) return;
+                                     for (std::int64_t j = 0; j < D; ++j)
+                                       if (!m || m[j * step])
+                                         dx[j] += rg.scale * (g[j] - std::exp(y[j]) * total);
+                                   });
     });
   });
 }

@@ -91,13 +91,17 @@ Var abs(const Var& x) {
 Var tanh(const Var& x) {
   return unary(
       OpKind::tanh, x, 0, [](const auto& x, auto) { return x.tanh(); },
-      [](const auto&, const auto& y, const auto& g, auto s) { return g * (decltype(s)(1) - y * y); });
+      [](const auto&, const auto& y, const auto& g, auto s) {
+        return g * (decltype(s)(1) - y * y);
+      });
 }
 
 Var sigmoid(const Var& x) {
   return unary(
       OpKind::sigmoid, x, 0, [](const auto& x, auto) { return x.logistic(); },
-      [](const auto&, const auto& y, const auto& g, auto s) { return g * y * (decltype(s)(1) - y); });
+      [](const auto&, const auto& y, const auto& g, auto s) {
+        return g * y * (decltype(s)(1) - y);
+      });
 }
 
 Var relu(const Var& x) {
@@ -119,7 +123,8 @@ Var gelu_erf(const Var& x) {
       [](const auto& x, const auto&, const auto& g, auto s) {
         using T = decltype(s);
         auto cdf = T(0.5) * ((x * T(std::numbers::sqrt2 / 2)).erf() + T(1));
-        auto pdf = (x * x * T(-0.5)).exp() * T(0.5 * std::numbers::inv_sqrtpi * std::numbers::sqrt2);
+        auto pdf =
+            (x * x * T(-0.5)).exp() * T(0.5 * std::numbers::inv_sqrtpi * std::numbers::sqrt2);
         return g * (cdf + x * pdf);
       });
 }
@@ -137,8 +142,8 @@ Var gelu_tanh(const Var& x) {
         using T = decltype(s);
         constexpr T c = T(0.7978845608028654), k = T(0.044715);
         auto t = (c * (x + k * x * x * x)).tanh();
-        return g * (T(0.5) * (t + T(1)) +
-                    T(0.5) * x * (T(1) - t * t) * c * (T(1) + T(3) * k * x * x));
+        return g *
+               (T(0.5) * (t + T(1)) + T(0.5) * x * (T(1) - t * t) * c * (T(1) + T(3) * k * x * x));
       });
 }
 

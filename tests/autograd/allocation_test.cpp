@@ -1,9 +1,9 @@
 // Proves that a training step in steady state performs no heap allocation: malloc and
 // friends are replaced by counting wrappers around glibc's, and a step that uses every
 // op (forward, backward, SGD update, reset) runs after a warm-up while counting.
+#include <malloc.h>
 #include <cstdio>
 #include <cstdlib>
-#include <malloc.h>
 
 #include "autograd/ablate.h"
 
@@ -52,7 +52,9 @@ int posix_memalign(void** out, size_t a, size_t n) {
   *out = __libc_memalign(a, n);
   return *out ? 0 : 12;
 }
-void free(void* p) { __libc_free(p); }
+void free(void* p) {
+  __libc_free(p);
+}
 }
 
 using namespace ablate;

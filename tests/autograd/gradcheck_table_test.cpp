@@ -21,7 +21,9 @@ struct OpCase {
   double f32_tolerance = 2e-3;  // f32 vs f64 agreement (relative, absolute below 1)
 };
 
-Tensor normal(Generator& g, Shape s) { return randn(s, g, DType::f64); }
+Tensor normal(Generator& g, Shape s) {
+  return randn(s, g, DType::f64);
+}
 // Values in [lo, hi] with a random sign: keeps inputs away from kinks at 0.
 Tensor away_from_zero(Generator& g, Shape s, double lo = 0.2, double hi = 1.5) {
   Tensor t = rand_uniform(s, g, DType::f64, lo, hi);
@@ -29,7 +31,9 @@ Tensor away_from_zero(Generator& g, Shape s, double lo = 0.2, double hi = 1.5) {
     if (g.uniform() < 0.5) t.set(i, -t.at(i));
   return t;
 }
-Tensor positive(Generator& g, Shape s) { return rand_uniform(s, g, DType::f64, 0.5, 2.0); }
+Tensor positive(Generator& g, Shape s) {
+  return rand_uniform(s, g, DType::f64, 0.5, 2.0);
+}
 // A random shape of rank 1..4 with dims 1..4.
 Shape random_shape(Generator& g) {
   int rank = 1 + int(g.next_u64() % 4);

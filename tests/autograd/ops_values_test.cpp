@@ -9,8 +9,12 @@ using namespace ablate;
 using Catch::Detail::Approx;
 
 namespace {
-Tensor f64(Shape s, std::vector<double> v) { return Tensor::from_data(s, v, DType::f64); }
-Tensor b8(Shape s, std::vector<double> v) { return Tensor::from_data(s, v, DType::b8); }
+Tensor f64(Shape s, std::vector<double> v) {
+  return Tensor::from_data(s, v, DType::f64);
+}
+Tensor b8(Shape s, std::vector<double> v) {
+  return Tensor::from_data(s, v, DType::b8);
+}
 struct Fresh {  // a private tape per test
   Tape tape;
   TapeScope scope{tape};
@@ -64,8 +68,9 @@ TEST_CASE("cross_entropy equals -mean log-softmax at the targets, with smoothing
         Approx((1 - eps) * expected + eps * smooth).epsilon(1e-12));
   Tensor ignored = Tensor::from_data({2}, std::vector<std::int32_t>{-100, 1});
   CHECK(cross_entropy(constant(logits), ignored).item() == Approx(-ls.value().at(4)));
-  CHECK_THROWS_WITH(cross_entropy(constant(logits), Tensor::from_data({2}, std::vector<std::int32_t>{0, 3})),
-                    Catch::Contains("target 3") && Catch::Contains("[0, 3)"));
+  CHECK_THROWS_WITH(
+      cross_entropy(constant(logits), Tensor::from_data({2}, std::vector<std::int32_t>{0, 3})),
+      Catch::Contains("target 3") && Catch::Contains("[0, 3)"));
 }
 
 TEST_CASE("gelu forms match their reference values") {
@@ -118,8 +123,10 @@ TEST_CASE("dropout: identity in eval, reproducible from the seed, inverted scali
   int zeros = 0;
   for (int i = 0; i < 10000; ++i) {
     CHECK(a.value().at(i) == b.value().at(i));
-    if (a.value().at(i) == 0) ++zeros;
-    else CHECK(a.value().at(i) == Approx(1 / 0.75));
+    if (a.value().at(i) == 0)
+      ++zeros;
+    else
+      CHECK(a.value().at(i) == Approx(1 / 0.75));
   }
   CHECK(std::abs(zeros / 10000.0 - 0.25) < 0.02);
   CHECK_THROWS_WITH(dropout(x, 1.5, true, g1), Catch::Contains("[0, 1]"));
@@ -151,8 +158,9 @@ TEST_CASE("gather_rows: padding rows get no gradient; bad indices are named") {
   t.tape.backward(sum(y));
   CHECK(table.grad.at(0) == 0.0);  // the padding row
   CHECK(table.grad.at(4) == 2.0);  // row 2 used twice
-  CHECK_THROWS_WITH(gather_rows(t.tape.leaf(table), Tensor::from_data({1}, std::vector<std::int32_t>{3})),
-                    Catch::Contains("index 3") && Catch::Contains("3 rows"));
+  CHECK_THROWS_WITH(
+      gather_rows(t.tape.leaf(table), Tensor::from_data({1}, std::vector<std::int32_t>{3})),
+      Catch::Contains("index 3") && Catch::Contains("3 rows"));
 }
 
 TEST_CASE("shape ops move the right elements") {

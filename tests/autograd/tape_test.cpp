@@ -13,7 +13,7 @@ TEST_CASE("backward accumulates into Parameter::grad across calls and uses") {
   TapeScope scope(tape);
   Parameter w(Tensor::from_data({2}, std::vector<double>{1.0, 2.0}, DType::f64));
   Var a = tape.leaf(w);
-  Var b = tape.leaf(w);  // the same parameter used twice in one step
+  Var b = tape.leaf(w);   // the same parameter used twice in one step
   Var loss = sum(a * b);  // Σ w², d/dw = 2w
   tape.backward(loss);
   CHECK(w.grad.at(0) == 2.0);
