@@ -18,7 +18,10 @@ namespace ablate {
 struct GradcheckOptions {
   double eps = 1e-6;        // finite-difference step
   double tolerance = 1e-6;  // largest allowed error
-  std::uint64_t seed = 0;   // for the projection r
+  std::uint64_t seed = 0;   // for the projection r (and the sample below)
+  // Check at most this many elements per input (a seeded random sample; 0 = all).
+  // Whole models have thousands of weights; a sample still catches a wrong rule.
+  std::int64_t max_elements_per_input = 0;
 };
 
 struct GradcheckResult {
@@ -35,5 +38,12 @@ using GradcheckFunction = std::function<Var(std::span<const Var>)>;
 // (draw any randomness from a generator seeded inside f).
 GradcheckResult gradcheck(const GradcheckFunction& f, std::span<const Tensor> inputs,
                           const GradcheckOptions& options = {});
+
+// The same check over persistent leaves: f builds its graph from tape.leaf(p) of
+// these parameters (a module's weights, say) and is differentiated with respect to
+// all of them. Values are perturbed in place and restored; grads are overwritten.
+GradcheckResult gradcheck_parameters(const std::function<Var()>& f,
+                                     std::span<Parameter* const> parameters,
+                                     const GradcheckOptions& options = {});
 
 }  // namespace ablate

@@ -47,6 +47,7 @@ namespace ablate {
   X(mse, true)             \
   X(dropout, true)         \
   X(layer_norm, true)      \
+  X(batch_norm, true)      \
   X(masked_fill, true)     \
   X(where, true)           \
   X(l2_normalize, true)

@@ -106,6 +106,18 @@ Var dropout(const Var& x, double p, bool training, Generator& gen);
 // backward. Keeps: per-row mean and 1/std (2 × rows).
 Var layer_norm(const Var& x, const Var& gamma, const Var& beta, double eps = 1e-5);
 
+// ---- batch_norm over the rows of x [..., D] (rows = all leading dims, e.g. B·T
+// tokens), per feature. row_mask (b8, one entry per row; undefined = all rows) selects
+// the rows whose statistics count — padding tokens are excluded, unlike PyTorch's
+// BatchNorm — but every row is normalised. Training uses the batch statistics (biased
+// variance), needs at least 2 counted rows, and updates running_mean / running_var in
+// place (unbiased variance, running = (1 - momentum)·running + momentum·batch); eval
+// uses the running statistics. gamma, beta [D] may be undefined. Keeps: per-feature
+// mean and 1/std, the row mask.
+Var batch_norm(const Var& x, const Tensor& row_mask, const Var& gamma, const Var& beta,
+               const Tensor& running_mean, const Tensor& running_var, bool training,
+               double momentum = 0.1, double eps = 1e-5);
+
 // ---- selection
 // x where mask is false, `value` where true (mask broadcastable to x). Keeps: the mask.
 Var masked_fill(const Var& x, const Tensor& mask, double value);

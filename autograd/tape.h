@@ -35,7 +35,7 @@ struct Node {
   OpKind op = OpKind::constant;
   bool requires_grad = false;
   bool persistent_grad = false;  // grad belongs to a Parameter and survives reset()
-  std::array<Tensor, 2> saved;   // extra tensors backward needs (masks, statistics, indices)
+  std::array<Tensor, 3> saved;   // extra tensors backward needs (masks, statistics, indices)
   std::array<double, 2> scalars{};
   std::array<std::int64_t, 4> ints{};
 };
@@ -154,6 +154,8 @@ class BackwardContext {
   // functions add into it.
   Tensor input_grad(int i);
   const Tensor& saved(int i) const { return node_.saved[std::size_t(i)]; }
+  // Arena memory for temporaries of the backward (valid until reset()).
+  Tensor scratch(const Shape& shape, DType dtype) { return tape_.alloc(shape, dtype); }
   double scalar(int i) const { return node_.scalars[std::size_t(i)]; }
   std::int64_t integer(int i) const { return node_.ints[std::size_t(i)]; }
 

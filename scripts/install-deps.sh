@@ -9,6 +9,7 @@ packages=(
   libopenblas-dev                 # OpenBLAS: second GEMM backend
   libboost-dev libboost-program-options-dev   # CLI
   libtomlplusplus-dev             # TOML++: experiment files
+  nlohmann-json3-dev              # JSON: safetensors headers, run records
   catch2                          # Catch2 v2: tests
   libbenchmark-dev                # Google Benchmark: bench/
 )

@@ -13,6 +13,7 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_L
 endif()
 find_package(Boost 1.74 REQUIRED COMPONENTS program_options) # libboost-dev, libboost-program-options-dev
 find_package(tomlplusplus 3 REQUIRED)                       # libtomlplusplus-dev
+find_package(nlohmann_json 3.11 REQUIRED)                   # nlohmann-json3-dev (safetensors headers)
 
 if(ABLATE_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)                           # catch2 (v2)

@@ -161,6 +161,23 @@ std::vector<OpCase> op_table() {
       {"layer_norm plain", ONE(normal(g, {4, 6})), FN(layer_norm(x[0], Var(), Var()))},
       {"layer_norm gamma only", TWO(normal(g, {3, 4}), normal(g, {4})),
        FN(layer_norm(x[0], x[1], Var(), 1e-3))},
+      // batch_norm: statistics over the unmasked rows only (row 2 and 5 are padding),
+      // in training; fixed running statistics in eval
+      {"batch_norm train masked", [](Generator& g) { return Inputs{normal(g, {2, 3, 4}), normal(g, {4}), normal(g, {4})}; },
+       [](std::span<const Var> x) {
+         Tensor rm = Tensor::zeros({4}, x[0].dtype()), rv = Tensor::ones({4}, x[0].dtype());
+         return batch_norm(x[0], mask({2, 3}, {1, 1, 0, 1, 1, 0}), x[1], x[2], rm, rv, true);
+       }},
+      {"batch_norm train plain", ONE(normal(g, {5, 3})),
+       [](std::span<const Var> x) {
+         Tensor rm = Tensor::zeros({3}, x[0].dtype()), rv = Tensor::ones({3}, x[0].dtype());
+         return batch_norm(x[0], Tensor(), Var(), Var(), rm, rv, true, 0.1, 1e-3);
+       }},
+      {"batch_norm eval", TWO(normal(g, {4, 3}), normal(g, {3})),
+       [](std::span<const Var> x) {
+         Tensor rm = Tensor::full({3}, 0.3, x[0].dtype()), rv = Tensor::full({3}, 2.0, x[0].dtype());
+         return batch_norm(x[0], Tensor(), x[1], Var(), rm, rv, false);
+       }},
       {"l2_normalize", ONE(away_from_zero(g, {3, 4})), FN(l2_normalize(x[0]))},
       // selection
       {"masked_fill", ONE(normal(g, {2, 3})),

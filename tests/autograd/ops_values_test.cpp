@@ -179,3 +179,22 @@ TEST_CASE("shape ops move the right elements") {
   CHECK_THROWS_WITH(reshape(x, {5, -1}), Catch::Contains("infer"));
   CHECK_THROWS_WITH(slice(x, 1, 2, 5), Catch::Contains("[2, 5)") && Catch::Contains("[2, 3, 4]"));
 }
+
+TEST_CASE("batch_norm: statistics skip padding rows, running stats update, eval uses them") {
+  Fresh t;
+  // Rows 0, 1 count; row 2 is padding with a huge value that must not move the stats.
+  Tensor x = f64({3, 2}, {1, 10, 3, 30, 1000, -1000});
+  Tensor m = b8({3}, {1, 1, 0});
+  Tensor rm = Tensor::zeros({2}, DType::f64), rv = Tensor::ones({2}, DType::f64);
+  Var y = batch_norm(constant(x), m, Var(), Var(), rm, rv, true, 0.5, 0.0);
+  CHECK(y.value().at(0) == Approx(-1.0));  // (1 - 2) / 1
+  CHECK(y.value().at(2) == Approx(1.0));
+  CHECK(y.value().at(1) == Approx(-1.0));  // (10 - 20) / 10
+  CHECK(y.value().at(4) == Approx(998.0));  // padding normalised with the same stats
+  CHECK(rm.at(0) == Approx(1.0));           // 0.5·0 + 0.5·2
+  CHECK(rv.at(0) == Approx(0.5 + 0.5 * 2.0));  // unbiased batch variance 2
+  Var e = batch_norm(constant(x), Tensor(), Var(), Var(), rm, rv, false, 0.5, 0.0);
+  CHECK(e.value().at(0) == Approx((1 - 1.0) / std::sqrt(1.5)));
+  CHECK_THROWS_WITH(batch_norm(constant(x), b8({3}, {1, 0, 0}), Var(), Var(), rm, rv, true),
+                    Catch::Contains("at least 2"));
+}

@@ -1,0 +1,76 @@
+#pragma once
+// Multi-head attention whose parts are independent axes (see query_key.h, value.h,
+// score_scale.h), with masks, optional dropout on the attention weights, an optional
+// output projection, and cheap opt-in telemetry.
+#include <string>
+#include <vector>
+
+#include "nn/attention/query_key.h"
+#include "nn/attention/score_scale.h"
+#include "nn/attention/value.h"
+#include "nn/layers/linear.h"
+#include "nn/positions/position_encoding.h"
+
+namespace ablate::nn {
+
+// A choice on one axis: a registered name and its options.
+struct Component {
+  std::string kind;
+  Options options = {};
+};
+
+struct AttentionConfig {
+  Component qk{"separate"};
+  Component v{"projected"};
+  Component scale{"sqrt_dk"};
+  bool output_projection = true;
+  std::int64_t d_k = 0;  // per head; 0 = d_model / heads
+  std::int64_t d_v = 0;  // per head; 0 = d_model / heads
+  double dropout = 0.0;  // on the attention weights, while training
+  bool telemetry = false;
+};
+
+// Per head, averaged over every (batch, query) row that attends to something, since
+// the last reset(): entropy of the attention distribution (nats) and its largest
+// probability (1 = a saturated softmax).
+struct AttentionTelemetry {
+  std::vector<double> entropy_sum, max_prob_sum;
+  std::int64_t rows = 0;
+  std::vector<double> mean_entropy() const;
+  std::vector<double> mean_max_prob() const;
+  void reset();
+};
+
+class MultiHeadAttention : public Module {
+ public:
+  // self_attention: queries and keys come from the same sequence (enables Reformer's
+  // no-attending-to-self rule for shared QK). ctx.heads, ctx.d_model set the shape.
+  MultiHeadAttention(const AttentionConfig& config, BuildContext ctx, bool self_attention);
+
+  // x_q [B, Tq, D], x_kv [B, Tk, D]; key_mask b8 [B, Tk] (true = real token) or
+  // undefined; causal: query i sees keys j <= i. positions may rotate q/k or bias
+  // scores (rotary, ALiBi); null = none. Returns [B, Tq, D] (or [B, Tq, H·d_v] without
+  // an output projection, which then must equal D).
+  Var forward(const Var& x_q, const Var& x_kv, const Tensor& key_mask, bool causal,
+              PositionEncoding* positions = nullptr);
+
+  AttentionTelemetry& telemetry() { return telemetry_; }
+  std::int64_t heads() const { return heads_; }
+
+ private:
+  Tensor build_mask(std::int64_t B, std::int64_t Tq, std::int64_t Tk, const Tensor& key_mask,
+                    bool causal) const;
+  void record_telemetry(const Tensor& attention);
+
+  std::int64_t heads_, d_k_, d_v_, d_model_;
+  bool self_attention_, record_;
+  double dropout_;
+  Generator* dropout_rng_;
+  QueryKey* qk_;
+  ValueProjection* v_;
+  ScoreScale* scale_;
+  Linear* w_o_ = nullptr;
+  AttentionTelemetry telemetry_;
+};
+
+}  // namespace ablate::nn

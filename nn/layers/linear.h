@@ -1,0 +1,30 @@
+#pragma once
+// y = x·Wᵀ + b over the last axis. W is [out, in] as in PyTorch (so checkpoints and
+// parity fixtures map one to one); x of any rank ≤ 4 is one GEMM over all its rows.
+#include "nn/build_context.h"
+#include "nn/module.h"
+
+namespace ablate::nn {
+
+enum class LinearInit { xavier_uniform, bert_normal, pytorch_default };
+
+class Linear : public Module {
+ public:
+  // Parameters "weight" [out, in] and, with bias, "bias" [out] (zeros, except
+  // pytorch_default: U(±1/sqrt(in)) like torch.nn.Linear).
+  Linear(std::int64_t in, std::int64_t out, bool bias, Generator& gen,
+         LinearInit init = LinearInit::xavier_uniform, DType dtype = DType::f32);
+
+  Var forward(const Var& x);
+  std::int64_t in_features() const { return in_; }
+  std::int64_t out_features() const { return out_; }
+  Parameter& weight() { return *weight_; }
+  Parameter* bias() { return bias_; }
+
+ private:
+  std::int64_t in_, out_;
+  Parameter* weight_;
+  Parameter* bias_ = nullptr;
+};
+
+}  // namespace ablate::nn

@@ -1,0 +1,25 @@
+#pragma once
+// Normalisation, the "norm" axis: layer | batch | rms | none. Placement (post or pre)
+// belongs to the Transformer layers, not to the norm.
+#include "nn/build_context.h"
+#include "nn/module.h"
+#include "nn/registry.h"
+
+namespace ablate::nn {
+
+class Norm : public Module {
+ public:
+  // x [B, T, D]; token_mask b8 [B, T] (true = real token; undefined = all real).
+  // Only BatchNorm reads the mask: its statistics skip padding.
+  virtual Var forward(const Var& x, const Tensor& token_mask) = 0;
+};
+
+using NormRegistry = Registry<Norm, const BuildContext&>;
+NormRegistry& norm_registry();
+
+void register_layer_norm(NormRegistry&);
+void register_batch_norm(NormRegistry&);
+void register_rms_norm(NormRegistry&);
+void register_no_norm(NormRegistry&);
+
+}  // namespace ablate::nn

@@ -1,0 +1,33 @@
+#include "nn/transformer/transformer_config.h"
+
+namespace ablate::nn {
+
+bool TransformerConfig::pre_norm() const { return placement == "pre"; }
+
+bool TransformerConfig::has_final_norm() const {
+  return final_norm == "yes" || (final_norm == "auto" && pre_norm());
+}
+
+void TransformerConfig::validate() const {
+  auto positive = [](std::int64_t v, const char* name) {
+    if (v <= 0) throw std::invalid_argument(std::string(name) + " must be positive, got " + std::to_string(v));
+  };
+  positive(d_model, "d_model");
+  positive(heads, "heads");
+  positive(d_ff, "d_ff");
+  positive(max_len, "max_len");
+  if (encoder_layers < 0 || decoder_layers < 0)
+    throw std::invalid_argument("layer counts must be >= 0");
+  if ((attention.d_k == 0 || attention.d_v == 0) && d_model % heads != 0)
+    throw std::invalid_argument("d_model = " + std::to_string(d_model) +
+                                " is not divisible by heads = " + std::to_string(heads));
+  if (placement != "post" && placement != "pre")
+    throw std::invalid_argument("norm placement must be 'post' or 'pre', got '" + placement + "'");
+  if (final_norm != "auto" && final_norm != "yes" && final_norm != "no")
+    throw std::invalid_argument("final_norm must be 'auto', 'yes' or 'no', got '" + final_norm + "'");
+  for (double p : {dropout, embedding_dropout, attention.dropout})
+    if (!(p >= 0.0 && p < 1.0))
+      throw std::invalid_argument("dropout must be in [0, 1), got " + std::to_string(p));
+}
+
+}  // namespace ablate::nn

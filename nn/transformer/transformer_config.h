@@ -1,0 +1,39 @@
+#pragma once
+// Everything that shapes a Transformer, as plain C++ (the experiments layer fills it
+// from TOML). Each axis is a Component: a registered name plus its options.
+#include <cstdint>
+#include <string>
+
+#include "nn/attention/multi_head_attention.h"
+
+namespace ablate::nn {
+
+struct TransformerConfig {
+  std::int64_t d_model = 64;
+  std::int64_t heads = 4;
+  std::int64_t d_ff = 256;
+  std::int64_t encoder_layers = 2;
+  std::int64_t decoder_layers = 2;
+  double dropout = 0.0;  // after attention and feed-forward, before the residual add
+  AttentionConfig attention;
+  Component positions{"sinusoidal"};
+  Component norm{"layer"};
+  std::string placement = "post";  // post (Vaswani et al.) | pre (with a final norm)
+  std::string final_norm = "auto"; // auto (pre: yes, post: no) | yes | no
+  bool residual = true;
+  Component ffn{"relu"};
+  bool bias = true;
+  std::int64_t max_len = 512;          // longest sequence the model must accept
+  bool scale_embeddings = true;        // × sqrt(d_model) (§3.4)
+  double embedding_dropout = 0.0;      // on embeddings + positions
+  bool spatial_embedding_dropout = false;  // drop whole feature channels instead
+  DType dtype = DType::f32;
+
+  bool pre_norm() const;
+  bool has_final_norm() const;
+  // Throws std::invalid_argument for impossible combinations (d_model not divisible by
+  // heads, unknown placement, ...).
+  void validate() const;
+};
+
+}  // namespace ablate::nn

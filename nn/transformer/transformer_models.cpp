@@ -1,0 +1,212 @@
+#include "nn/transformer/transformer_models.h"
+
+#include <algorithm>
+
+namespace ablate::nn {
+
+namespace {
+
+// Dropout's generator is a fork of the seed's stream: initialisation and dropout
+// draws never interleave, so changing dropout does not change the initial weights.
+constexpr std::uint64_t kDropoutStream = 0x64726f70;  // "drop"
+
+std::unique_ptr<PositionEncoding> make_positions(const TransformerConfig& c, const BuildContext& ctx) {
+  return position_registry().create(c.positions.kind, c.positions.options, ctx);
+}
+
+std::unique_ptr<Dropout> make_embedding_dropout(const TransformerConfig& c, Generator& gen) {
+  return std::make_unique<Dropout>(c.embedding_dropout, gen, c.spatial_embedding_dropout);
+}
+
+void check_ids(const Tensor& ids, const char* what) {
+  if (ids.dtype() != DType::i32 || ids.shape().rank() != 2)
+    throw ShapeError(std::string(what) + ": expected i32 ids [batch, length], got " +
+                     dtype_name(ids.dtype()) + " " + ids.shape().str());
+}
+
+}  // namespace
+
+Tensor token_mask(const Tensor& ids, std::int32_t pad) {
+  Tensor mask = Tape::current().alloc(ids.shape(), DType::b8);
+  const std::int32_t* p = ids.data<std::int32_t>();
+  auto* m = mask.data<std::uint8_t>();
+  for (std::int64_t i = 0, n = ids.numel(); i < n; ++i) m[i] = p[i] != pad;
+  return mask;
+}
+
+// ---- Seq2SeqTransformer --------------------------------------------------------------
+
+Seq2SeqTransformer::Seq2SeqTransformer(const TransformerConfig& config,
+                                       const VocabularyOptions& vocab, std::uint64_t seed)
+    : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), config_(config), vocab_(vocab) {
+  BuildContext ctx = make_build_context(config, init_, dropout_);
+  if (vocab.source_vocab <= 0 || vocab.target_vocab <= 0)
+    throw std::invalid_argument("seq2seq: vocabulary sizes must be positive");
+  if (vocab.share_embeddings && vocab.source_vocab != vocab.target_vocab)
+    throw std::invalid_argument("seq2seq: sharing embeddings needs equal source and target vocabularies (" +
+                                std::to_string(vocab.source_vocab) + " vs " +
+                                std::to_string(vocab.target_vocab) + ")");
+  auto table = [&](std::int64_t v) {
+    return std::make_unique<Embedding>(v, config.d_model, init_, vocab.pad, config.scale_embeddings,
+                                       config.dtype);
+  };
+  if (vocab.share_embeddings) {
+    src_embed_ = tgt_embed_ = &add_module("embedding", table(vocab.source_vocab));
+  } else {
+    src_embed_ = &add_module("source_embedding", table(vocab.source_vocab));
+    tgt_embed_ = &add_module("target_embedding", table(vocab.target_vocab));
+  }
+  src_positions_ = &add_module("source_positions", make_positions(config, ctx));
+  tgt_positions_ = &add_module("target_positions", make_positions(config, ctx));
+  if (config.embedding_dropout > 0)
+    embedding_dropout_ = &add_module("embedding_dropout", make_embedding_dropout(config, dropout_));
+  encoder_ = &add_module("encoder", std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
+  decoder_ = &add_module("decoder", std::make_unique<TransformerDecoder>(config, ctx, config.decoder_layers));
+  if (!vocab.tie_output)
+    output_ = &add_module("output", std::make_unique<Linear>(config.d_model, vocab.target_vocab, true,
+                                                              init_, LinearInit::xavier_uniform, config.dtype));
+}
+
+Var Seq2SeqTransformer::embed(Embedding& table, PositionEncoding& positions, const Tensor& ids) {
+  Var x = positions.add_to_embeddings(table.forward(ids));
+  return embedding_dropout_ ? embedding_dropout_->forward(x) : x;
+}
+
+Var Seq2SeqTransformer::encode(const Tensor& src) {
+  check_ids(src, "seq2seq source");
+  return encoder_->forward(embed(*src_embed_, *src_positions_, src), token_mask(src, vocab_.pad),
+                           false, src_positions_);
+}
+
+Var Seq2SeqTransformer::decode(const Tensor& tgt_in, const Var& memory, const Tensor& src) {
+  check_ids(tgt_in, "seq2seq target");
+  Var h = decoder_->forward(embed(*tgt_embed_, *tgt_positions_, tgt_in), memory,
+                            token_mask(tgt_in, vocab_.pad), token_mask(src, vocab_.pad), tgt_positions_);
+  return output_ ? output_->forward(h) : matmul(h, leaf(tgt_embed_->weight()), false, true);
+}
+
+Var Seq2SeqTransformer::forward(const Tensor& src, const Tensor& tgt_in) {
+  return decode(tgt_in, encode(src), src);
+}
+
+Var Seq2SeqTransformer::forward_embedded(const Var& src_emb, const Var& tgt_emb,
+                                         const Tensor& src_mask, const Tensor& tgt_mask) {
+  Var memory = encoder_->forward(src_emb, src_mask, false, src_positions_);
+  return decoder_->forward(tgt_emb, memory, tgt_mask, src_mask, tgt_positions_);
+}
+
+Tensor Seq2SeqTransformer::greedy_decode(const Tensor& src, std::int64_t max_len) {
+  check_ids(src, "greedy_decode source");
+  NoGradGuard no_grad;
+  std::int64_t B = src.shape()[0];
+  Var memory = encode(src);
+  // prefix [B, 1 + t]: BOS then the tokens chosen so far.
+  std::vector<std::int32_t> prefix(std::size_t(B), vocab_.bos);
+  std::vector<bool> done(std::size_t(B), false);
+  Tensor out = Tensor::full({B, max_len}, vocab_.pad, DType::i32);
+  std::int64_t V = vocab_.target_vocab;
+  for (std::int64_t t = 0; t < max_len; ++t) {
+    std::int64_t L = t + 1;
+    Tensor tgt = Tensor::from_data({B, L}, prefix);
+    Tensor logits = decode(tgt, memory, src).value();
+    bool all_done = true;
+    std::vector<std::int32_t> next(std::size_t(B * (L + 1)));
+    for (std::int64_t b = 0; b < B; ++b) {
+      std::int64_t base = (b * L + (L - 1)) * V, best = 0;
+      for (std::int64_t v = 1; v < V; ++v)
+        if (logits.at(base + v) > logits.at(base + best)) best = v;
+      std::int32_t token = done[std::size_t(b)] ? vocab_.pad : std::int32_t(best);
+      if (!done[std::size_t(b)]) out.set(b * max_len + t, token);
+      if (token == vocab_.eos) done[std::size_t(b)] = true;
+      all_done = all_done && done[std::size_t(b)];
+      std::copy(prefix.begin() + b * L, prefix.begin() + (b + 1) * L, next.begin() + b * (L + 1));
+      next[std::size_t(b * (L + 1) + L)] = token;
+    }
+    prefix = std::move(next);
+    if (all_done) {
+      Tensor trimmed = Tensor::empty({B, t + 1}, DType::i32);
+      for (std::int64_t b = 0; b < B; ++b)
+        for (std::int64_t j = 0; j <= t; ++j) trimmed.set(b * (t + 1) + j, out.at(b * max_len + j));
+      return trimmed;
+    }
+  }
+  return out;
+}
+
+// ---- EncoderClassifier ---------------------------------------------------------------
+
+EncoderClassifier::EncoderClassifier(const TransformerConfig& config, std::int64_t vocab,
+                                     std::int64_t classes, std::int32_t pad, std::uint64_t seed)
+    : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), pad_(pad) {
+  BuildContext ctx = make_build_context(config, init_, dropout_);
+  embed_ = &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
+                                                                 config.scale_embeddings, config.dtype));
+  positions_ = &add_module("positions", make_positions(config, ctx));
+  encoder_ = &add_module("encoder", std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
+  head_ = &add_module("head", std::make_unique<Linear>(config.d_model, classes, true, init_,
+                                                        LinearInit::xavier_uniform, config.dtype));
+}
+
+Var EncoderClassifier::forward(const Tensor& ids) {
+  check_ids(ids, "classifier input");
+  Tensor mask = token_mask(ids, pad_);
+  Var h = encoder_->forward(positions_->add_to_embeddings(embed_->forward(ids)), mask, false, positions_);
+  // Masked mean over time: Σ_t h·m / Σ_t m.
+  std::int64_t B = ids.shape()[0], T = ids.shape()[1];
+  Tape& tape = Tape::current();
+  Tensor weights = tape.alloc({B, T, 1}, h.dtype());
+  for (std::int64_t b = 0; b < B; ++b) {
+    double count = 0;
+    for (std::int64_t t = 0; t < T; ++t) count += mask.at(b * T + t);
+    for (std::int64_t t = 0; t < T; ++t)
+      weights.set(b * T + t, count > 0 ? mask.at(b * T + t) / count : 0.0);
+  }
+  return head_->forward(sum(h * constant(weights), 1));
+}
+
+// ---- EncoderRegressor ----------------------------------------------------------------
+
+EncoderRegressor::EncoderRegressor(const TransformerConfig& config, std::int64_t in_features,
+                                   std::int64_t horizon, std::int64_t out_features, std::uint64_t seed)
+    : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), horizon_(horizon),
+      out_features_(out_features) {
+  BuildContext ctx = make_build_context(config, init_, dropout_);
+  input_ = &add_module("input", std::make_unique<Linear>(in_features, config.d_model, true, init_,
+                                                          LinearInit::xavier_uniform, config.dtype));
+  positions_ = &add_module("positions", make_positions(config, ctx));
+  encoder_ = &add_module("encoder", std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
+  head_ = &add_module("head", std::make_unique<Linear>(config.d_model, horizon * out_features, true,
+                                                        init_, LinearInit::xavier_uniform, config.dtype));
+}
+
+Var EncoderRegressor::forward(const Var& x) {
+  if (x.shape().rank() != 3)
+    throw ShapeError("regressor input: expected [batch, lookback, features], got " + x.shape().str());
+  Var h = encoder_->forward(positions_->add_to_embeddings(input_->forward(x)), Tensor(), false, positions_);
+  Var y = head_->forward(mean(h, 1));
+  return reshape(y, {x.shape()[0], horizon_, out_features_});
+}
+
+// ---- DecoderLanguageModel ------------------------------------------------------------
+
+DecoderLanguageModel::DecoderLanguageModel(const TransformerConfig& config, std::int64_t vocab,
+                                           std::int32_t pad, bool tie_output, std::uint64_t seed)
+    : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), pad_(pad) {
+  BuildContext ctx = make_build_context(config, init_, dropout_);
+  embed_ = &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
+                                                                 config.scale_embeddings, config.dtype));
+  positions_ = &add_module("positions", make_positions(config, ctx));
+  layers_ = &add_module("decoder", std::make_unique<TransformerEncoder>(config, ctx, config.decoder_layers));
+  if (!tie_output)
+    output_ = &add_module("output", std::make_unique<Linear>(config.d_model, vocab, true, init_,
+                                                              LinearInit::xavier_uniform, config.dtype));
+}
+
+Var DecoderLanguageModel::forward(const Tensor& ids) {
+  check_ids(ids, "language model input");
+  Var h = layers_->forward(positions_->add_to_embeddings(embed_->forward(ids)), token_mask(ids, pad_),
+                           true, positions_);
+  return output_ ? output_->forward(h) : matmul(h, leaf(embed_->weight()), false, true);
+}
+
+}  // namespace ablate::nn

@@ -1,0 +1,107 @@
+#pragma once
+// Complete models: an encoder–decoder for sequence-to-sequence tasks, an encoder with
+// a classification or regression head, and a decoder-only language model. Each owns
+// its generators (initialisation from the seed, dropout from a fork of it), so the
+// same config and seed give the same model and the same training run.
+#include "nn/layers/embedding.h"
+#include "nn/transformer/transformer_stacks.h"
+
+namespace ablate::nn {
+
+struct VocabularyOptions {
+  std::int64_t source_vocab = 0;
+  std::int64_t target_vocab = 0;
+  std::int32_t pad = 0, bos = 1, eos = 2;
+  bool share_embeddings = false;  // one table for source and target (same vocabulary)
+  bool tie_output = false;        // output projection = target embedding table
+};
+
+// Token mask b8 [B, T]: true where ids != pad. In the tape's arena.
+Tensor token_mask(const Tensor& ids, std::int32_t pad);
+
+class Seq2SeqTransformer : public Module {
+ public:
+  Seq2SeqTransformer(const TransformerConfig& config, const VocabularyOptions& vocab,
+                     std::uint64_t seed);
+
+  // src [B, Ts], tgt_in [B, Tt] (i32 ids, pad-padded) → logits [B, Tt, target_vocab].
+  Var forward(const Tensor& src, const Tensor& tgt_in);
+  Var encode(const Tensor& src);
+  Var decode(const Tensor& tgt_in, const Var& memory, const Tensor& src);
+  // The Transformer body alone, on embeddings (what torch.nn.Transformer computes):
+  // src_emb [B, Ts, D], tgt_emb [B, Tt, D] → [B, Tt, D].
+  Var forward_embedded(const Var& src_emb, const Var& tgt_emb, const Tensor& src_mask,
+                       const Tensor& tgt_mask);
+  // Greedy decoding, no gradient: [B, ≤ max_len] ids starting after BOS; finished
+  // rows are padded. Runs on the current tape (reset it afterwards).
+  Tensor greedy_decode(const Tensor& src, std::int64_t max_len);
+
+  const VocabularyOptions& vocabulary() const { return vocab_; }
+  TransformerEncoder& encoder() { return *encoder_; }
+  TransformerDecoder& decoder() { return *decoder_; }
+
+ private:
+  Var embed(Embedding& table, PositionEncoding& positions, const Tensor& ids);
+  Generator init_, dropout_;
+  TransformerConfig config_;
+  VocabularyOptions vocab_;
+  Embedding* src_embed_;
+  Embedding* tgt_embed_;
+  PositionEncoding* src_positions_;
+  PositionEncoding* tgt_positions_;
+  TransformerEncoder* encoder_;
+  TransformerDecoder* decoder_;
+  Linear* output_ = nullptr;  // null when tied
+  Dropout* embedding_dropout_ = nullptr;
+};
+
+// Encoder over token ids with a classification head on the masked mean of its outputs.
+class EncoderClassifier : public Module {
+ public:
+  EncoderClassifier(const TransformerConfig& config, std::int64_t vocab, std::int64_t classes,
+                    std::int32_t pad, std::uint64_t seed);
+  Var forward(const Tensor& ids);  // [B, T] → logits [B, classes]
+
+ private:
+  Generator init_, dropout_;
+  std::int32_t pad_;
+  Embedding* embed_;
+  PositionEncoding* positions_;
+  TransformerEncoder* encoder_;
+  Linear* head_;
+};
+
+// Encoder over real-valued sequences [B, L, F] with a regression head: the mean of
+// the encoder outputs → [B, horizon, out_features] (multi-step forecasting).
+class EncoderRegressor : public Module {
+ public:
+  EncoderRegressor(const TransformerConfig& config, std::int64_t in_features,
+                   std::int64_t horizon, std::int64_t out_features, std::uint64_t seed);
+  Var forward(const Var& x);
+
+ private:
+  Generator init_, dropout_;
+  std::int64_t horizon_, out_features_;
+  Linear* input_;
+  PositionEncoding* positions_;
+  TransformerEncoder* encoder_;
+  Linear* head_;
+};
+
+// Decoder-only language model: causal self-attention layers, logits for the next token.
+class DecoderLanguageModel : public Module {
+ public:
+  DecoderLanguageModel(const TransformerConfig& config, std::int64_t vocab, std::int32_t pad,
+                       bool tie_output, std::uint64_t seed);
+  Var forward(const Tensor& ids);  // [B, T] → logits [B, T, vocab]
+
+ private:
+  Generator init_, dropout_;
+  std::int32_t pad_;
+  Embedding* embed_;
+  PositionEncoding* positions_;
+  TransformerEncoder* layers_;
+  Linear* output_ = nullptr;
+};
+
+}  // namespace ablate::nn

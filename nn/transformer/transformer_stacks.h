@@ -1,0 +1,36 @@
+#pragma once
+// Stacks of layers ("layers.0", "layers.1", ...) with an optional final norm ("norm"),
+// as torch.nn.TransformerEncoder / TransformerDecoder.
+#include <vector>
+
+#include "nn/transformer/transformer_layers.h"
+
+namespace ablate::nn {
+
+class TransformerEncoder : public Module {
+ public:
+  TransformerEncoder(const TransformerConfig& config, const BuildContext& ctx, std::int64_t layers);
+  Var forward(const Var& x, const Tensor& mask, bool causal, PositionEncoding* positions);
+  std::vector<EncoderLayer*>& layers() { return layers_; }
+
+ private:
+  std::vector<EncoderLayer*> layers_;
+  Norm* final_norm_ = nullptr;
+};
+
+class TransformerDecoder : public Module {
+ public:
+  TransformerDecoder(const TransformerConfig& config, const BuildContext& ctx, std::int64_t layers);
+  Var forward(const Var& y, const Var& memory, const Tensor& target_mask, const Tensor& memory_mask,
+              PositionEncoding* positions);
+  std::vector<DecoderLayer*>& layers() { return layers_; }
+
+ private:
+  std::vector<DecoderLayer*> layers_;
+  Norm* final_norm_ = nullptr;
+};
+
+// Telemetry of every attention module under `root`, by dotted name.
+std::vector<std::pair<std::string, MultiHeadAttention*>> attention_modules(Module& root);
+
+}  // namespace ablate::nn

@@ -1,0 +1,85 @@
+// The module system: dotted names, train/eval, freezing, counts, dtype conversion,
+// seeded initialisation.
+#include <catch2/catch.hpp>
+
+#include "nn/init.h"
+#include "nn/layers/linear.h"
+#include "nn/transformer/transformer_models.h"
+
+using namespace ablate;
+using namespace ablate::nn;
+
+TEST_CASE("a Transformer's parameters have the documented dotted names") {
+  TransformerConfig c;
+  c.d_model = 8;
+  c.heads = 2;
+  c.d_ff = 16;
+  c.encoder_layers = 1;
+  c.decoder_layers = 1;
+  Seq2SeqTransformer model(c, {.source_vocab = 7, .target_vocab = 9}, 0);
+  std::vector<std::string> names;
+  for (auto& [name, p] : model.named_parameters()) names.push_back(name);
+  auto has = [&](const std::string& n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+  CHECK(has("encoder.layers.0.self_attn.w_q.weight"));
+  CHECK(has("encoder.layers.0.self_attn.w_k.bias"));
+  CHECK(has("encoder.layers.0.self_attn.w_v.weight"));
+  CHECK(has("encoder.layers.0.self_attn.w_o.weight"));
+  CHECK(has("encoder.layers.0.linear1.weight"));
+  CHECK(has("encoder.layers.0.norm2.bias"));
+  CHECK(has("decoder.layers.0.multihead_attn.w_q.weight"));
+  CHECK(has("decoder.layers.0.norm3.weight"));
+  CHECK(has("source_embedding.weight"));
+  CHECK(has("output.weight"));
+  CHECK_FALSE(has("encoder.norm.weight"));  // post-norm: no final norm by default
+}
+
+TEST_CASE("train/eval propagate, freezing stops gradients, counts add up") {
+  Generator g(1);
+  Linear lin(3, 2, true, g);
+  CHECK(lin.parameter_count() == 8);
+  lin.eval();
+  CHECK_FALSE(lin.training());
+  lin.train();
+  CHECK(lin.training());
+  lin.freeze();
+  CHECK(lin.parameter_count(true) == 0);
+  Tape tape;
+  TapeScope scope(tape);
+  Var y = lin.forward(constant(Tensor::ones({4, 3})));
+  CHECK_FALSE(y.requires_grad());
+  lin.unfreeze();
+  CHECK(lin.forward(constant(Tensor::ones({4, 3}))).requires_grad());
+}
+
+TEST_CASE("initialisers are seeded and follow their formulas") {
+  Generator a(3), b(3);
+  Tensor x = init::xavier_uniform({64, 32}, a);
+  Tensor y = init::xavier_uniform({64, 32}, b);
+  CHECK(allclose(x, y, 0, 0));
+  double bound = std::sqrt(6.0 / 96.0), mx = 0;
+  for (std::int64_t i = 0; i < x.numel(); ++i) mx = std::max(mx, std::abs(x.at(i)));
+  CHECK(mx <= bound);
+  CHECK(mx > 0.9 * bound);
+  Tensor n = init::normal({10000}, a);
+  double s = 0;
+  for (std::int64_t i = 0; i < n.numel(); ++i) s += n.at(i) * n.at(i);
+  CHECK(std::sqrt(s / 10000) == Catch::Detail::Approx(0.02).epsilon(0.05));
+}
+
+TEST_CASE("to(f64) converts parameters, gradients and buffers") {
+  TransformerConfig c;
+  c.d_model = 4;
+  c.heads = 2;
+  c.d_ff = 8;
+  c.encoder_layers = 1;
+  c.decoder_layers = 1;
+  c.norm = {"batch"};
+  Seq2SeqTransformer model(c, {.source_vocab = 5, .target_vocab = 5}, 0);
+  model.to(DType::f64);
+  for (auto& [name, p] : model.named_parameters()) {
+    INFO(name);
+    CHECK(p->value.dtype() == DType::f64);
+    CHECK(p->grad.dtype() == DType::f64);
+  }
+  for (auto& [name, b] : model.named_buffers()) CHECK(b->dtype() == DType::f64);
+}
