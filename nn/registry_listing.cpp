@@ -50,8 +50,10 @@ std::string format_registry_listing() {
       for (const OptionSpec& o : c.options) {
         s << "      " << o.key << " = " << option_to_string(o.default_value) << "  (" << o.doc;
         if (o.min || o.max) {
-          s << "; range " << (o.min ? std::to_string(*o.min) : std::string("-inf")) << " .. "
-            << (o.max ? std::to_string(*o.max) : std::string("inf"));
+          s << "; range ";
+          if (o.min) s << *o.min; else s << "-inf";
+          s << " .. ";
+          if (o.max) s << *o.max; else s << "inf";
         }
         if (!o.choices.empty()) {
           s << "; one of";

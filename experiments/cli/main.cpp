@@ -6,6 +6,7 @@
 
 #include "autograd/kernels/gemm.h"
 #include "experiments/demo.h"
+#include "nn/registry_listing.h"
 
 namespace po = boost::program_options;
 
@@ -16,6 +17,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  demo      train a tiny attention model with the autograd tape and print its loss\n"
+    "  list      every registered component (attention, positions, norms, ...) and its options\n"
     "\n"
     "Run 'ablate <command> --help' for a command's options.\n";
 
@@ -64,6 +66,14 @@ int main(int argc, char** argv) {
   }
   try {
     if (command == "demo") return demo(args);
+    if (command == "list") {
+      if (!args.empty()) {
+        std::cerr << "ablate list: takes no arguments\n";
+        return 2;
+      }
+      std::cout << ablate::nn::format_registry_listing();
+      return 0;
+    }
     if (command == "--help" || command == "-h" || command == "help") {
       std::cout << kUsage;
       return 0;

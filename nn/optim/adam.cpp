@@ -69,8 +69,8 @@ void check_betas(const std::string& component, const Options& o) {
   std::vector<OptionIssue> issues;
   for (const char* key : {"beta1", "beta2"})
     if (o.get_float(key) >= 1)
-      issues.push_back({key, std::string("option '") + key + "' = " +
-                                 option_to_string(o.get_float(key)) +
+      issues.push_back({key, std::string("option '") + key +
+                                 "' = " + option_to_string(o.get_float(key)) +
                                  " is out of range (allowed [0, 1), 1 excluded)"});
   if (!issues.empty()) throw OptionError(component, std::move(issues));
 }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "nn/options.h"
+
 namespace ablate::nn {
 
 namespace {
@@ -50,7 +52,7 @@ double global_grad_norm(const std::vector<Parameter*>& parameters) {
 double clip_grad_norm(const std::vector<Parameter*>& parameters, double max_norm) {
   if (!(max_norm > 0) || !std::isfinite(max_norm))
     throw std::invalid_argument("clip_grad_norm: max_norm must be finite and > 0, got " +
-                                std::to_string(max_norm));
+                                option_to_string(max_norm));
   const double norm = global_grad_norm(parameters);
   if (!std::isfinite(norm) || norm <= max_norm) return norm;
   const double factor = max_norm / (norm + 1e-6);
@@ -67,8 +69,8 @@ std::vector<std::pair<std::string, double>> grad_norms_by_module(const Module& r
   for (const auto& [name, p] : root.named_parameters()) {
     if (!p->requires_grad) continue;
     std::string group = group_of(name, depth);
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const auto& g) { return g.first == group; });
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == group; });
     if (it == groups.end()) it = groups.insert(groups.end(), {group, 0.0});
     it->second += grad_squared_sum(*p);
   }

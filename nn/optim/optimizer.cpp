@@ -14,15 +14,15 @@ const std::string kStepKey = "optimizer.step";
 
 Optimizer::Optimizer(const NamedParameters& parameters) {
   std::set<std::string> names;
-  std::set<const Parameter*> seen;
+  std::map<const Parameter*, std::string> seen;
   for (const auto& [name, p] : parameters) {
     if (!p) throw std::invalid_argument("optimizer: parameter '" + name + "' is null");
     if (!names.insert(name).second)
       throw std::invalid_argument("optimizer: parameter name '" + name + "' given twice");
     // Updating one tensor twice per step would silently double its learning rate.
-    if (!seen.insert(p).second)
-      throw std::invalid_argument("optimizer: parameter '" + name +
-                                  "' is the same tensor as one given before it");
+    if (auto [it, fresh] = seen.emplace(p, name); !fresh)
+      throw std::invalid_argument("optimizer: parameter '" + name + "' is the same Parameter as '" +
+                                  it->second + "'");
     if (!is_floating(p->value.dtype()))
       throw std::invalid_argument("optimizer: parameter '" + name + "' has dtype " +
                                   dtype_name(p->value.dtype()) + "; only f32 and f64 train");
@@ -44,7 +44,7 @@ void Optimizer::add_slot(const std::string& slot_name) {
 void Optimizer::step(double lr) {
   if (!std::isfinite(lr) || lr < 0)
     throw std::invalid_argument("optimizer step: the learning rate must be finite and >= 0, got " +
-                                std::to_string(lr));
+                                option_to_string(lr));
   ++steps_;
   for (ParameterState& s : states_) {
     if (!s.parameter->requires_grad) continue;
@@ -86,7 +86,8 @@ void Optimizer::load_state(const NamedTensors& state) {
     const Tensor& t = *it->second;
     double v = t.numel() == 1 ? t.at(0) : -1;
     if (t.numel() != 1 || !(v >= 0) || v != std::floor(v) || v > 9.0e15)
-      problems.push_back("'" + kStepKey + "' must be one non-negative whole number, got " + t.str());
+      problems.push_back("'" + kStepKey + "' must be one non-negative whole number, got " +
+                         t.str());
     else
       step = std::int64_t(v);
     given.erase(it);

@@ -20,7 +20,8 @@ namespace {
 // The base learning rate is the optimizer's "lr"; every schedule but noam needs it.
 void check_base_lr(const std::string& component, double base_lr) {
   if (!std::isfinite(base_lr) || base_lr < 0)
-    throw std::invalid_argument(component + ": the base learning rate must be finite and >= 0, got " +
+    throw std::invalid_argument(component +
+                                ": the base learning rate must be finite and >= 0, got " +
                                 option_to_string(base_lr));
 }
 
@@ -85,8 +86,7 @@ class CosineSchedule : public Schedule {
  private:
   double lr_at(std::int64_t step) const override {
     if (step <= warmup_) return base_lr_ * double(step) / double(warmup_);
-    const double p =
-        std::min(1.0, double(step - warmup_) / double(total_steps_ - warmup_));
+    const double p = std::min(1.0, double(step - warmup_) / double(total_steps_ - warmup_));
     return min_lr_ + (base_lr_ - min_lr_) * 0.5 * (1 + std::cos(std::numbers::pi * p));
   }
   double base_lr_, min_lr_;
@@ -94,15 +94,20 @@ class CosineSchedule : public Schedule {
 };
 
 void register_schedules(ScheduleRegistry& r) {
-  r.add({"constant", "the base learning rate at every step", {},
-         [](const Options&, double base_lr, std::int64_t, std::int64_t) -> std::unique_ptr<Schedule> {
-           check_base_lr("schedule 'constant'", base_lr);
-           return std::make_unique<ConstantSchedule>(base_lr);
-         }});
+  r.add(
+      {"constant",
+       "the base learning rate at every step",
+       {},
+       [](const Options&, double base_lr, std::int64_t, std::int64_t) -> std::unique_ptr<Schedule> {
+         check_base_lr("schedule 'constant'", base_lr);
+         return std::make_unique<ConstantSchedule>(base_lr);
+       }});
 
-  r.add({"linear_warmup", "linear warm-up to the base learning rate, then constant",
+  r.add({"linear_warmup",
+         "linear warm-up to the base learning rate, then constant",
          {{"warmup", std::int64_t(4000), "steps to reach the base learning rate", 0.0}},
-         [](const Options& o, double base_lr, std::int64_t, std::int64_t) -> std::unique_ptr<Schedule> {
+         [](const Options& o, double base_lr, std::int64_t,
+            std::int64_t) -> std::unique_ptr<Schedule> {
            check_base_lr("schedule 'linear_warmup'", base_lr);
            return std::make_unique<LinearWarmupSchedule>(base_lr, o.get_int("warmup"));
          }});
@@ -112,8 +117,10 @@ void register_schedules(ScheduleRegistry& r) {
          "ignores the base learning rate unless scale_to_lr",
          {{"warmup", std::int64_t(4000), "step of the peak learning rate", 1.0},
           {"factor", 1.0, "multiplies the paper's formula", 0.0},
-          {"scale_to_lr", false, "rescale so the peak (at step = warmup) equals the base learning rate"}},
-         [](const Options& o, double base_lr, std::int64_t, std::int64_t d_model) -> std::unique_ptr<Schedule> {
+          {"scale_to_lr", false,
+           "rescale so the peak (at step = warmup) equals the base learning rate"}},
+         [](const Options& o, double base_lr, std::int64_t,
+            std::int64_t d_model) -> std::unique_ptr<Schedule> {
            const bool scale_to_lr = o.get_bool("scale_to_lr");
            if (scale_to_lr) check_base_lr("schedule 'noam'", base_lr);
            if (d_model < 1)
@@ -123,7 +130,8 @@ void register_schedules(ScheduleRegistry& r) {
                                                  o.get_int("warmup"), scale_to_lr, base_lr);
          }});
 
-  r.add({"cosine", "linear warm-up, then cosine decay to min_lr at the last step",
+  r.add({"cosine",
+         "linear warm-up, then cosine decay to min_lr at the last step",
          {{"warmup", std::int64_t(0), "steps of linear warm-up to the base learning rate", 0.0},
           {"min_lr", 0.0, "learning rate at the last step (at most the base learning rate)", 0.0}},
          [](const Options& o, double base_lr, std::int64_t total_steps,

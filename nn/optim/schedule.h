@@ -19,8 +19,8 @@ class Schedule {
 
 // Factories receive the optimizer's base learning rate, the run's total number of
 // steps and the model width (the Noam formula scales with d_model^-0.5).
-using ScheduleRegistry = Registry<Schedule, double /*base_lr*/, std::int64_t /*total_steps*/,
-                                  std::int64_t /*d_model*/>;
+using ScheduleRegistry =
+    Registry<Schedule, double /*base_lr*/, std::int64_t /*total_steps*/, std::int64_t /*d_model*/>;
 ScheduleRegistry& schedule_registry();
 
 }  // namespace ablate::nn

@@ -52,20 +52,22 @@ class Sgd : public Optimizer {
 }  // namespace
 
 void register_sgd(OptimizerRegistry& r) {
-  r.add({"sgd", "SGD with optional (Nesterov) momentum, as torch.optim.SGD",
+  r.add({"sgd",
+         "SGD with optional (Nesterov) momentum, as torch.optim.SGD",
          {{"momentum", 0.0, "momentum factor μ (0 = plain SGD)", 0.0},
-          {"dampening", 0.0, "scales the new gradient in the momentum buffer by 1 - dampening",
-           0.0, 1.0},
+          {"dampening", 0.0, "scales the new gradient in the momentum buffer by 1 - dampening", 0.0,
+           1.0},
           {"nesterov", false, "Nesterov momentum (needs momentum > 0 and dampening = 0)"},
           {"weight_decay", 0.0, "L2 penalty: weight_decay·w is added to the gradient", 0.0}},
          [](const Options& o, NamedParameters parameters) -> std::unique_ptr<Optimizer> {
            const double momentum = o.get_float("momentum"), dampening = o.get_float("dampening");
            if (o.get_bool("nesterov") && (momentum <= 0 || dampening != 0))
              throw OptionError("optimizer 'sgd'",
-                               {{"nesterov", "option 'nesterov' = true needs momentum > 0 and "
-                                             "dampening = 0, got momentum " +
-                                                 option_to_string(momentum) + " and dampening " +
-                                                 option_to_string(dampening)}});
+                               {{"nesterov",
+                                 "option 'nesterov' = true needs momentum > 0 and "
+                                 "dampening = 0, got momentum " +
+                                     option_to_string(momentum) + " and dampening " +
+                                     option_to_string(dampening)}});
            return std::make_unique<Sgd>(parameters, momentum, dampening, o.get_bool("nesterov"),
                                         o.get_float("weight_decay"));
          }});

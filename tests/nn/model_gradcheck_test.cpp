@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "autograd/gradcheck.h"
+#include "nn/feed_forward.h"
 #include "nn/transformer/transformer_models.h"
 
 using namespace ablate;
@@ -169,6 +170,84 @@ TEST_CASE("encoder classifier and encoder regressor and decoder LM pass gradchec
     GradcheckResult r = gradcheck_parameters([&] { return loss(model.forward(source_ids()), source_ids()); },
                                              params, {.max_elements_per_input = 4});
     INFO("language model (tied " << tie << "): " << r.message);
+    CHECK(r.ok);
+  }
+}
+
+// Walks the registries, so a component registered later (inside the library or by a
+// user) is gradchecked without anyone adding a case: each one, with its default
+// options, inside a small model, checking every weight element.
+TEST_CASE("every registered model component passes gradcheck inside a model", "[gradcheck]") {
+  auto check = [](const std::string& axis, const std::string& name, TransformerConfig c) {
+    GradcheckResult r = check_seq2seq(c, 0);
+    INFO(axis << " '" << name << "': " << r.message);
+    CHECK(r.ok);
+  };
+  for (const std::string& n : query_key_registry().names()) {
+    TransformerConfig c = tiny_config();
+    c.attention.qk = {n};
+    check("attention.qk", n, c);
+  }
+  for (const std::string& n : value_registry().names()) {
+    TransformerConfig c = tiny_config();
+    c.attention.v = {n};
+    check("attention.v", n, c);
+  }
+  for (const std::string& n : score_scale_registry().names()) {
+    TransformerConfig c = tiny_config();
+    c.attention.scale = {n};
+    check("attention.scale", n, c);
+  }
+  for (const std::string& n : position_registry().names()) {
+    TransformerConfig c = tiny_config();
+    c.positions = {n};
+    check("positions", n, c);
+  }
+  for (const std::string& n : norm_registry().names()) {
+    TransformerConfig c = tiny_config();
+    c.norm = {n};
+    check("norm", n, c);
+  }
+  for (const std::string& n : feed_forward_registry().names()) {
+    TransformerConfig c = tiny_config();
+    c.ffn = {n};
+    check("ffn", n, c);
+  }
+  TransformerConfig c = tiny_config();
+  c.ffn = {"gelu", {{"approximate", std::string("tanh")}}};
+  check("ffn", "gelu (tanh)", c);
+  c = tiny_config();
+  c.attention.qk = {"shared", {{"normalize_keys", false}, {"exclude_self", false}}};
+  check("attention.qk", "shared (plain)", c);
+}
+
+TEST_CASE("dropout paths pass gradcheck with a fixed dropout stream", "[gradcheck]") {
+  // Dropout draws from the model's generator, which advances on every forward, while
+  // gradcheck needs the same function each evaluation. So each evaluation builds a
+  // fresh model from the same seed (same dropout stream) whose parameters alias the
+  // weights of `reference` — the tensors gradcheck perturbs and reads gradients from.
+  TransformerConfig c = tiny_config();
+  c.dropout = 0.2;
+  c.attention.dropout = 0.3;
+  c.embedding_dropout = 0.25;
+  for (bool spatial : {true, false}) {
+    c.spatial_embedding_dropout = spatial;
+    Seq2SeqTransformer reference(c, {.source_vocab = 7, .target_vocab = 7}, 3);
+    prepare(reference);
+    std::vector<Parameter*> params = reference.parameters();
+    GradcheckResult r = gradcheck_parameters(
+        [&] {
+          Seq2SeqTransformer fresh(c, {.source_vocab = 7, .target_vocab = 7}, 3);
+          fresh.to(DType::f64);  // buffers (the sinusoidal table) in f64 too
+          std::vector<Parameter*> mine = fresh.parameters();
+          for (std::size_t i = 0; i < mine.size(); ++i) {
+            mine[i]->value = params[i]->value;  // Tensor copies alias the buffer
+            mine[i]->grad = params[i]->grad;
+          }
+          return loss(fresh.forward(source_ids(), target_ids()), next_ids());
+        },
+        params, {.max_elements_per_input = 3});
+    INFO("spatial embedding dropout " << spatial << ": " << r.message);
     CHECK(r.ok);
   }
 }

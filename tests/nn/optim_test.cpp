@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <map>
+#include <numbers>
 
 #include "autograd/gradcheck.h"
 #include "nn/losses.h"
@@ -72,7 +73,10 @@ struct ReferenceCase {
 
 const std::vector<ReferenceCase>& reference_cases() {
   static const std::vector<ReferenceCase> cases = {
-      {"sgd", "sgd", {}, {{0.95, -1.9}, {0.9624999999999999, -1.9375}, {0.6624999999999999, -1.9575}}},
+      {"sgd",
+       "sgd",
+       {},
+       {{0.95, -1.9}, {0.9624999999999999, -1.9375}, {0.6624999999999999, -1.9575}}},
       {"sgd momentum, dampening, L2",
        "sgd",
        {{"momentum", 0.9}, {"dampening", 0.1}, {"weight_decay", 0.01}},
@@ -113,8 +117,10 @@ Trajectory adam_by_formula(double b1, double b2, double eps, double wd, bool dec
     const double lr = kRates[k - 1];
     for (int i = 0; i < 2; ++i) {
       double g = kGradients[k - 1][i];
-      if (decoupled) w[i] -= lr * wd * w[i];
-      else g += wd * w[i];
+      if (decoupled)
+        w[i] -= lr * wd * w[i];
+      else
+        g += wd * w[i];
       m[i] = b1 * m[i] + (1 - b1) * g;
       v[i] = b2 * v[i] + (1 - b2) * g * g;
       const double m_hat = m[i] / (1 - std::pow(b1, k));
@@ -154,7 +160,8 @@ TEST_CASE("losses: values of mae, mse and cross entropy", "[optim]") {
                     Catch::Contains("[2, 2]") && Catch::Contains("[2]"));
 
   // Two tokens over 3 classes, the second ignored: the loss is the first token's.
-  Var logits = constant(Tensor::from_data({2, 3}, std::vector<double>{1, 2, 3, 5, 5, 5}, DType::f64));
+  Var logits =
+      constant(Tensor::from_data({2, 3}, std::vector<double>{1, 2, 3, 5, 5, 5}, DType::f64));
   Tensor targets = ids({2}, {2, 0});
   const double lse = std::log(std::exp(1.0) + std::exp(2.0) + std::exp(3.0));
   CHECK(cross_entropy_loss(logits, targets, 0).item() == Approx(lse - 3));
@@ -184,13 +191,13 @@ TEST_CASE("optimizers: three steps match PyTorch 1.13 in f64 and f32", "[optim]"
 }
 
 TEST_CASE("optimizers: adam and adamw follow the documented formulas", "[optim]") {
-  check_trajectory(run_reference("adam", {}, DType::f64), adam_by_formula(0.9, 0.999, 1e-8, 0, false),
-                   1e-13);
+  check_trajectory(run_reference("adam", {}, DType::f64),
+                   adam_by_formula(0.9, 0.999, 1e-8, 0, false), 1e-13);
   Options o{{"beta1", 0.8}, {"beta2", 0.99}, {"eps", 1e-6}, {"weight_decay", 0.1}};
-  check_trajectory(run_reference("adam", o, DType::f64), adam_by_formula(0.8, 0.99, 1e-6, 0.1, false),
-                   1e-13);
-  check_trajectory(run_reference("adamw", o, DType::f64), adam_by_formula(0.8, 0.99, 1e-6, 0.1, true),
-                   1e-13);
+  check_trajectory(run_reference("adam", o, DType::f64),
+                   adam_by_formula(0.8, 0.99, 1e-6, 0.1, false), 1e-13);
+  check_trajectory(run_reference("adamw", o, DType::f64),
+                   adam_by_formula(0.8, 0.99, 1e-6, 0.1, true), 1e-13);
   // AdamW's default decay is 0.01 (as PyTorch's).
   check_trajectory(run_reference("adamw", {}, DType::f64),
                    adam_by_formula(0.9, 0.999, 1e-8, 0.01, true), 1e-13);
@@ -232,7 +239,8 @@ TEST_CASE("optimizers: state names, save and load continue an interrupted run ex
     for (const auto& [name, t] : saved) names.push_back(name);
     std::vector<std::string> expected;
     for (const char* p : {"layer.weight", "layer.bias"})
-      for (const std::string& slot : kind.slots) expected.push_back("optimizer." + std::string(p) + "." + slot);
+      for (const std::string& slot : kind.slots)
+        expected.push_back("optimizer." + std::string(p) + "." + slot);
     expected.push_back("optimizer.step");
     CHECK(names == expected);
     CHECK(saved.back().second.item() == 3);
@@ -257,9 +265,11 @@ TEST_CASE("optimizers: load_state names missing, mis-shaped and unexpected entri
 
   NamedTensors bad;
   for (const auto& [name, t] : good) {
-    if (name == "optimizer.w.exp_avg") continue;                                        // missing
-    if (name == "optimizer.b.exp_avg_sq") bad.emplace_back(name, Tensor::zeros({3}));  // mis-shaped
-    else bad.emplace_back(name, t);
+    if (name == "optimizer.w.exp_avg") continue;  // missing
+    if (name == "optimizer.b.exp_avg_sq")
+      bad.emplace_back(name, Tensor::zeros({3}));  // mis-shaped
+    else
+      bad.emplace_back(name, t);
   }
   bad.emplace_back("optimizer.v.exp_avg", Tensor::zeros({2}));  // unexpected
   const std::string msg = error_of([&] { opt->load_state(bad); });
@@ -270,7 +280,8 @@ TEST_CASE("optimizers: load_state names missing, mis-shaped and unexpected entri
   w.grad.fill(1.0);
   opt->step(0.1);
   NamedTensors no_step(good.begin(), good.end() - 1);
-  CHECK_THAT(error_of([&] { opt->load_state(no_step); }), Catch::Contains("missing 'optimizer.step'"));
+  CHECK_THAT(error_of([&] { opt->load_state(no_step); }),
+             Catch::Contains("missing 'optimizer.step'"));
   CHECK(opt->steps() == 1);  // a failed load changes nothing
 }
 
@@ -316,12 +327,15 @@ TEST_CASE("optimizers: registry errors name the component, the option and what i
   CHECK(reg.names() == std::vector<std::string>{"sgd", "adam", "adamw"});
 
   std::string msg = error_of([&] { reg.create("adma", {}, ps); });
-  CHECK_THAT(msg, Catch::Contains("unknown component 'adma'") && Catch::Contains("did you mean 'adam'") &&
+  CHECK_THAT(msg, Catch::Contains("unknown component 'adma'") &&
+                      Catch::Contains("did you mean 'adam'") &&
                       Catch::Contains("allowed: sgd adam adamw"));
   msg = error_of([&] { reg.create("sgd", {{"momentum", -0.5}}, ps); });
-  CHECK_THAT(msg, Catch::Contains("optimizer 'sgd'") && Catch::Contains("'momentum' = -0.5 is out of range"));
+  CHECK_THAT(msg, Catch::Contains("optimizer 'sgd'") &&
+                      Catch::Contains("'momentum' = -0.5 is out of range"));
   msg = error_of([&] { reg.create("adam", {{"weight_decay", -1.0}}, ps); });
-  CHECK_THAT(msg, Catch::Contains("'weight_decay' = -1.0") || Catch::Contains("'weight_decay' = -1"));
+  CHECK_THAT(msg,
+             Catch::Contains("'weight_decay' = -1.0") || Catch::Contains("'weight_decay' = -1"));
   msg = error_of([&] { reg.create("adam", {{"beta1", 1.0}}, ps); });
   CHECK_THAT(msg, Catch::Contains("'beta1'") && Catch::Contains("[0, 1)"));
   msg = error_of([&] { reg.create("sgd", {{"nesterov", true}}, ps); });
@@ -330,9 +344,12 @@ TEST_CASE("optimizers: registry errors name the component, the option and what i
   CHECK_THAT(msg, Catch::Contains("unknown option 'betas'") && Catch::Contains("did you mean"));
 
   auto opt = reg.create("sgd", {}, ps);
-  CHECK_THAT(error_of([&] { opt->step(-0.1); }), Catch::Contains("learning rate must be finite and >= 0"));
-  CHECK_THAT(error_of([&] { reg.create("sgd", {}, {{"w", &w}, {"w2", &w}}); }),
-             Catch::Contains("'w2' is the same tensor"));
+  CHECK_THAT(error_of([&] { opt->step(-0.1); }),
+             Catch::Contains("learning rate must be finite and >= 0"));
+  CHECK_THAT(error_of([&] {
+               reg.create("sgd", {}, {{"w", &w}, {"w2", &w}});
+             }),
+             Catch::Contains("'w2' is the same Parameter as 'w'"));
 }
 
 // ---- schedules --------------------------------------------------------------------
@@ -362,7 +379,8 @@ TEST_CASE("schedules: values at key steps", "[optim]") {
   CHECK(noam->lr(16000) == Approx(std::pow(512.0, -0.5) / std::sqrt(16000.0)).epsilon(1e-12));
   auto noam2 = reg.create("noam", {{"factor", 2.0}, {"warmup", std::int64_t(100)}}, 1.0, 1000, 64);
   CHECK(noam2->lr(100) == Approx(2.0 / std::sqrt(64.0 * 100.0)).epsilon(1e-12));
-  auto scaled = reg.create("noam", {{"warmup", std::int64_t(100)}, {"scale_to_lr", true}}, 3e-4, 1000, 64);
+  auto scaled =
+      reg.create("noam", {{"warmup", std::int64_t(100)}, {"scale_to_lr", true}}, 3e-4, 1000, 64);
   CHECK(scaled->lr(100) == Approx(3e-4).epsilon(1e-12));
   CHECK(scaled->lr(50) == Approx(1.5e-4).epsilon(1e-12));
   CHECK(scaled->lr(400) == Approx(1.5e-4).epsilon(1e-12));  // sqrt(100/400) = 1/2
@@ -374,25 +392,36 @@ TEST_CASE("schedules: values at key steps", "[optim]") {
   CHECK(cosine->lr(110) == Approx(0.1));
   CHECK(cosine->lr(500) == Approx(0.1));
   auto plain_cosine = reg.create("cosine", {}, 1.0, 100, 64);
-  CHECK(plain_cosine->lr(1) == Approx(0.5 * (1 + std::cos(M_PI / 100))));
+  CHECK(plain_cosine->lr(1) == Approx(0.5 * (1 + std::cos(std::numbers::pi / 100))));
   CHECK(plain_cosine->lr(100) == Approx(0.0).margin(1e-15));
 }
 
 TEST_CASE("schedules: errors name the option and what is allowed", "[optim]") {
   const auto& reg = schedule_registry();
   CHECK_THAT(error_of([&] { reg.create("cosin", {}, 1.0, 100, 64); }),
-             Catch::Contains("schedule: unknown component 'cosin'") && Catch::Contains("did you mean 'cosine'"));
-  CHECK_THAT(error_of([&] { reg.create("noam", {{"warmup", std::int64_t(0)}}, 1.0, 100, 64); }),
+             Catch::Contains("schedule: unknown component 'cosin'") &&
+                 Catch::Contains("did you mean 'cosine'"));
+  CHECK_THAT(error_of([&] {
+               reg.create("noam", {{"warmup", std::int64_t(0)}}, 1.0, 100, 64);
+             }),
              Catch::Contains("'warmup' = 0 is out of range (allowed >= 1)"));
-  CHECK_THAT(error_of([&] { reg.create("cosine", {{"min_lr", -0.1}}, 1.0, 100, 64); }),
+  CHECK_THAT(error_of([&] {
+               reg.create("cosine", {{"min_lr", -0.1}}, 1.0, 100, 64);
+             }),
              Catch::Contains("'min_lr' = -0.1 is out of range"));
-  CHECK_THAT(error_of([&] { reg.create("cosine", {{"min_lr", 2.0}}, 1.0, 100, 64); }),
-             Catch::Contains("'min_lr'") && Catch::Contains("must not exceed the base learning rate"));
-  CHECK_THAT(error_of([&] { reg.create("cosine", {{"warmup", std::int64_t(100)}}, 1.0, 100, 64); }),
+  CHECK_THAT(
+      error_of([&] {
+        reg.create("cosine", {{"min_lr", 2.0}}, 1.0, 100, 64);
+      }),
+      Catch::Contains("'min_lr'") && Catch::Contains("must not exceed the base learning rate"));
+  CHECK_THAT(error_of([&] {
+               reg.create("cosine", {{"warmup", std::int64_t(100)}}, 1.0, 100, 64);
+             }),
              Catch::Contains("'warmup' = 100 must be below the total steps (100)"));
   CHECK_THAT(error_of([&] { reg.create("linear_warmup", {}, -1.0, 100, 64); }),
              Catch::Contains("base learning rate must be finite and >= 0"));
-  CHECK_THAT(error_of([&] { reg.create("noam", {}, 1.0, 100, 0); }), Catch::Contains("d_model must be >= 1"));
+  CHECK_THAT(error_of([&] { reg.create("noam", {}, 1.0, 100, 0); }),
+             Catch::Contains("d_model must be >= 1"));
   CHECK_THAT(error_of([&] { reg.create("constant", {}, 1.0, 100, 64)->lr(0); }),
              Catch::Contains("steps count from 1"));
 }
@@ -400,7 +429,8 @@ TEST_CASE("schedules: errors name the option and what is allowed", "[optim]") {
 // ---- gradient clipping and telemetry ----------------------------------------------
 
 TEST_CASE("clip_grad_norm returns the pre-clip norm and leaves max_norm", "[optim]") {
-  Parameter a(Tensor::zeros({2})), b(Tensor::zeros({1}, DType::f64)), frozen(Tensor::zeros({1}), false);
+  Parameter a(Tensor::zeros({2})), b(Tensor::zeros({1}, DType::f64)),
+      frozen(Tensor::zeros({1}), false);
   a.grad.set(0, 3.0);
   a.grad.set(1, 4.0);
   b.grad.set(0, 12.0);
@@ -417,7 +447,8 @@ TEST_CASE("clip_grad_norm returns the pre-clip norm and leaves max_norm", "[opti
   CHECK(b.grad.at(0) == Approx(6.0).epsilon(1e-6));
   CHECK(frozen.grad.at(0) == 100.0);
 
-  CHECK_THAT(error_of([&] { clip_grad_norm(ps, 0.0); }), Catch::Contains("max_norm must be finite and > 0"));
+  CHECK_THAT(error_of([&] { clip_grad_norm(ps, 0.0); }),
+             Catch::Contains("max_norm must be finite and > 0"));
   b.grad.set(0, INFINITY);
   CHECK(std::isinf(clip_grad_norm(ps, 1.0)));
   CHECK(a.grad.at(0) == Approx(1.5).epsilon(1e-6));  // left as it was
@@ -446,8 +477,8 @@ TEST_CASE("grad_norms_by_module groups a Transformer's gradients by name prefix"
   std::vector<std::string> names;
   double squares = 0;
   for (const auto& [name, norm] : by_layer) names.push_back(name), squares += norm * norm;
-  CHECK(names == std::vector<std::string>{"source_embedding", "target_embedding", "encoder.layers.0",
-                                          "decoder.layers.0", "output"});
+  CHECK(names == std::vector<std::string>{"source_embedding", "target_embedding",
+                                          "encoder.layers.0", "decoder.layers.0", "output"});
   CHECK(std::sqrt(squares) == Approx(global).epsilon(1e-12));
 
   // Each group's norm is that of its parameters, counted by hand.
@@ -455,7 +486,8 @@ TEST_CASE("grad_norms_by_module groups a Transformer's gradients by name prefix"
   for (const auto& [name, p] : model.named_parameters())
     for (const auto& group : names)
       if (name.rfind(group + ".", 0) == 0)
-        for (std::int64_t i = 0; i < p->grad.numel(); ++i) by_hand[group] += p->grad.at(i) * p->grad.at(i);
+        for (std::int64_t i = 0; i < p->grad.numel(); ++i)
+          by_hand[group] += p->grad.at(i) * p->grad.at(i);
   for (const auto& [name, norm] : by_layer) {
     INFO(name);
     CHECK(norm == Approx(std::sqrt(by_hand[name])).epsilon(1e-12));
@@ -464,8 +496,8 @@ TEST_CASE("grad_norms_by_module groups a Transformer's gradients by name prefix"
   auto top = grad_norms_by_module(model, 1);
   std::vector<std::string> top_names;
   for (const auto& [name, norm] : top) top_names.push_back(name);
-  CHECK(top_names ==
-        std::vector<std::string>{"source_embedding", "target_embedding", "encoder", "decoder", "output"});
+  CHECK(top_names == std::vector<std::string>{"source_embedding", "target_embedding", "encoder",
+                                              "decoder", "output"});
 
   model.decoder().freeze();  // frozen groups drop out
   auto without_decoder = grad_norms_by_module(model, 1);
