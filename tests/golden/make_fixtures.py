@@ -1,0 +1,415 @@
+#!/usr/bin/python3
+"""Writes the PyTorch parity fixtures of tests/nn/parity_test.cpp.
+
+Run from anywhere with Debian's interpreter (it has torch and numpy):
+
+    /usr/bin/python3 tests/golden/make_fixtures.py
+
+Every case is seeded on its own (torch.manual_seed), so adding or changing one case
+leaves the others' bytes unchanged. Each case is written once per dtype as
+tests/golden/<case>_<f32|f64>.safetensors; the f32 file holds the f64 case's inputs
+and weights rounded to f32, with outputs and gradients computed by PyTorch in f32.
+
+Tensor names inside a file (see README.md):
+    input.<name>             inputs (gradients are taken with respect to the float ones)
+    param.<name>             weights, under OUR parameter names (torch's are mapped here)
+    buffer.<name>            module buffers before the forward (BatchNorm running stats)
+    upstream                 R: the gradient of sum(output * R) is what is recorded
+    output                   the module's output
+    grad.input.<name>        d sum(output * R) / d input
+    grad.param.<name>        d sum(output * R) / d weight
+    after.buffer.<name>      buffers after the forward (BatchNorm in training mode)
+A file with several sub-cases prefixes the per-case names with "<sub-case>.".
+"""
+import json
+import os
+import struct
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DTYPES = {"f32": torch.float32, "f64": torch.float64}
+SAFETENSORS_DTYPE = {
+    torch.float32: ("F32", "<f4"),
+    torch.float64: ("F64", "<f8"),
+    torch.int32: ("I32", "<i4"),
+    torch.bool: ("BOOL", "|u1"),
+}
+
+torch.set_num_threads(1)  # one reduction order: the f32 bytes do not depend on the machine
+
+
+# ---- the format ---------------------------------------------------------------------
+
+def write_safetensors(path, tensors, metadata):
+    """8-byte little-endian header length, the JSON header, then the raw bytes in order."""
+    header = {"__metadata__": metadata}
+    chunks = []
+    offset = 0
+    for name, t in tensors.items():
+        t = t.detach().contiguous().cpu()
+        if t.dtype not in SAFETENSORS_DTYPE:
+            raise TypeError(f"{name}: dtype {t.dtype} is not stored")
+        if t.dim() > 4:
+            raise ValueError(f"{name}: rank {t.dim()} > 4")
+        st_name, np_type = SAFETENSORS_DTYPE[t.dtype]
+        data = t.numpy().astype(np_type, copy=False).tobytes(order="C")
+        header[name] = {"dtype": st_name, "shape": list(t.shape),
+                        "data_offsets": [offset, offset + len(data)]}
+        chunks.append(data)
+        offset += len(data)
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * ((8 - len(text) % 8) % 8)  # data section 8-byte aligned
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for c in chunks:
+            f.write(c)
+
+
+class Fixture:
+    """Collects one file's tensors; float tensors are converted to the file's dtype."""
+
+    def __init__(self, case, dtype_name):
+        self.case = case
+        self.dtype_name = dtype_name
+        self.dtype = DTYPES[dtype_name]
+        self.tensors = {}
+
+    def add(self, name, t):
+        if name in self.tensors:
+            raise KeyError(f"{self.case}: '{name}' stored twice")
+        # A copy: the tensors given are often views (of a parameter, of a gradient that
+        # zero_grad() or an optimizer step later overwrites in place).
+        t = t.detach().clone()
+        if t.is_floating_point():
+            t = t.to(self.dtype)
+        self.tensors[name] = t
+
+    def write(self):
+        path = os.path.join(HERE, f"{self.case}_{self.dtype_name}.safetensors")
+        write_safetensors(path, self.tensors, {
+            "case": self.case,
+            "dtype": self.dtype_name,
+            "torch_version": torch.__version__,
+            "generator": "tests/golden/make_fixtures.py",
+        })
+        return path, os.path.getsize(path)
+
+
+def perturb_(module, scale=0.1):
+    """Adds noise to every parameter, so that no weight keeps a symmetric default (ones,
+    zeros) under which a mix-up of names would go unnoticed."""
+    with torch.no_grad():
+        for p in module.parameters():
+            p.add_(scale * torch.randn(p.shape, dtype=torch.float64).to(p.dtype))
+
+
+def record_module(fx, prefix, module, name_map, out, upstream, inputs):
+    """Backward of sum(out * upstream); stores output, upstream and every gradient.
+    name_map: our parameter name -> a function of the torch module returning the tensor
+    (a slice of a torch parameter's value or grad)."""
+    (out * upstream).sum().backward()
+    fx.add(prefix + "upstream", upstream)
+    fx.add(prefix + "output", out)
+    for name, x in inputs.items():
+        fx.add(prefix + "grad.input." + name, x.grad)
+    for ours, get in name_map.items():
+        fx.add(prefix + "grad.param." + ours, get(module, "grad"))
+
+
+def join(prefix, name):
+    return f"{prefix}.{name}" if prefix else name
+
+
+def getter(torch_name, rows=None):
+    """A function (torch module, "value" | "grad") -> that parameter's value or gradient,
+    optionally only some of its rows (a slice of a packed projection)."""
+    def get(module, what):
+        p = module.get_parameter(torch_name)
+        t = p if what == "value" else p.grad
+        return t if rows is None else t[rows]
+    return get
+
+
+def same_names(ours, theirs, names):
+    """Parameters whose names agree below the two prefixes."""
+    return {join(ours, n): getter(join(theirs, n)) for n in names}
+
+
+def mha_map(ours, theirs, d):
+    """torch MultiheadAttention (in_proj packed q;k;v rows, out_proj) -> our w_q, w_k, w_v
+    (rows 0:d, d:2d, 2d:3d of in_proj_weight / in_proj_bias) and w_o (out_proj)."""
+    out = {}
+    for i, part in enumerate(("w_q", "w_k", "w_v")):
+        for kind in ("weight", "bias"):
+            out[join(ours, f"{part}.{kind}")] = getter(join(theirs, f"in_proj_{kind}"),
+                                                      slice(i * d, (i + 1) * d))
+    out.update(same_names(join(ours, "w_o"), join(theirs, "out_proj"), ["weight", "bias"]))
+    return out
+
+
+def store_params(fx, module, name_map):
+    for ours, get in name_map.items():
+        fx.add("param." + ours, get(module, "value"))
+    # Every torch parameter must be covered by the map (a forgotten one would not be
+    # compared at all): check by element count.
+    total = sum(p.numel() for p in module.parameters())
+    mapped = sum(get(module, "value").numel() for get in name_map.values())
+    if total != mapped:
+        raise AssertionError(f"{fx.case}: mapped {mapped} of {total} parameter elements")
+
+
+def leaf(t, dtype):
+    return t.detach().to(dtype).clone().requires_grad_(True)
+
+
+# ---- cases --------------------------------------------------------------------------
+
+def case_linear(dn):
+    torch.manual_seed(1)
+    dt = DTYPES[dn]
+    m = nn.Linear(5, 3).double()
+    x64 = torch.randn(2, 4, 5, dtype=torch.float64)
+    r64 = torch.randn(2, 4, 3, dtype=torch.float64)
+    m = m.to(dt)
+    fx = Fixture("linear", dn)
+    names = same_names("", "", ["weight", "bias"])
+    store_params(fx, m, names)
+    x = leaf(x64, dt)
+    fx.add("input.x", x)
+    record_module(fx, "", m, names, m(x), r64.to(dt), {"x": x})
+    return fx
+
+
+def case_layer_norm(dn):
+    torch.manual_seed(2)
+    dt = DTYPES[dn]
+    m = nn.LayerNorm(6).double()
+    with torch.no_grad():
+        m.weight.copy_(1 + 0.5 * torch.randn(6, dtype=torch.float64))
+        m.bias.copy_(0.5 * torch.randn(6, dtype=torch.float64))
+    x64 = 2 * torch.randn(3, 2, 6, dtype=torch.float64) + 0.5
+    r64 = torch.randn(3, 2, 6, dtype=torch.float64)
+    m = m.to(dt)
+    fx = Fixture("layer_norm", dn)
+    names = same_names("", "", ["weight", "bias"])
+    store_params(fx, m, names)
+    x = leaf(x64, dt)
+    fx.add("input.x", x)
+    record_module(fx, "", m, names, m(x), r64.to(dt), {"x": x})
+    return fx
+
+
+def case_batch_norm(dn):
+    """Sub-cases 'train' (batch statistics, running stats updated with momentum 0.1) and
+    'eval' (stored running statistics). x is [2, 5, 4]: our BatchNorm normalises all
+    B·T rows, i.e. BatchNorm1d on x.reshape(-1, 4)."""
+    torch.manual_seed(3)
+    dt = DTYPES[dn]
+    m = nn.BatchNorm1d(4, momentum=0.1).double()
+    with torch.no_grad():
+        m.weight.copy_(1 + 0.5 * torch.randn(4, dtype=torch.float64))
+        m.bias.copy_(0.5 * torch.randn(4, dtype=torch.float64))
+        m.running_mean.copy_(torch.randn(4, dtype=torch.float64))
+        m.running_var.copy_(0.5 + torch.rand(4, dtype=torch.float64))
+    x64 = 1.5 * torch.randn(2, 5, 4, dtype=torch.float64) - 0.3
+    r_train = torch.randn(2, 5, 4, dtype=torch.float64)
+    r_eval = torch.randn(2, 5, 4, dtype=torch.float64)
+    m = m.to(dt)
+    fx = Fixture("batch_norm", dn)
+    names = same_names("", "", ["weight", "bias"])
+    store_params(fx, m, names)
+    fx.add("buffer.running_mean", m.running_mean.clone())
+    fx.add("buffer.running_var", m.running_var.clone())
+    x = leaf(x64, dt)
+    fx.add("input.x", x)
+    for sub, r, training in (("train", r_train, True), ("eval", r_eval, False)):
+        m.zero_grad()
+        x.grad = None
+        with torch.no_grad():
+            m.running_mean.copy_(fx.tensors["buffer.running_mean"])
+            m.running_var.copy_(fx.tensors["buffer.running_var"])
+        m.train(training)
+        y = m(x.reshape(-1, 4)).reshape(2, 5, 4)
+        record_module(fx, sub + ".", m, names, y, r.to(dt), {"x": x})
+        fx.add(sub + ".after.buffer.running_mean", m.running_mean.clone())
+        fx.add(sub + ".after.buffer.running_var", m.running_var.clone())
+    return fx
+
+
+def case_mha(dn):
+    """Sub-cases 'padding' (self-attention, key padding), 'causal' (self-attention with
+    the causal mask) and 'cross' (queries [2, 3, 8] over keys/values [2, 5, 8] with key
+    padding). Masks are stored in OUR convention: b8 [B, Tk], true = real token."""
+    torch.manual_seed(4)
+    dt = DTYPES[dn]
+    d = 8
+    m = nn.MultiheadAttention(embed_dim=d, num_heads=2, dropout=0.0, bias=True,
+                              batch_first=True).double()
+    perturb_(m, 0.2)
+    m.train()  # not the fused inference fast path
+    x64 = torch.randn(2, 5, d, dtype=torch.float64)
+    q64 = torch.randn(2, 3, d, dtype=torch.float64)
+    kv64 = torch.randn(2, 5, d, dtype=torch.float64)
+    self_mask = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]], dtype=torch.bool)
+    cross_mask = torch.tensor([[1, 1, 1, 1, 0], [1, 1, 1, 1, 1]], dtype=torch.bool)
+    ups = {s: torch.randn(2, t, d, dtype=torch.float64)
+           for s, t in (("padding", 5), ("causal", 5), ("cross", 3))}
+    m = m.to(dt)
+    fx = Fixture("mha", dn)
+    names = mha_map("", "", d)
+    store_params(fx, m, names)
+    fx.add("input.self_mask", self_mask)
+    fx.add("input.cross_mask", cross_mask)
+    causal = torch.triu(torch.ones(5, 5, dtype=torch.bool), diagonal=1)  # True = not allowed
+
+    x = leaf(x64, dt)
+    fx.add("input.x", x)
+    y, _ = m(x, x, x, key_padding_mask=~self_mask, need_weights=False)
+    record_module(fx, "padding.", m, names, y, ups["padding"].to(dt), {"x": x})
+
+    m.zero_grad()
+    x.grad = None
+    y, _ = m(x, x, x, attn_mask=causal, need_weights=False)
+    record_module(fx, "causal.", m, names, y, ups["causal"].to(dt), {"x": x})
+
+    m.zero_grad()
+    q = leaf(q64, dt)
+    kv = leaf(kv64, dt)
+    fx.add("input.query", q)
+    fx.add("input.kv", kv)
+    y, _ = m(q, kv, kv, key_padding_mask=~cross_mask, need_weights=False)
+    record_module(fx, "cross.", m, names, y, ups["cross"].to(dt), {"query": q, "kv": kv})
+    return fx
+
+
+def case_sinusoidal(dn):
+    """"Attention Is All You Need" §3.5, straight from the formula, in f64:
+    PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(pos / 10000^(2i/d))."""
+    max_len, d = 16, 8
+    pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)
+    two_i = torch.arange(0, d, 2, dtype=torch.float64)
+    angle = pos / torch.pow(torch.tensor(10000.0, dtype=torch.float64), two_i / d)
+    table = torch.empty(max_len, d, dtype=torch.float64)
+    table[:, 0::2] = torch.sin(angle)
+    table[:, 1::2] = torch.cos(angle)
+    fx = Fixture("sinusoidal", dn)
+    fx.add("output", table)  # the f32 file: the f64 table rounded to f32
+    return fx
+
+
+def case_transformer(dn, norm_first):
+    torch.manual_seed(6 if norm_first else 5)
+    dt = DTYPES[dn]
+    d = 8
+    m = nn.Transformer(d_model=d, nhead=2, num_encoder_layers=2, num_decoder_layers=2,
+                       dim_feedforward=16, dropout=0.0, batch_first=True,
+                       norm_first=norm_first).double()
+    perturb_(m, 0.1)
+    m.train()  # not the nested-tensor / fused inference fast paths
+    src64 = torch.randn(2, 5, d, dtype=torch.float64)
+    tgt64 = torch.randn(2, 4, d, dtype=torch.float64)
+    r64 = torch.randn(2, 4, d, dtype=torch.float64)
+    src_mask = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]], dtype=torch.bool)
+    tgt_mask = torch.tensor([[1, 1, 1, 1], [1, 1, 0, 0]], dtype=torch.bool)
+    m = m.to(dt)
+    case = "transformer_pre" if norm_first else "transformer_post"
+    fx = Fixture(case, dn)
+
+    names = {}
+    for stack, n_layers, attns, norms in (("encoder", 2, ["self_attn"], ["norm1", "norm2"]),
+                                          ("decoder", 2, ["self_attn", "multihead_attn"],
+                                           ["norm1", "norm2", "norm3"])):
+        for i in range(n_layers):
+            p = f"{stack}.layers.{i}"
+            for a in attns:
+                names.update(mha_map(f"{p}.{a}", f"{p}.{a}", d))
+            for lin in ("linear1", "linear2"):
+                names.update(same_names(f"{p}.{lin}", f"{p}.{lin}", ["weight", "bias"]))
+            for nrm in norms:
+                names.update(same_names(f"{p}.{nrm}", f"{p}.{nrm}", ["weight", "bias"]))
+        names.update(same_names(f"{stack}.norm", f"{stack}.norm", ["weight", "bias"]))
+    store_params(fx, m, names)
+
+    src = leaf(src64, dt)
+    tgt = leaf(tgt64, dt)
+    fx.add("input.src", src)
+    fx.add("input.tgt", tgt)
+    fx.add("input.src_mask", src_mask)
+    fx.add("input.tgt_mask", tgt_mask)
+    causal = nn.Transformer.generate_square_subsequent_mask(4).to(dt)  # 0 / -inf
+    y = m(src, tgt, tgt_mask=causal, src_key_padding_mask=~src_mask,
+          tgt_key_padding_mask=~tgt_mask, memory_key_padding_mask=~src_mask)
+    record_module(fx, "", m, names, y, r64.to(dt), {"src": src, "tgt": tgt})
+    return fx
+
+
+def case_cross_entropy(dn):
+    torch.manual_seed(7)
+    dt = DTYPES[dn]
+    logits64 = 2 * torch.randn(6, 5, dtype=torch.float64)
+    targets = torch.tensor([3, 0, 1, 4, 0, 2], dtype=torch.int32)  # 0 = ignore_index
+    fx = Fixture("cross_entropy", dn)
+    x = leaf(logits64, dt)
+    fx.add("input.logits", x)
+    fx.add("input.targets", targets)
+    loss = F.cross_entropy(x, targets.long(), ignore_index=0, label_smoothing=0.1)
+    loss.backward()
+    fx.add("output", loss.reshape(1))
+    fx.add("grad.input.logits", x.grad)
+    return fx
+
+
+def case_optimizer(dn, name):
+    torch.manual_seed(8 if name == "adam" else 9)
+    dt = DTYPES[dn]
+    init = {"a": torch.randn(3, 4, dtype=torch.float64), "b": torch.randn(5, dtype=torch.float64)}
+    steps = 5
+    grads = [{k: torch.randn(v.shape, dtype=torch.float64) for k, v in init.items()}
+             for _ in range(steps)]
+    params = {k: torch.nn.Parameter(v.to(dt).clone()) for k, v in init.items()}
+    if name == "adam":
+        opt = torch.optim.Adam(params.values(), lr=1e-2, betas=(0.9, 0.999), eps=1e-8,
+                               weight_decay=0.01)
+    else:
+        opt = torch.optim.AdamW(params.values(), lr=1e-2, weight_decay=0.01)
+    fx = Fixture(name, dn)
+    for k, v in params.items():
+        fx.add("param." + k, v)
+    for s in range(steps):
+        for k, p in params.items():
+            p.grad = grads[s][k].to(dt).clone()
+            fx.add(f"step{s + 1}.grad.{k}", p.grad)
+        opt.step()
+        for k, p in params.items():
+            fx.add(f"step{s + 1}.after.param.{k}", p.detach().clone())
+    return fx
+
+
+CASES = [
+    case_linear,
+    case_layer_norm,
+    case_batch_norm,
+    case_mha,
+    case_sinusoidal,
+    lambda dn: case_transformer(dn, norm_first=False),
+    lambda dn: case_transformer(dn, norm_first=True),
+    case_cross_entropy,
+    lambda dn: case_optimizer(dn, "adam"),
+    lambda dn: case_optimizer(dn, "adamw"),
+]
+
+
+def main():
+    for make in CASES:
+        for dn in ("f64", "f32"):
+            path, size = make(dn).write()
+            print(f"{os.path.relpath(path, os.path.dirname(os.path.dirname(HERE)))}: {size} bytes")
+
+
+if __name__ == "__main__":
+    main()
