@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev              # JSON: safetensors headers, run records
   catch2                          # Catch2 v2: tests
   libbenchmark-dev                # Google Benchmark: bench/
+  gnuplot-nox                     # plots of sweep results (SVG, PNG)
 )
 
 missing=()

@@ -1,14 +1,22 @@
-// The `ablate` command line. Exit status: 0 success, 1 a run that did not do what it
-// should (e.g. the demo's loss did not fall), 2 bad usage or input.
+// The `ablate` command line. Exit status: 0 when everything finished (trials ok or
+// diverged), 1 when a trial failed (or the demo did not learn), 2 for bad usage or a
+// bad experiment file. Errors go to stderr.
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <iostream>
 #include <string>
+#include <thread>
 
 #include "autograd/kernels/gemm.h"
+#include "experiments/config/experiment.h"
 #include "experiments/demo.h"
+#include "experiments/reports/report.h"
+#include "experiments/runner/sweep_runner.h"
+#include "experiments/runner/trial_runner.h"
 #include "nn/registry_listing.h"
 
 namespace po = boost::program_options;
+using namespace ablate::experiments;
 
 namespace {
 
@@ -16,34 +24,111 @@ constexpr const char* kUsage =
     "usage: ablate <command> [options]\n"
     "\n"
     "commands:\n"
-    "  demo      train a tiny attention model with the autograd tape and print its loss\n"
-    "  list      every registered component (attention, positions, norms, ...) and its options\n"
+    "  run FILE     run an experiment file's sweep into <out>/<name>/ (skips finished trials)\n"
+    "  check FILE   validate an experiment file and list its trials, without running\n"
+    "  report DIR   rebuild results.csv, summary.md and plots of a run directory\n"
+    "  list         every registered component (attention, positions, norms, ...) and its options\n"
+    "  demo         train a tiny attention model with the autograd tape and print its loss\n"
     "\n"
-    "Run 'ablate <command> --help' for a command's options.\n";
+    "Run 'ablate <command> --help' for a command's options. Exit status: 0 done, 1 a trial\n"
+    "failed, 2 bad usage or a bad experiment file.\n";
 
-int demo(const std::vector<std::string>& args) {
-  ablate::experiments::DemoOptions o;
-  po::options_description desc("ablate demo options");
-  desc.add_options()("help,h", "show this help")(
-      "steps", po::value<int>(&o.steps)->default_value(o.steps), "training steps (>= 1)")(
-      "seed", po::value<std::uint64_t>(&o.seed)->default_value(o.seed), "random seed")(
-      "print-every", po::value<int>(&o.print_every)->default_value(o.print_every),
-      "print the loss every N steps");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
+// Parses `args` against `desc` (+ one positional argument named `positional`, if
+// given); returns false after printing help.
+bool parse(const std::vector<std::string>& args, po::options_description& desc,
+           po::variables_map& vm, const char* positional = nullptr) {
+  desc.add_options()("help,h", "show this help");
+  po::positional_options_description pos;
+  if (positional) pos.add(positional, 1);
+  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << desc;
+    return false;
+  }
+  if (positional && !vm.count(positional))
+    throw po::error(std::string("missing the ") + positional + " argument");
+  return true;
+}
+
+int run(const std::vector<std::string>& args) {
+  std::string file;
+  RunOptions o;
+  bool dry_run = false;
+  po::options_description desc("ablate run FILE");
+  desc.add_options()("file", po::value(&file), "experiment file (.toml)")(
+      "jobs,j", po::value(&o.jobs)->default_value(0), "trials side by side (0 = number of cores)")(
+      "out", po::value(&o.out)->default_value("runs"), "outputs go to <out>/<name>/")(
+      "force", po::bool_switch(&o.force), "rerun finished trials")(
+      "dry-run", po::bool_switch(&dry_run), "validate and list the trials, run nothing")(
+      "quiet,q", "no progress line");
+  po::variables_map vm;
+  if (!parse(args, desc, vm, "file")) return 0;
+  o.progress = !vm.count("quiet");
+  if (o.jobs < 0) throw po::error("--jobs must be >= 0");
+  Experiment e = load_experiment(file);
+  if (dry_run) {
+    std::cout << e.trials.size() << " trials would run into " << o.out << "/" << e.name << "/\n";
+    for (const Trial& t : e.trials)
+      std::cout << "  " << t.id << "  seed " << t.config.seed << "  " << t.point_label() << "\n";
     return 0;
   }
-  if (o.steps < 1 || o.print_every < 1) {
-    std::cerr << "ablate demo: --steps and --print-every must be >= 1\n";
-    return 2;
+  RunSummary s = run_experiment(e, o);
+  std::cout << s.run_dir << ": " << s.total << " trials (" << s.skipped << " already done, " << s.ok
+            << " ok, " << s.diverged << " diverged, " << s.failed << " failed)\n"
+            << "  table:   " << s.run_dir << "/summary.md\n"
+            << "  results: " << s.run_dir << "/results.csv\n"
+            << "  plots:   " << s.run_dir << "/plots/\n";
+  return s.failed ? 1 : 0;
+}
+
+int check(const std::vector<std::string>& args) {
+  std::string file;
+  po::options_description desc("ablate check FILE");
+  desc.add_options()("file", po::value(&file), "experiment file (.toml)");
+  po::variables_map vm;
+  if (!parse(args, desc, vm, "file")) return 0;
+  Experiment e = load_experiment(file);
+  std::cout << file << ": ok, " << e.trials.size() << " trials";
+  if (!e.swept_keys.empty()) {
+    std::cout << " (";
+    for (std::size_t i = 0; i < e.swept_keys.size(); ++i) std::cout << (i ? " × " : "") << e.swept_keys[i];
+    std::cout << " × " << e.seeds.size() << " seeds)";
   }
-  auto r = ablate::experiments::run_demo(o, std::cout);
+  std::cout << "\n";
+  for (const Trial& t : e.trials)
+    std::cout << "  " << t.id << "  seed " << t.config.seed << "  " << t.point_label() << "\n";
+  return 0;
+}
+
+int report(const std::vector<std::string>& args) {
+  std::string dir;
+  po::options_description desc("ablate report DIR");
+  desc.add_options()("dir", po::value(&dir), "run directory (<out>/<name>)");
+  po::variables_map vm;
+  if (!parse(args, desc, vm, "dir")) return 0;
+  if (!std::filesystem::is_directory(dir)) throw po::error("no such run directory: " + dir);
+  ReportSummary r = write_reports(dir);
+  std::cout << dir << ": " << r.finished << " of " << r.expected << " trials finished";
+  if (r.failed) std::cout << ", " << r.failed << " failed";
+  if (r.missing) std::cout << ", " << r.missing << " missing";
+  std::cout << "\n  table:   " << dir << "/summary.md\n  results: " << dir << "/results.csv\n";
+  for (const std::string& id : r.missing_ids) std::cout << "  missing: " << id << "\n";
+  return r.failed ? 1 : 0;
+}
+
+int demo(const std::vector<std::string>& args) {
+  DemoOptions o;
+  po::options_description desc("ablate demo");
+  desc.add_options()("steps", po::value<int>(&o.steps)->default_value(o.steps), "training steps (>= 1)")(
+      "seed", po::value<std::uint64_t>(&o.seed)->default_value(o.seed), "random seed")(
+      "print-every", po::value<int>(&o.print_every)->default_value(o.print_every), "print the loss every N steps");
+  po::variables_map vm;
+  if (!parse(args, desc, vm)) return 0;
+  if (o.steps < 1 || o.print_every < 1) throw po::error("--steps and --print-every must be >= 1");
+  DemoResult r = run_demo(o, std::cout);
   if (!(r.final_loss < 0.5 * r.first_loss)) {
-    std::cerr << "ablate demo: the loss did not fall by half (" << r.first_loss << " -> "
-              << r.final_loss << ")\n";
+    std::cerr << "ablate demo: the loss did not fall by half (" << r.first_loss << " -> " << r.final_loss << ")\n";
     return 1;
   }
   return 0;
@@ -58,37 +143,38 @@ int main(int argc, char** argv) {
   }
   std::string command = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
-  try {
-    ablate::kernels::gemm_backend();  // validates ABLATE_GEMM before any work
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "ablate: " << e.what() << "\n";
-    return 2;
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (command == "--version") {
+    std::cout << "ablate " << code_version() << "\n";
+    return 0;
   }
   try {
+    ablate::kernels::gemm_backend();  // validates ABLATE_GEMM before any work
+    if (command == "run") return run(args);
+    if (command == "check") return check(args);
+    if (command == "report") return report(args);
     if (command == "demo") return demo(args);
     if (command == "list") {
-      if (!args.empty()) {
-        std::cerr << "ablate list: takes no arguments\n";
-        return 2;
-      }
+      if (!args.empty() && args[0] != "--help") throw po::error("list takes no arguments");
       std::cout << ablate::nn::format_registry_listing();
-      return 0;
-    }
-    if (command == "--help" || command == "-h" || command == "help") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (command == "--version") {
-      std::cout << "ablate 0.1.0\n";
       return 0;
     }
     std::cerr << "ablate: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
+  } catch (const ConfigError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
   } catch (const po::error& e) {
+    std::cerr << "ablate " << command << ": " << e.what() << " (see 'ablate " << command << " --help')\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {
     std::cerr << "ablate " << command << ": " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "ablate " << command << ": error: " << e.what() << "\n";
+    std::cerr << "ablate " << command << ": " << e.what() << "\n";
     return 1;
   }
 }

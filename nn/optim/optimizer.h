@@ -4,9 +4,10 @@
 // rate is an argument of step() because the schedule (schedule.h) owns it.
 //
 // Per-parameter state ("slots": momentum buffers, moment estimates) is allocated once,
-// when the optimizer is built, with the parameter's shape and dtype; step() then never
-// touches the heap. state()/load_state() expose the slots for checkpoints as
-// "optimizer.<parameter name>.<slot>" plus the step count "optimizer.step".
+// when the optimizer is built, with the parameter's shape and dtype (so build it after
+// Module::to(dtype)); step() then never touches the heap. state()/load_state() expose
+// the slots for checkpoints as "optimizer.<parameter name>.<slot>" plus the step count
+// "optimizer.step".
 #include <cstdint>
 #include <string>
 #include <utility>

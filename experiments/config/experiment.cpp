@@ -1,0 +1,238 @@
+#include "experiments/config/experiment.h"
+
+#include <filesystem>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+namespace ablate::experiments {
+
+namespace {
+
+struct SweepAxis {
+  bool zip = false;
+  std::vector<std::string> keys;                        // one, or several for a zip
+  std::vector<std::vector<const toml::node*>> values;   // values[key][i]
+  std::size_t size() const { return values.empty() ? 0 : values[0].size(); }
+};
+
+std::string display(const toml::node& n) {
+  std::ostringstream s;
+  if (auto str = n.as_string()) s << str->get();
+  else n.visit([&](const auto& v) { s << v; });
+  return s.str();
+}
+
+// Sets `path` (dotted) in `doc` to a copy of `value`, creating tables on the way; a
+// component written as a string ("norm = 'layer'") becomes { kind = "layer" } when a
+// key below it is swept.
+std::string set_path(toml::table& doc, const std::string& path, const toml::node& value) {
+  toml::table* t = &doc;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t dot = path.find('.', start);
+    std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (key.empty()) return "is not a valid dotted key";
+    if (dot == std::string::npos) {
+      t->insert_or_assign(key, value);
+      return "";
+    }
+    toml::node* next = t->get(key);
+    if (!next) {
+      t->insert_or_assign(key, toml::table{});
+      next = t->get(key);
+    } else if (auto s = next->as_string()) {
+      toml::table component{{"kind", s->get()}};
+      t->insert_or_assign(key, std::move(component));
+      next = t->get(key);
+    }
+    if (!next->is_table()) return "cannot set a key inside '" + path.substr(0, dot) + "', which is not a table";
+    t = next->as_table();
+    start = dot + 1;
+  }
+}
+
+void read_axis(const std::string& key, const toml::node& node, const std::string& file,
+               const PositionIndex& positions, std::vector<ConfigProblem>& problems,
+               std::vector<const toml::node*>& out) {
+  auto [line, column] = positions.find("sweep." + key);
+  const toml::array* a = node.as_array();
+  if (!a) {
+    problems.push_back({file, line, column, "sweep." + key, "must be a list of values to sweep"});
+    return;
+  }
+  if (a->empty()) {
+    problems.push_back({file, line, column, "sweep." + key, "is an empty list: nothing to sweep"});
+    return;
+  }
+  for (const toml::node& v : *a) out.push_back(&v);
+}
+
+}  // namespace
+
+std::string Trial::point_label() const {
+  std::string s;
+  for (const auto& [k, v] : point) s += (s.empty() ? "" : " ") + k + "=" + v;
+  return s;
+}
+
+std::uint64_t fnv1a64(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+Experiment load_experiment(const std::string& path) {
+  Experiment e;
+  e.file = path;
+  e.base_dir = std::filesystem::path(path).parent_path().string();
+  if (e.base_dir.empty()) e.base_dir = ".";
+  toml::table doc;
+  try {
+    if (!std::filesystem::is_regular_file(path))
+      throw ConfigError({{path, 0, 0, "", "cannot read the experiment file (no such file)"}});
+    doc = toml::parse_file(path);
+  } catch (const toml::parse_error& err) {
+    throw ConfigError({{path, err.source().begin.line, err.source().begin.column, "",
+                        "not valid TOML: " + std::string(err.description())}});
+  }
+  PositionIndex positions(doc);
+  std::vector<ConfigProblem> problems;
+
+  // ---- the sweep
+  std::vector<SweepAxis> axes;
+  e.seeds = {};
+  if (const toml::node* sweep_node = doc.get("sweep")) {
+    const toml::table* sweep = sweep_node->as_table();
+    if (!sweep) {
+      auto [l, c] = positions.find("sweep");
+      problems.push_back({path, l, c, "sweep", "must be a table"});
+    } else {
+      for (const auto& [k, v] : *sweep) {
+        std::string key(k.str());
+        if (key == "seeds") {
+          const toml::array* a = v.as_array();
+          auto [l, c] = positions.find("sweep.seeds");
+          if (!a || a->empty()) {
+            problems.push_back({path, l, c, "sweep.seeds", "must be a non-empty list of integers"});
+            continue;
+          }
+          for (const toml::node& s : *a) {
+            auto seed = s.value<std::int64_t>();
+            if (!s.is_integer() || !seed || *seed < 0)
+              problems.push_back({path, l, c, "sweep.seeds", "seeds must be integers >= 0"});
+            else
+              e.seeds.push_back(std::uint64_t(*seed));
+          }
+          continue;
+        }
+        if (key == "zip") {
+          std::vector<const toml::table*> groups;
+          if (const toml::table* t = v.as_table()) groups.push_back(t);
+          else if (const toml::array* a = v.as_array(); a && a->is_array_of_tables())
+            for (const toml::node& g : *a) groups.push_back(g.as_table());
+          else {
+            auto [l, c] = positions.find("sweep.zip");
+            problems.push_back({path, l, c, "sweep.zip", "must be a table (or array of tables) of key = [values]"});
+            continue;
+          }
+          for (const toml::table* g : groups) {
+            SweepAxis axis;
+            axis.zip = true;
+            for (const auto& [zk, zv] : *g) {
+              std::vector<const toml::node*> values;
+              read_axis("zip." + std::string(zk.str()), zv, path, positions, problems, values);
+              if (!axis.values.empty() && values.size() != axis.size()) {
+                auto [l, c] = positions.find("sweep.zip." + std::string(zk.str()));
+                problems.push_back({path, l, c, "sweep.zip." + std::string(zk.str()),
+                                    "zipped lists must have equal lengths (" + std::to_string(values.size()) +
+                                        " here, " + std::to_string(axis.size()) + " before)"});
+                continue;
+              }
+              axis.keys.push_back(std::string(zk.str()));
+              axis.values.push_back(values);
+            }
+            if (!axis.keys.empty()) axes.push_back(axis);
+          }
+          continue;
+        }
+        SweepAxis axis;
+        axis.keys.push_back(key);
+        axis.values.emplace_back();
+        read_axis(key, v, path, positions, problems, axis.values[0]);
+        if (!axis.values[0].empty()) axes.push_back(axis);
+      }
+    }
+  }
+  if (!problems.empty()) throw ConfigError(problems);
+  for (const SweepAxis& a : axes)
+    for (const std::string& k : a.keys) e.swept_keys.push_back(k);
+  bool seeds_given = !e.seeds.empty();
+
+  // ---- every grid point × seed, validated
+  std::size_t points = 1;
+  for (const SweepAxis& a : axes) points *= a.size();
+  toml::table base = doc;
+  base.erase("sweep");
+  std::set<std::string> seen_problems, seen_ids;
+  for (std::size_t p = 0; p < points; ++p) {
+    toml::table trial_doc = base;
+    PositionIndex trial_positions = positions;
+    std::vector<std::pair<std::string, std::string>> point;
+    std::size_t rest = p;
+    std::vector<std::size_t> index(axes.size());
+    for (std::size_t a = axes.size(); a-- > 0;) {
+      index[a] = rest % axes[a].size();
+      rest /= axes[a].size();
+    }
+    for (std::size_t a = 0; a < axes.size(); ++a)
+      for (std::size_t k = 0; k < axes[a].keys.size(); ++k) {
+        const std::string& key = axes[a].keys[k];
+        const toml::node& value = *axes[a].values[k][index[a]];
+        std::string sweep_path = (axes[a].zip ? "sweep.zip." : "sweep.") + key;
+        if (std::string err = set_path(trial_doc, key, value); !err.empty()) {
+          auto [l, c] = positions.find(sweep_path);
+          problems.push_back({path, l, c, sweep_path, err});
+          continue;
+        }
+        trial_positions.add(value, key);  // problems in this value point at the sweep entry
+        point.emplace_back(key, display(value));
+      }
+    // Validated once per grid point; the seeds only change the trial's seed.
+    std::vector<ConfigProblem> point_problems;
+    TrialConfig config = read_trial_config(trial_doc, path, e.base_dir, trial_positions, point_problems);
+    Trial labelled;
+    labelled.point = point;
+    for (ConfigProblem& pr : point_problems) {
+      bool from_sweep = false;
+      for (const auto& [k, v] : point) from_sweep = from_sweep || pr.key.rfind(k, 0) == 0;
+      if (!point.empty() && (from_sweep || pr.key.rfind("model", 0) == 0))
+        pr.message += " (trial " + labelled.point_label() + ")";
+      if (seen_problems.insert(pr.str()).second) problems.push_back(pr);
+    }
+    if (!point_problems.empty()) continue;
+    for (std::uint64_t seed : seeds_given ? e.seeds : std::vector<std::uint64_t>{0}) {
+      Trial t;
+      t.config = config;
+      t.config.seed = seed;
+      t.config_toml = to_toml_string(t.config);
+      std::ostringstream id;
+      id << std::hex << std::setw(16) << std::setfill('0') << fnv1a64(t.config_toml);
+      t.id = id.str();
+      t.point = point;
+      if (seen_ids.insert(t.id).second) e.trials.push_back(std::move(t));
+    }
+  }
+  if (!problems.empty()) throw ConfigError(problems);
+  if (!e.trials.empty()) {
+    e.name = e.trials.front().config.name;
+    e.description = e.trials.front().config.description;
+  }
+  if (!seeds_given) e.seeds = {0};
+  return e;
+}
+
+}  // namespace ablate::experiments

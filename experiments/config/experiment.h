@@ -1,0 +1,39 @@
+#pragma once
+// An experiment file expanded into its trials. [sweep] maps dotted keys to lists of
+// values (the grid is their product), `seeds = [...]` repeats every grid point, and
+// [sweep.zip] (or [[sweep.zip]]) maps keys to lists of equal length that vary
+// together. Every trial is validated before anything runs; all problems of the file
+// are thrown at once as a ConfigError.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "experiments/config/trial_config.h"
+
+namespace ablate::experiments {
+
+struct Trial {
+  TrialConfig config;
+  std::string id;             // 16 hex digits: FNV-1a of the resolved config.toml
+  std::string config_toml;    // the resolved config
+  // The swept keys and this trial's values (as written in TOML), in sweep order.
+  std::vector<std::pair<std::string, std::string>> point;
+  std::string point_label() const;  // "model.attention.qk=shared model.attention.scale=0.5"
+};
+
+struct Experiment {
+  std::string file;      // as given
+  std::string base_dir;  // the file's directory (relative data paths resolve here)
+  std::string name, description;
+  std::vector<std::string> swept_keys;
+  std::vector<std::uint64_t> seeds;
+  std::vector<Trial> trials;  // grid order (first swept key slowest), seeds innermost
+};
+
+Experiment load_experiment(const std::string& path);
+
+// FNV-1a 64-bit: a stable hash (the same on every machine and compiler).
+std::uint64_t fnv1a64(const std::string& text);
+
+}  // namespace ablate::experiments

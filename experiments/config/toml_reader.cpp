@@ -1,0 +1,185 @@
+#include "experiments/config/toml_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace ablate::experiments {
+
+void PositionIndex::add(const toml::node& node, const std::string& path) {
+  if (node.source().begin.line > 0)
+    positions_[path] = {node.source().begin.line, node.source().begin.column};
+  if (const toml::table* t = node.as_table())
+    for (const auto& [k, v] : *t) add(v, path.empty() ? std::string(k.str()) : path + "." + std::string(k.str()));
+}
+
+std::pair<std::int64_t, std::int64_t> PositionIndex::find(const std::string& path) const {
+  std::string p = path;
+  while (true) {
+    if (auto it = positions_.find(p); it != positions_.end()) return it->second;
+    auto dot = p.rfind('.');
+    if (dot == std::string::npos) break;
+    p = p.substr(0, dot);
+  }
+  if (auto it = positions_.find(p); it != positions_.end()) return it->second;
+  return {0, 0};
+}
+
+TomlReader::TomlReader(const toml::table* table, std::string path, std::string file,
+                       std::vector<ConfigProblem>& problems, const PositionIndex& positions)
+    : table_(table), path_(std::move(path)), file_(std::move(file)), problems_(problems),
+      positions_(positions) {}
+
+TomlReader TomlReader::child(const toml::table* table, const std::string& key) const {
+  return TomlReader(table, key_path(key), file_, problems_, positions_);
+}
+
+void TomlReader::problem(const std::string& key, const std::string& message) {
+  std::string path = key.empty() ? path_ : key_path(key);
+  auto [line, column] = positions_.find(path);
+  problems_.push_back({file_, line, column, path, message});
+}
+
+const toml::node* TomlReader::get(const std::string& key) {
+  known_.insert(key);
+  return table_ ? table_->get(key) : nullptr;
+}
+
+const toml::node* TomlReader::node(const std::string& key) { return get(key); }
+
+namespace {
+std::string type_name(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a float";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    default: return "a date/time";
+  }
+}
+}  // namespace
+
+std::int64_t TomlReader::integer(const std::string& key, std::int64_t fallback, std::int64_t min,
+                                 std::int64_t max) {
+  const toml::node* n = get(key);
+  if (!n) return fallback;
+  auto v = n->value<std::int64_t>();
+  if (!n->is_integer() || !v) {
+    problem(key, "must be an integer, got " + type_name(*n));
+    return fallback;
+  }
+  if (*v < min || *v > max) {
+    problem(key, "= " + std::to_string(*v) + " is out of range (allowed " + std::to_string(min) +
+                     " to " + std::to_string(max) + ")");
+    return fallback;
+  }
+  return *v;
+}
+
+double TomlReader::number(const std::string& key, double fallback, double min, double max) {
+  const toml::node* n = get(key);
+  if (!n) return fallback;
+  if (!n->is_number()) {
+    problem(key, "must be a number, got " + type_name(*n));
+    return fallback;
+  }
+  double v = *n->value<double>();
+  if (!std::isfinite(v) || v < min || v > max) {
+    std::ostringstream s;
+    s << "= " << v << " is out of range (allowed " << min << " to " << max << ")";
+    problem(key, s.str());
+    return fallback;
+  }
+  return v;
+}
+
+bool TomlReader::boolean(const std::string& key, bool fallback) {
+  const toml::node* n = get(key);
+  if (!n) return fallback;
+  if (!n->is_boolean()) {
+    problem(key, "must be true or false, got " + type_name(*n));
+    return fallback;
+  }
+  return *n->value<bool>();
+}
+
+std::string TomlReader::string(const std::string& key, const std::string& fallback,
+                               const std::vector<std::string>& choices) {
+  const toml::node* n = get(key);
+  if (!n) return fallback;
+  if (!n->is_string()) {
+    problem(key, "must be a string, got " + type_name(*n));
+    return fallback;
+  }
+  std::string v = *n->value<std::string>();
+  if (!choices.empty() && std::find(choices.begin(), choices.end(), v) == choices.end()) {
+    std::string msg = "\"" + v + "\" is not allowed; allowed:";
+    for (const std::string& c : choices) msg += " " + c;
+    if (auto m = nn::did_you_mean(v, choices)) msg += " (did you mean '" + *m + "'?)";
+    problem(key, msg);
+    return fallback;
+  }
+  return v;
+}
+
+std::string TomlReader::required_string(const std::string& key, const std::vector<std::string>& choices) {
+  if (!table_ || !table_->get(key)) {
+    known_.insert(key);
+    problem("", "missing required key '" + key + "'");
+    return "";
+  }
+  return string(key, "", choices);
+}
+
+const toml::table* TomlReader::table(const std::string& key) {
+  const toml::node* n = get(key);
+  if (!n) return nullptr;
+  if (!n->is_table()) {
+    problem(key, "must be a table, got " + type_name(*n));
+    return nullptr;
+  }
+  return n->as_table();
+}
+
+std::optional<nn::OptionValue> option_value(const toml::node& n) {
+  if (auto b = n.as_boolean()) return nn::OptionValue(b->get());
+  if (auto i = n.as_integer()) return nn::OptionValue(i->get());
+  if (auto f = n.as_floating_point()) return nn::OptionValue(f->get());
+  if (auto s = n.as_string()) return nn::OptionValue(s->get());
+  return std::nullopt;
+}
+
+nn::Options TomlReader::remaining_as_options() {
+  nn::Options out;
+  if (!table_) return out;
+  for (const auto& [k, v] : *table_) {
+    std::string key(k.str());
+    if (known_.count(key)) continue;
+    known_.insert(key);
+    if (auto o = option_value(v))
+      out.set(key, *o);
+    else
+      problem(key, "must be a single value (string, number or boolean), got " + type_name(v));
+  }
+  return out;
+}
+
+void TomlReader::finish() {
+  if (!table_) return;
+  std::vector<std::string> known(known_.begin(), known_.end());
+  for (const auto& [k, v] : *table_) {
+    std::string key(k.str());
+    if (known_.count(key)) continue;
+    std::string msg = "unknown key";
+    if (auto m = nn::did_you_mean(key, known)) msg += " (did you mean '" + *m + "'?)";
+    else {
+      msg += "; allowed here:";
+      for (const std::string& c : known) msg += " " + c;
+    }
+    problem(key, msg);
+  }
+}
+
+}  // namespace ablate::experiments

@@ -1,0 +1,66 @@
+#pragma once
+// One trial, fully resolved: every default filled in, every component's options
+// validated against its registry schema. experiments/README.md documents each key.
+#include <cstdint>
+#include <string>
+
+#include <toml++/toml.h>
+
+#include "experiments/config/config_error.h"
+#include "experiments/config/toml_reader.h"
+#include "nn/transformer/transformer_config.h"
+
+namespace ablate::experiments {
+
+struct TaskSpec {
+  std::string kind;
+  nn::Options options;  // resolved against the task's schema
+};
+
+struct ModelSpec {
+  std::string kind = "auto";  // resolved: seq2seq | encoder_regressor
+  nn::TransformerConfig transformer;
+  bool share_embeddings = false;
+  bool tie_output = false;
+};
+
+struct TrainSpec {
+  std::int64_t steps = 1000;
+  std::int64_t batch = 32;
+  double lr = 1e-3;
+  nn::Component optimizer{"adam"};
+  nn::Component schedule{"constant"};
+  double clip_grad_norm = 0.0;     // 0 = off
+  std::int64_t eval_every = 100;   // steps between evaluations (and the last step)
+  std::int64_t patience = 0;       // evaluations without improvement before stopping; 0 = off
+  double label_smoothing = 0.0;
+  std::int64_t validation_batch = 128;
+  std::int64_t decode_examples = 0;   // validation sequences greedily decoded per evaluation (0 = all)
+  bool checkpoint = false;         // save checkpoint.safetensors at the end
+  bool attention_telemetry = false;
+};
+
+struct TrialConfig {
+  std::string name;
+  std::string description;
+  std::uint64_t data_seed = 0;  // top-level `seed`: task data and validation split
+  std::uint64_t seed = 0;       // this replicate: initialisation, dropout, batches
+  TaskSpec task;
+  ModelSpec model;
+  TrainSpec train;
+};
+
+// Reads and validates one trial from a TOML document whose [sweep] (if any) is
+// ignored. Problems are appended to `problems` (positions from the nodes, so values
+// that came from a sweep point at the sweep entry). base_dir resolves task data paths.
+TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
+                              const std::string& base_dir, const PositionIndex& positions,
+                              std::vector<ConfigProblem>& problems);
+
+// The resolved trial as TOML (every key explicit, keys sorted): written as the trial's
+// config.toml, and hashed for its id. Excludes the description (prose changes must not
+// invalidate results).
+toml::table to_toml(const TrialConfig& config);
+std::string to_toml_string(const TrialConfig& config);
+
+}  // namespace ablate::experiments

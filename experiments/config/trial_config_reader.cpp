@@ -1,0 +1,196 @@
+// TOML → TrialConfig, validating as it reads (see trial_config.h and
+// experiments/README.md for the schema).
+#include <limits>
+#include <regex>
+
+#include "experiments/config/toml_reader.h"
+#include "experiments/config/trial_config.h"
+#include "experiments/model_factory.h"
+#include "experiments/tasks/task.h"
+#include "nn/attention/query_key.h"
+#include "nn/attention/score_scale.h"
+#include "nn/attention/value.h"
+#include "nn/feed_forward.h"
+#include "nn/norms/norm.h"
+#include "nn/optim/optimizer.h"
+#include "nn/optim/schedule.h"
+#include "nn/positions/position_encoding.h"
+
+namespace ablate::experiments {
+
+namespace {
+
+constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
+
+// Checks kind and options against the registry; problems go to `r` at `kind_key` (the
+// kind) and at each option's own key.
+template <class Registry>
+nn::Component resolve(TomlReader& r, const std::string& kind_key, const Registry& registry,
+                      const std::string& kind, const nn::Options& given) {
+  const auto* entry = registry.find(kind);
+  if (!entry) {
+    std::string msg = "unknown " + registry.axis() + " '" + kind + "'";
+    if (auto m = nn::did_you_mean(kind, registry.names())) msg += " (did you mean '" + *m + "'?)";
+    msg += "; allowed:";
+    for (const std::string& n : registry.names()) msg += " " + n;
+    r.problem(kind_key, msg);
+    return {kind, given};
+  }
+  std::vector<nn::OptionIssue> issues;
+  nn::Options resolved = nn::resolve_options(entry->options, given, issues);
+  for (const nn::OptionIssue& issue : issues) r.problem(issue.key, issue.message);
+  return {kind, resolved};
+}
+
+// The rest of a component table: "kind" plus options (other keys already read).
+template <class Registry>
+nn::Component component_from_table(TomlReader& r, const Registry& registry, const std::string& fallback) {
+  std::string kind = r.string("kind", fallback);
+  return resolve(r, "kind", registry, kind, r.remaining_as_options());
+}
+
+// A component written as its name ("rotary") or as a table ({ kind = "rotary", base = 500.0 }).
+template <class Registry>
+nn::Component component_at(TomlReader& parent, const std::string& key, const Registry& registry,
+                           const std::string& fallback) {
+  const toml::node* n = parent.node(key);
+  if (!n) return resolve(parent, key, registry, fallback, {});
+  if (n->is_string()) return resolve(parent, key, registry, *n->value<std::string>(), {});
+  if (n->is_table()) {
+    TomlReader sub = parent.child(n->as_table(), key);
+    nn::Component c = component_from_table(sub, registry, fallback);
+    sub.finish();
+    return c;
+  }
+  parent.problem(key, "must be a name (string) or a table with a 'kind'");
+  return {fallback, {}};
+}
+
+void read_attention(TomlReader& model, nn::AttentionConfig& a) {
+  TomlReader r = model.child(model.table("attention"), "attention");
+  a.qk = component_at(r, "qk", nn::query_key_registry(), "separate");
+  a.v = component_at(r, "v", nn::value_registry(), "projected");
+  const toml::node* scale = r.node("scale");
+  if (scale && scale->is_number())  // scale = 0.5 is shorthand for a constant factor
+    a.scale = resolve(r, "scale", nn::score_scale_registry(), "constant",
+                      {{"value", *scale->value<double>()}});
+  else
+    a.scale = component_at(r, "scale", nn::score_scale_registry(), "sqrt_dk");
+  a.output_projection = r.boolean("output_projection", true);
+  a.d_k = r.integer("d_k", 0, 0, 65536);
+  a.d_v = r.integer("d_v", 0, 0, 65536);
+  a.dropout = r.number("dropout", 0.0, 0.0, 0.99);
+  r.finish();
+}
+
+void read_model(TomlReader& top, ModelSpec& m) {
+  TomlReader r = top.child(top.table("model"), "model");
+  nn::TransformerConfig& t = m.transformer;
+  m.kind = r.string("kind", "auto", {"auto", "seq2seq", "encoder_regressor"});
+  t.d_model = r.integer("d_model", 64, 1, 65536);
+  t.heads = r.integer("heads", 4, 1, 1024);
+  t.d_ff = r.integer("d_ff", 4 * t.d_model, 1, 1 << 20);
+  if (const toml::node* layers = r.node("layers"); layers && layers->is_integer()) {
+    t.encoder_layers = t.decoder_layers = r.integer("layers", 2, 0, 64);
+  } else {
+    TomlReader l = r.child(r.table("layers"), "layers");
+    t.encoder_layers = l.integer("encoder", 2, 0, 64);
+    t.decoder_layers = l.integer("decoder", 2, 0, 64);
+    l.finish();
+  }
+  t.dropout = r.number("dropout", 0.0, 0.0, 0.99);
+  t.bias = r.boolean("bias", true);
+  t.residual = r.boolean("residual", true);
+  t.scale_embeddings = r.boolean("scale_embeddings", true);
+  t.embedding_dropout = r.number("embedding_dropout", 0.0, 0.0, 0.99);
+  t.spatial_embedding_dropout = r.boolean("spatial_embedding_dropout", false);
+  t.max_len = r.integer("max_len", 0, 0, 1 << 24);
+  m.share_embeddings = r.boolean("share_embeddings", false);
+  m.tie_output = r.boolean("tie_output", false);
+  read_attention(r, t.attention);
+  t.positions = component_at(r, "positions", nn::position_registry(), "sinusoidal");
+  t.ffn = component_at(r, "ffn", nn::feed_forward_registry(), "relu");
+  if (const toml::node* norm = r.node("norm"); norm && norm->is_table()) {
+    TomlReader n = r.child(norm->as_table(), "norm");
+    t.placement = n.string("placement", "post", {"post", "pre"});
+    t.final_norm = n.string("final", "auto", {"auto", "yes", "no"});
+    t.norm = component_from_table(n, nn::norm_registry(), "layer");
+    n.finish();
+  } else {
+    t.norm = component_at(r, "norm", nn::norm_registry(), "layer");
+  }
+  r.finish();
+}
+
+void read_train(TomlReader& top, TrainSpec& s) {
+  TomlReader r = top.child(top.table("train"), "train");
+  s.steps = r.integer("steps", 1000, 1, 1'000'000'000);
+  s.batch = r.integer("batch", 32, 1, 1 << 16);
+  s.lr = r.number("lr", 1e-3, 1e-12, 100.0);
+  if (const toml::node* opt = r.node("optimizer"); opt && opt->is_table()) {
+    TomlReader o = r.child(opt->as_table(), "optimizer");
+    if (o.raw()->get("lr")) {  // optimizer = { kind = "adam", lr = 1e-3 } is accepted too
+      if (r.raw() && r.raw()->get("lr"))
+        o.problem("lr", "the learning rate is given twice (train.lr and train.optimizer.lr)");
+      s.lr = o.number("lr", s.lr, 1e-12, 100.0);
+    }
+    s.optimizer = component_from_table(o, nn::optimizer_registry(), "adam");
+    o.finish();
+  } else {
+    s.optimizer = component_at(r, "optimizer", nn::optimizer_registry(), "adam");
+  }
+  s.schedule = component_at(r, "schedule", nn::schedule_registry(), "constant");
+  s.clip_grad_norm = r.number("clip_grad_norm", 0.0, 0.0, 1e9);
+  s.eval_every = r.integer("eval_every", 100, 1, 1'000'000'000);
+  s.patience = r.integer("patience", 0, 0, 1'000'000);
+  s.label_smoothing = r.number("label_smoothing", 0.0, 0.0, 1.0);
+  s.validation_batch = r.integer("validation_batch", 128, 1, 1 << 16);
+  s.decode_examples = r.integer("decode_examples", 0, 0, 1 << 24);
+  s.checkpoint = r.boolean("checkpoint", false);
+  s.attention_telemetry = r.boolean("attention_telemetry", false);
+  r.finish();
+}
+
+}  // namespace
+
+TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
+                              const std::string& base_dir, const PositionIndex& positions,
+                              std::vector<ConfigProblem>& problems) {
+  TrialConfig c;
+  std::size_t before = problems.size();
+  TomlReader top(&doc, "", file, problems, positions);
+  c.name = top.required_string("name");
+  if (!c.name.empty() && !std::regex_match(c.name, std::regex("[A-Za-z0-9_.-]+")))
+    top.problem("name", "\"" + c.name + "\" may only contain letters, digits, '_', '-' and '.' (it names the run directory)");
+  c.description = top.string("description", "");
+  c.data_seed = std::uint64_t(top.integer("seed", 0, 0, kMaxInt));
+  top.node("sweep");  // expanded by the sweep, not part of a trial
+
+  const toml::table* task_table = top.table("task");
+  if (!task_table && !doc.get("task")) top.problem("", "missing required table [task]");
+  TomlReader task = top.child(task_table, "task");
+  std::string kind = task.required_string("kind");
+  nn::Component t = resolve(task, "kind", task_registry(), kind, task.remaining_as_options());
+  c.task = {t.kind, t.options};
+  task.finish();
+
+  read_model(top, c.model);
+  read_train(top, c.train);
+  top.finish();
+  if (problems.size() > before) return c;  // combinations only make sense on valid values
+
+  // Combinations: build the task (reads user data) and the model once.
+  std::unique_ptr<Task> instance;
+  try {
+    instance = task_registry().create(c.task.kind, c.task.options, c.data_seed, base_dir);
+  } catch (const std::exception& e) {
+    task.problem("", e.what());
+    return c;
+  }
+  std::string problem_key;
+  std::string message = check_model_fits_task(c, *instance, &problem_key);
+  if (!message.empty()) top.problem(problem_key, message);
+  return c;
+}
+
+}  // namespace ablate::experiments

@@ -1,0 +1,27 @@
+#pragma once
+// Builds a trial's model for its task, and checks beforehand that the two fit
+// together (so `ablate check` reports it with the file position, not a trial crash).
+#include <memory>
+#include <string>
+
+#include "experiments/config/trial_config.h"
+#include "experiments/tasks/task.h"
+#include "nn/transformer/transformer_models.h"
+
+namespace ablate::experiments {
+
+struct TrialModel {
+  std::unique_ptr<nn::Module> module;
+  nn::Seq2SeqTransformer* seq2seq = nullptr;      // set for sequence tasks
+  nn::EncoderRegressor* regressor = nullptr;      // set for forecasting
+};
+
+// Resolves model.kind ("auto" → by task family) and model.max_len (0 → the task's
+// longest sequence) in `config`, then checks combinations. Returns "" when they fit,
+// else a message, with the dotted key it concerns in *key.
+std::string check_model_fits_task(TrialConfig& config, const Task& task, std::string* key);
+
+// The model, initialised from the trial's seed. Throws std::invalid_argument.
+TrialModel build_model(const TrialConfig& config, const Task& task);
+
+}  // namespace ablate::experiments

@@ -1,0 +1,32 @@
+#pragma once
+// The gnuplot side of the report plots: literals for the scripts we write, and running
+// gnuplot itself. Scripts refer to their data and outputs by paths relative to the
+// plots directory, and gnuplot is started there, so a user can copy a run anywhere,
+// edit a .gp file and rerun it with `cd plots && gnuplot val_loss.gp`.
+#include <string>
+
+namespace ablate::experiments {
+
+// A single-quoted gnuplot string literal: only '' is special inside single quotes, so
+// backslashes and double quotes from user text stay literal. Newlines (which would
+// end the command) become spaces. Underscores and ^ are only special in enhanced text
+// mode, which every script turns off (see gp_terminals).
+std::string gp_string(const std::string& text);
+
+// Text safe to put after '#' on one line of a data file or script.
+std::string gp_comment(const std::string& text);
+
+// The shortest decimal that reads back as the same double, independent of the C++
+// and C locales: data files are byte-identical for the same inputs.
+std::string gp_number(double value);
+
+// Plot commands `body` rendered twice: to <stem>.svg and then to <stem>.png, both
+// width × height pixels with enhanced text off.
+std::string gp_render(const std::string& stem, int width, int height, const std::string& body);
+
+// Runs `gnuplot <script>` with `dir` as its working directory, stdin from /dev/null
+// and stderr captured. Throws std::runtime_error naming the script, with gnuplot's
+// stderr, if gnuplot cannot be started, is killed or exits non-zero.
+void run_gnuplot(const std::string& dir, const std::string& script);
+
+}  // namespace ablate::experiments

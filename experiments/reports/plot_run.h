@@ -1,0 +1,41 @@
+#pragma once
+// What the plots draw, read back from a run directory: the finished trials of each
+// sweep point with their validation-loss curve and final metrics.
+//
+// Only trials whose summary.json says "ok" are drawn, the same trials summary.md
+// averages over: failed trials have no results, and a diverged seed would drag a
+// point's mean curve and band off the scale while the table leaves it out. Trials not
+// finished yet (no summary.json) are left out too, so a report of a running sweep
+// plots only what is final.
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ablate::experiments {
+
+struct PlotTrial {
+  std::string id;
+  std::map<std::string, std::string> point;           // swept key -> value as written
+  std::vector<std::pair<std::int64_t, double>> curve;  // (step, val_loss), finite only
+  std::map<std::string, double> final;                 // final metrics, finite numbers only
+};
+
+struct PlotPoint {
+  std::string label;              // the trials' label, or "all trials" when nothing is swept
+  std::vector<PlotTrial> trials;  // in trials.json order
+};
+
+struct PlotRun {
+  std::vector<std::string> keys;  // swept keys, in trials.json order
+  bool forecast = false;
+  std::string primary;            // sequence_accuracy | mse
+  bool higher_is_better = true;
+  std::vector<PlotPoint> points;  // first-appearance order; only points with a finished trial
+};
+
+PlotRun load_plot_run(const std::string& run_dir, const nlohmann::json& trial_index);
+
+}  // namespace ablate::experiments

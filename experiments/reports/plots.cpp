@@ -1,0 +1,33 @@
+#include "experiments/reports/plots.h"
+
+#include <filesystem>
+
+#include "experiments/io/atomic_file.h"
+#include "experiments/reports/plot_figures.h"
+#include "experiments/reports/plot_gnuplot.h"
+#include "experiments/reports/plot_run.h"
+
+namespace ablate::experiments {
+
+// The trial count is in trial_index as well; plots read each trial's files themselves.
+std::vector<std::string> write_plots(const std::string& run_dir, const nlohmann::json& trial_index,
+                                     std::size_t /*trials*/) {
+  PlotRun run = load_plot_run(run_dir, trial_index);
+  std::vector<Figure> figures;
+  for (auto* build : {&loss_curve_figures, &metric_vs_key_figures, &horizon_figures})
+    for (Figure& f : build(run)) figures.push_back(std::move(f));
+  if (figures.empty()) return {};
+
+  std::string dir = run_dir + "/plots";
+  std::filesystem::create_directories(dir + "/data");
+  std::vector<std::string> pngs;
+  for (const Figure& f : figures) {
+    write_file_atomically(dir + "/data/" + f.stem + ".dat", f.data);
+    write_file_atomically(dir + "/" + f.stem + ".gp", f.script);
+    run_gnuplot(dir, f.stem + ".gp");
+    pngs.push_back("plots/" + f.stem + ".png");
+  }
+  return pngs;
+}
+
+}  // namespace ablate::experiments

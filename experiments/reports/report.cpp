@@ -1,0 +1,237 @@
+#include "experiments/reports/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "experiments/io/atomic_file.h"
+#include "experiments/reports/plots.h"
+
+namespace ablate::experiments {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+void write_trial_index(const std::string& run_dir, const Experiment& e) {
+  json trials = json::array();
+  for (const Trial& t : e.trials) {
+    json point = json::object();
+    for (const auto& [k, v] : t.point) point[k] = v;
+    trials.push_back({{"id", t.id}, {"seed", t.config.seed}, {"point", point}, {"label", t.point_label()}});
+  }
+  json index{{"name", e.name},
+             {"description", e.description},
+             {"swept_keys", e.swept_keys},
+             {"family", e.trials.empty() || e.trials[0].config.model.kind != "encoder_regressor" ? "seq2seq" : "forecast"},
+             {"trials", trials}};
+  write_file_atomically(run_dir + "/trials.json", index.dump(2) + "\n");
+}
+
+namespace {
+
+struct Row {
+  std::string id, label;
+  std::uint64_t seed = 0;
+  std::map<std::string, std::string> point;
+  json summary;  // null when missing
+};
+
+std::string number(const json& v) {
+  if (v.is_number()) {
+    std::ostringstream s;
+    s << std::setprecision(6) << v.get<double>();
+    return s.str();
+  }
+  if (v.is_string()) return v.get<std::string>();
+  return "";
+}
+
+std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+struct MeanStd {
+  double mean = 0, std = 0;
+  int n = 0;
+};
+
+MeanStd mean_std(const std::vector<double>& v) {
+  MeanStd m;
+  m.n = int(v.size());
+  if (v.empty()) return m;
+  for (double x : v) m.mean += x;
+  m.mean /= double(v.size());
+  if (v.size() > 1) {
+    for (double x : v) m.std += (x - m.mean) * (x - m.mean);
+    m.std = std::sqrt(m.std / double(v.size() - 1));
+  }
+  return m;
+}
+
+std::string format(const MeanStd& m) {
+  if (m.n == 0) return "—";
+  std::ostringstream s;
+  s << std::setprecision(4) << m.mean;
+  if (m.n > 1) s << " ± " << std::setprecision(2) << m.std;
+  return s.str();
+}
+
+}  // namespace
+
+ReportSummary write_reports(const std::string& run_dir) {
+  std::string index_path = run_dir + "/trials.json";
+  if (!fs::exists(index_path))
+    throw std::runtime_error(run_dir + ": not a run directory (no trials.json; run `ablate run` first)");
+  json index = json::parse(read_file(index_path));
+  std::vector<std::string> keys = index["swept_keys"].get<std::vector<std::string>>();
+  bool forecast = index.value("family", "seq2seq") == "forecast";
+  std::vector<std::string> metrics = forecast ? std::vector<std::string>{"mse", "mae"}
+                                              : std::vector<std::string>{"token_accuracy", "sequence_accuracy"};
+  std::string primary = forecast ? "mse" : "sequence_accuracy";
+  bool higher_is_better = !forecast;
+
+  ReportSummary report;
+  std::vector<Row> rows;
+  for (const json& t : index["trials"]) {
+    Row r;
+    r.id = t["id"];
+    r.seed = t["seed"];
+    r.label = t.value("label", "");
+    for (auto& [k, v] : t["point"].items()) r.point[k] = v.get<std::string>();
+    std::string summary_path = run_dir + "/trials/" + r.id + "/summary.json";
+    ++report.expected;
+    if (fs::exists(summary_path)) {
+      try {
+        r.summary = json::parse(read_file(summary_path));
+      } catch (const std::exception&) {
+        r.summary = nullptr;
+      }
+    }
+    if (r.summary.is_null()) {
+      ++report.missing;
+      report.missing_ids.push_back(r.id);
+    } else if (r.summary.value("status", "") == "failed") {
+      ++report.failed;
+    } else {
+      ++report.finished;
+    }
+    rows.push_back(std::move(r));
+  }
+
+  // ---- results.csv
+  std::ostringstream csv;
+  csv << "trial";
+  for (const std::string& k : keys) csv << "," << csv_escape(k);
+  csv << ",seed,status,steps,final_train_loss,final_val_loss";
+  for (const std::string& m : metrics) csv << ",final_" << m;
+  csv << ",best_step,best_val_loss";
+  for (const std::string& m : metrics) csv << ",best_" << m;
+  csv << ",params,wall_seconds,steps_per_second\n";
+  for (const Row& r : rows) {
+    csv << r.id;
+    for (const std::string& k : keys) csv << "," << csv_escape(r.point.count(k) ? r.point.at(k) : "");
+    csv << "," << r.seed;
+    if (r.summary.is_null()) {
+      csv << ",missing\n";
+      continue;
+    }
+    const json& s = r.summary;
+    csv << "," << s.value("status", "") << "," << number(s["steps"]) << ","
+        << number(s["final"]["train_loss"]) << "," << number(s["final"]["val_loss"]);
+    for (const std::string& m : metrics) csv << "," << number(s["final"].value(m, json()));
+    csv << "," << number(s["best"]["step"]) << "," << number(s["best"]["val_loss"]);
+    for (const std::string& m : metrics) csv << "," << number(s["best"].value(m, json()));
+    // Timings last: everything before them is identical however the sweep ran.
+    csv << "," << number(s["params"]) << "," << number(s["wall_seconds"]) << ","
+        << number(s["steps_per_second"]) << "\n";
+  }
+  write_file_atomically(run_dir + "/results.csv", csv.str());
+
+  // ---- summary.md: one row per sweep point
+  struct Point {
+    std::map<std::string, std::string> values;
+    std::string label;
+    std::vector<double> val_loss;
+    std::map<std::string, std::vector<double>> metric;
+    int trials = 0, diverged = 0, failed = 0;
+  };
+  std::vector<Point> points;
+  for (const Row& r : rows) {
+    auto it = std::find_if(points.begin(), points.end(), [&](const Point& p) { return p.values == r.point; });
+    if (it == points.end()) {
+      points.push_back({r.point, r.label, {}, {}, 0, 0, 0});
+      it = points.end() - 1;
+    }
+    ++it->trials;
+    if (r.summary.is_null()) continue;
+    std::string status = r.summary.value("status", "");
+    if (status == "failed") {
+      ++it->failed;
+      continue;
+    }
+    if (status == "diverged") {
+      ++it->diverged;
+      continue;
+    }
+    const json& f = r.summary["final"];
+    if (f["val_loss"].is_number()) it->val_loss.push_back(f["val_loss"]);
+    for (const std::string& m : metrics)
+      if (f.contains(m) && f[m].is_number()) it->metric[m].push_back(f[m]);
+  }
+  auto primary_mean = [&](const Point& p) {
+    MeanStd m = mean_std(p.metric.count(primary) ? p.metric.at(primary) : std::vector<double>{});
+    return m.n ? m.mean : (higher_is_better ? -INFINITY : INFINITY);
+  };
+  std::stable_sort(points.begin(), points.end(), [&](const Point& a, const Point& b) {
+    return higher_is_better ? primary_mean(a) > primary_mean(b) : primary_mean(a) < primary_mean(b);
+  });
+  std::ostringstream md;
+  md << "# " << index.value("name", "") << "\n\n";
+  if (!index.value("description", "").empty()) md << index.value("description", "") << "\n\n";
+  md << "Final metrics, mean ± std over seeds (sample std), sorted by " << primary << " ("
+     << (higher_is_better ? "higher" : "lower") << " is better). "
+     << report.finished << " of " << report.expected << " trials finished";
+  if (report.failed) md << ", " << report.failed << " failed";
+  if (report.missing) md << ", " << report.missing << " missing";
+  md << ".\n\n|";
+  for (const std::string& k : keys) md << " " << k << " |";
+  md << " seeds | val_loss |";
+  for (const std::string& m : metrics) md << " " << m << " |";
+  md << "\n|";
+  for (std::size_t i = 0; i < keys.size() + 2 + metrics.size(); ++i) md << "---|";
+  md << "\n";
+  for (const Point& p : points) {
+    md << "|";
+    for (const std::string& k : keys) md << " " << (p.values.count(k) ? p.values.at(k) : "") << " |";
+    int done = int(p.val_loss.size());
+    md << " " << done;
+    if (p.diverged) md << " (+" << p.diverged << " diverged)";
+    if (p.failed) md << " (+" << p.failed << " failed)";
+    md << " | " << format(mean_std(p.val_loss)) << " |";
+    for (const std::string& m : metrics)
+      md << " " << format(mean_std(p.metric.count(m) ? p.metric.at(m) : std::vector<double>{})) << " |";
+    md << "\n";
+  }
+  if (report.missing) {
+    md << "\nMissing trials (no summary.json yet):";
+    for (const std::string& id : report.missing_ids) md << " " << id;
+    md << "\n";
+  }
+  std::vector<std::string> plots = write_plots(run_dir, index, rows.size());
+  if (!plots.empty()) {
+    md << "\n## Plots\n\n";
+    for (const std::string& p : plots) md << "![" << p << "](" << p << ")\n";
+  }
+  write_file_atomically(run_dir + "/summary.md", md.str());
+  return report;
+}
+
+}  // namespace ablate::experiments

@@ -1,0 +1,31 @@
+#pragma once
+// Runs every trial of an experiment into <out>/<name>/: trials side by side on
+// `jobs` threads (each trial single-threaded and deterministic, so results do not
+// depend on jobs), finished trials skipped unless forced, a progress line on stderr,
+// and the reports regenerated at the end. A lock file keeps a second `ablate run`
+// off the same directory.
+#include <iosfwd>
+#include <string>
+
+#include "experiments/config/experiment.h"
+
+namespace ablate::experiments {
+
+struct RunOptions {
+  std::string out = "runs";
+  int jobs = 0;         // 0 = the number of cores
+  bool force = false;   // rerun finished trials
+  bool progress = true;
+};
+
+struct RunSummary {
+  std::string run_dir;
+  int total = 0, skipped = 0, ok = 0, diverged = 0, failed = 0;
+};
+
+RunSummary run_experiment(const Experiment& experiment, const RunOptions& options);
+
+// True when dir/summary.json records a finished trial (ok or diverged).
+bool trial_finished(const std::string& trial_dir);
+
+}  // namespace ablate::experiments

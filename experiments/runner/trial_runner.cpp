@@ -1,0 +1,174 @@
+#include "experiments/runner/trial_runner.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "experiments/io/atomic_file.h"
+#include "experiments/model_factory.h"
+#include "experiments/runner/evaluation.h"
+#include "nn/checkpoint.h"
+#include "nn/optim/gradients.h"
+#include "nn/optim/optimizer.h"
+#include "nn/optim/schedule.h"
+
+#ifndef ABLATE_VERSION
+#define ABLATE_VERSION "unknown"
+#endif
+
+namespace ablate::experiments {
+
+const char* code_version() { return ABLATE_VERSION; }
+
+namespace {
+
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t kBatchStream = 0x6261746368;  // "batch": training data draws
+
+double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_maxrss) / 1024.0;
+}
+
+json to_json(const Evaluation& e) {
+  json j{{"step", e.step}, {"train_loss", e.train_loss}, {"val_loss", e.val_loss},
+         {"lr", e.lr}, {"grad_norm", e.grad_norm}, {"seconds", e.seconds}};
+  for (const auto& [k, v] : e.metrics) j[k] = v;
+  return j;
+}
+
+// NaN and infinity are not JSON numbers: write them as strings.
+json finite_or_string(double v) {
+  if (std::isfinite(v)) return v;
+  return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+}
+
+json summary_json(const Trial& trial, const TrialOutcome& o) {
+  json j;
+  j["id"] = trial.id;
+  j["status"] = o.status;
+  if (!o.error.empty()) j["error"] = o.error;
+  j["params"] = o.params;
+  j["steps"] = o.steps;
+  if (o.diverged_at) j["diverged_at"] = o.diverged_at;
+  j["stopped_early"] = o.stopped_early;
+  j["final"] = to_json(o.final);
+  j["best"] = to_json(o.best);
+  for (json* part : {&j["final"], &j["best"]})
+    for (auto& [k, v] : part->items())
+      if (v.is_number_float()) v = finite_or_string(v.get<double>());
+  j["wall_seconds"] = o.wall_seconds;
+  j["steps_per_second"] = o.steps_per_second;
+  j["peak_rss_mib"] = o.peak_rss_mib;
+  j["seed"] = trial.config.seed;
+  j["data_seed"] = trial.config.data_seed;
+  j["code_version"] = code_version();
+  json point = json::object();
+  for (const auto& [k, v] : trial.point) point[k] = v;
+  j["point"] = point;
+  return j;
+}
+
+}  // namespace
+
+TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const std::string& dir,
+                       const TrialProgress& progress) {
+  std::filesystem::create_directories(dir);
+  write_file_atomically(dir + "/config.toml", trial.config_toml);
+  const TrialConfig& c = trial.config;
+  TrialOutcome out;
+  std::string metrics_log;
+  auto start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  Tape& tape = Tape::current();
+  try {
+    std::unique_ptr<Task> task = task_registry().create(c.task.kind, c.task.options, c.data_seed, base_dir);
+    TrialModel model = build_model(c, *task);
+    out.params = model.module->parameter_count(true);
+    auto optimizer = nn::optimizer_registry().create(c.train.optimizer.kind, c.train.optimizer.options,
+                                                     model.module->named_parameters());
+    auto schedule = nn::schedule_registry().create(c.train.schedule.kind, c.train.schedule.options,
+                                                   c.train.lr, c.train.steps, c.model.transformer.d_model);
+    std::vector<Parameter*> params = model.module->parameters();
+    Generator data(Generator(c.seed).fork(kBatchStream));
+    Evaluator evaluator(c, *task, model);
+    double loss_sum = 0, best_val = INFINITY;
+    std::int64_t loss_count = 0, evals_without_gain = 0;
+    double grad_norm = 0;
+    out.status = "ok";
+    for (std::int64_t step = 1; step <= c.train.steps; ++step) {
+      Var loss = evaluator.training_loss(data);
+      double l = loss.item();
+      if (!std::isfinite(l)) {
+        out.status = "diverged";
+        out.diverged_at = step;
+        out.error = "the training loss became " + std::string(std::isnan(l) ? "NaN" : "infinite") +
+                    " at step " + std::to_string(step);
+        tape.reset();
+        out.steps = step;
+        break;
+      }
+      tape.backward(loss);
+      tape.reset();
+      grad_norm = c.train.clip_grad_norm > 0 ? nn::clip_grad_norm(params, c.train.clip_grad_norm)
+                                             : nn::global_grad_norm(params);
+      if (!std::isfinite(grad_norm)) {
+        out.status = "diverged";
+        out.diverged_at = step;
+        out.error = "the gradient norm became non-finite at step " + std::to_string(step);
+        out.steps = step;
+        break;
+      }
+      double lr = schedule->lr(step);
+      optimizer->step(lr);
+      optimizer->zero_grad();
+      loss_sum += l;
+      ++loss_count;
+      out.steps = step;
+      if (progress && (step % 10 == 0 || step == 1)) progress(step, l);
+      if (step % c.train.eval_every == 0 || step == c.train.steps) {
+        Evaluation e = evaluator.evaluate();
+        e.step = step;
+        e.train_loss = loss_sum / double(loss_count);
+        e.lr = lr;
+        e.grad_norm = grad_norm;
+        e.seconds = elapsed();
+        loss_sum = 0;
+        loss_count = 0;
+        metrics_log += to_json(e).dump() + "\n";
+        write_file_atomically(dir + "/metrics.jsonl", metrics_log);
+        out.final = e;
+        if (e.val_loss < best_val) {
+          best_val = e.val_loss;
+          out.best = e;
+          evals_without_gain = 0;
+        } else if (c.train.patience > 0 && ++evals_without_gain >= c.train.patience) {
+          out.stopped_early = true;
+          break;
+        }
+      }
+    }
+    if (c.train.checkpoint && out.status == "ok")
+      nn::save_checkpoint(*model.module, dir + "/checkpoint.safetensors",
+                          {{"config", trial.config_toml}, {"step", std::to_string(out.steps)}},
+                          optimizer->state());
+  } catch (const std::exception& e) {
+    tape.reset();
+    out.status = "failed";
+    out.error = e.what();
+  }
+  out.wall_seconds = elapsed();
+  out.steps_per_second = out.wall_seconds > 0 ? double(out.steps) / out.wall_seconds : 0;
+  out.peak_rss_mib = peak_rss_mib();
+  if (metrics_log.empty()) write_file_atomically(dir + "/metrics.jsonl", "");
+  write_file_atomically(dir + "/summary.json", summary_json(trial, out).dump(2) + "\n");
+  return out;
+}
+
+}  // namespace ablate::experiments

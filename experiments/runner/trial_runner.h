@@ -1,0 +1,50 @@
+#pragma once
+// Trains and evaluates one trial, and writes its record into `dir`:
+//   config.toml      the resolved configuration (what the id hashes)
+//   metrics.jsonl    one JSON object per evaluation
+//   summary.json     status (ok | diverged | failed), params, steps, final and best
+//                    metrics, wall time, speed, peak RSS, seeds, code version
+//   checkpoint.safetensors   (train.checkpoint = true)
+// Single-threaded and deterministic: the same config gives bit-identical metrics
+// whatever else runs beside it. summary.json is written last, so its presence marks
+// a finished trial.
+#include <atomic>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "experiments/config/experiment.h"
+
+namespace ablate::experiments {
+
+struct Evaluation {
+  std::int64_t step = 0;
+  double train_loss = 0;   // mean over the steps since the previous evaluation
+  double val_loss = 0;
+  double lr = 0;
+  double grad_norm = 0;    // global norm at the last step before the evaluation
+  std::map<std::string, double> metrics;  // token_accuracy, sequence_accuracy | mse, mae, mae_h1..
+  double seconds = 0;      // since the trial started
+};
+
+struct TrialOutcome {
+  std::string status;  // ok | diverged | failed
+  std::string error;   // for failed (and the reason for diverged)
+  std::int64_t steps = 0;
+  std::int64_t diverged_at = 0;
+  bool stopped_early = false;
+  Evaluation final, best;
+  std::int64_t params = 0;
+  double wall_seconds = 0, steps_per_second = 0, peak_rss_mib = 0;
+};
+
+// Progress callback: (step, train loss) every few steps, from the trial's thread.
+using TrialProgress = std::function<void(std::int64_t step, double loss)>;
+
+TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const std::string& dir,
+                       const TrialProgress& progress = {});
+
+// The version string compiled into the binary (git describe at configure time).
+const char* code_version();
+
+}  // namespace ablate::experiments

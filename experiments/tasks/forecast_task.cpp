@@ -1,0 +1,151 @@
+// forecast: from the last `lookback` steps of several series, predict the next
+// `horizon` steps of all of them. The series are split in time — training windows
+// come from the first part, validation windows from the last part, and no window of
+// one shares a time step with a window of the other — so validation measures
+// forecasting the future, not interpolating between training windows.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "experiments/tasks/forecast_data.h"
+#include "experiments/tasks/task.h"
+
+namespace ablate::experiments {
+
+namespace {
+
+constexpr std::int64_t kMaxValidationWindows = 512;
+
+class ForecastTask : public Task {
+ public:
+  ForecastTask(SeriesTable data, std::int64_t lookback, std::int64_t horizon, std::int64_t n_train,
+               bool normalize)
+      : data_(std::move(data)), lookback_(lookback), horizon_(horizon), n_train_(n_train) {
+    if (normalize) normalize_with_training_statistics();
+    // Validation windows lie wholly after the split; if there are too many, an evenly
+    // strided subset keeps evaluation cheap while still covering the whole part.
+    const std::int64_t window = lookback_ + horizon_;
+    const std::int64_t count = data_.steps - n_train_ - window + 1;
+    const std::int64_t stride = (count + kMaxValidationWindows - 1) / kMaxValidationWindows;
+    for (std::int64_t i = 0; i < count; i += stride) validation_starts_.push_back(n_train_ + i);
+  }
+
+  TaskFamily family() const override { return TaskFamily::forecast; }
+  std::string name() const override { return "forecast"; }
+  std::int64_t series() const override { return data_.series; }
+  std::int64_t lookback() const override { return lookback_; }
+  std::int64_t horizon() const override { return horizon_; }
+
+  ForecastBatch forecast_train_batch(Generator& gen, std::int64_t batch_size) const override {
+    check_batch_size(batch_size);
+    std::vector<std::int64_t> starts;
+    const std::int64_t last_start = n_train_ - (lookback_ + horizon_);
+    for (std::int64_t i = 0; i < batch_size; ++i)
+      starts.push_back(uniform_index(gen, last_start + 1));
+    return windows(starts);
+  }
+
+  std::vector<ForecastBatch> forecast_validation_batches(std::int64_t batch_size) const override {
+    check_batch_size(batch_size);
+    std::vector<ForecastBatch> out;
+    for (std::size_t i = 0; i < validation_starts_.size(); i += std::size_t(batch_size)) {
+      std::size_t end = std::min(validation_starts_.size(), i + std::size_t(batch_size));
+      out.push_back(windows({validation_starts_.begin() + std::ptrdiff_t(i),
+                             validation_starts_.begin() + std::ptrdiff_t(end)}));
+    }
+    return out;
+  }
+
+ private:
+  static void check_batch_size(std::int64_t batch_size) {
+    if (batch_size < 1)
+      throw std::invalid_argument("batch size must be at least 1, got " +
+                                  std::to_string(batch_size));
+  }
+
+  // z-scores from the training part only: statistics of the validation part would leak
+  // its level and spread into the inputs.
+  void normalize_with_training_statistics() {
+    for (std::int64_t s = 0; s < data_.series; ++s) {
+      double sum = 0, sq = 0;
+      for (std::int64_t t = 0; t < n_train_; ++t) sum += data_.value(t, s);
+      const double mean = sum / double(n_train_);
+      for (std::int64_t t = 0; t < n_train_; ++t) sq += std::pow(data_.value(t, s) - mean, 2);
+      double sd = std::sqrt(sq / double(n_train_));
+      if (!(sd > 1e-12)) sd = 1.0;  // a constant series: centre it, do not blow it up
+      for (std::int64_t t = 0; t < data_.steps; ++t) {
+        double& v = data_.values[std::size_t(t * data_.series + s)];
+        v = (v - mean) / sd;
+      }
+    }
+  }
+
+  ForecastBatch windows(const std::vector<std::int64_t>& starts) const {
+    const std::int64_t b = std::int64_t(starts.size()), s = data_.series;
+    Tensor x = Tensor::empty({b, lookback_, s}, DType::f32);
+    Tensor y = Tensor::empty({b, horizon_, s}, DType::f32);
+    float* xp = x.data<float>();
+    float* yp = y.data<float>();
+    for (std::int64_t i = 0; i < b; ++i) {
+      const double* w = data_.values.data() + starts[std::size_t(i)] * s;
+      std::transform(w, w + lookback_ * s, xp + i * lookback_ * s,
+                     [](double v) { return float(v); });
+      std::transform(w + lookback_ * s, w + (lookback_ + horizon_) * s, yp + i * horizon_ * s,
+                     [](double v) { return float(v); });
+    }
+    return {x, y};
+  }
+
+  SeriesTable data_;
+  std::int64_t lookback_, horizon_, n_train_;
+  std::vector<std::int64_t> validation_starts_;
+};
+
+std::unique_ptr<Task> make_forecast(const nn::Options& o, std::uint64_t seed,
+                                    const std::string& base_dir) {
+  const std::int64_t lookback = o.get_int("lookback"), horizon = o.get_int("horizon");
+  const std::int64_t window = lookback + horizon;
+  const std::string& csv = o.get_string("csv");
+  const std::string path = csv.empty() ? "" : resolve_data_path(base_dir, csv);
+  SeriesTable data = csv.empty() ? synthetic_series(o.get_int("length"), o.get_int("series"),
+                                                    o.get_float("noise"), seed)
+                                 : read_series_csv(path, window + 1, "lookback + horizon + 1");
+
+  // Both parts must hold at least one whole window.
+  const double fraction = o.get_float("validation_fraction");
+  const std::int64_t n_val = std::llround(double(data.steps) * fraction);
+  const std::int64_t n_train = data.steps - n_val;
+  if (n_train < window || n_val < window) {
+    std::ostringstream m;
+    m << data.steps << " time steps split by validation_fraction = " << fraction << " into "
+      << n_train << " training and " << n_val
+      << " validation steps; each part needs at least lookback + horizon = " << window;
+    const std::string msg = m.str();
+    if (!csv.empty()) throw std::runtime_error(path + ": " + msg);
+    throw nn::OptionError("task 'forecast'", {{"length", "option 'length': " + msg}});
+  }
+  return std::make_unique<ForecastTask>(std::move(data), lookback, horizon, n_train,
+                                        o.get_bool("normalize"));
+}
+
+}  // namespace
+
+void register_forecast_task(TaskRegistry& r) {
+  r.add(
+      {"forecast",
+       "multivariate forecasting: lookback steps of every series → the next horizon steps",
+       {{"series", std::int64_t(3), "synthetic series (with csv: one per column instead)", 1.0,
+         64.0},
+        {"lookback", std::int64_t(24), "input steps", 1.0, 10000.0},
+        {"horizon", std::int64_t(8), "predicted steps", 1.0, 10000.0},
+        {"length", std::int64_t(2000), "synthetic time steps (ignored with csv)", 2.0, 1e7},
+        {"noise", 0.1, "standard deviation of the synthetic noise (ignored with csv)", 0.0, 100.0},
+        {"csv", std::string(),
+         "comma-separated series, relative to the experiment file; "
+         "empty = synthetic data"},
+        {"validation_fraction", 0.2, "the last part of the series in time", 0.01, 0.9},
+        {"normalize", true, "z-score each series with training-part statistics"}},
+       make_forecast});
+}
+
+}  // namespace ablate::experiments

@@ -1,0 +1,108 @@
+// The "task" registry, the defaults of the Task interface (a sequence task asked for
+// forecast windows, or the reverse, is a bug in the caller: std::logic_error), and the
+// batch layout every sequence task shares.
+#include "experiments/tasks/task.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+namespace ablate::experiments {
+
+TaskRegistry& task_registry() {
+  static TaskRegistry registry = [] {
+    TaskRegistry r("task");
+    register_symbolic_tasks(r);
+    register_numbers_to_words_task(r);
+    register_forecast_task(r);
+    register_text_pairs_task(r);
+    return r;
+  }();
+  return registry;
+}
+
+// ---- defaults of the Task interface
+
+namespace {
+[[noreturn]] void not_sequence(const Task& t) {
+  throw std::logic_error("task '" + t.name() + "' is not a sequence task");
+}
+[[noreturn]] void not_forecast(const Task& t) {
+  throw std::logic_error("task '" + t.name() + "' is not a forecasting task");
+}
+}  // namespace
+
+Seq2SeqBatch Task::train_batch(Generator&, std::int64_t) const {
+  not_sequence(*this);
+}
+std::vector<Seq2SeqBatch> Task::validation_batches(std::int64_t) const {
+  not_sequence(*this);
+}
+std::string Task::detokenize(const std::int32_t*, std::int64_t, bool) const {
+  not_sequence(*this);
+}
+ForecastBatch Task::forecast_train_batch(Generator&, std::int64_t) const {
+  not_forecast(*this);
+}
+std::vector<ForecastBatch> Task::forecast_validation_batches(std::int64_t) const {
+  not_forecast(*this);
+}
+
+// ---- helpers
+
+Tensor pad_sequences(const std::vector<std::vector<std::int32_t>>& rows) {
+  std::size_t width = 0;
+  for (const auto& r : rows) width = std::max(width, r.size());
+  std::vector<std::int32_t> flat(rows.size() * width, kPad);
+  for (std::size_t b = 0; b < rows.size(); ++b)
+    std::copy(rows[b].begin(), rows[b].end(), flat.begin() + std::ptrdiff_t(b * width));
+  return Tensor::from_data({std::int64_t(rows.size()), std::int64_t(width)},
+                           std::span<const std::int32_t>(flat));
+}
+
+Seq2SeqBatch make_seq2seq_batch(const std::vector<SequencePair>& pairs) {
+  std::vector<std::vector<std::int32_t>> src, tgt_in, tgt_out;
+  src.reserve(pairs.size());
+  tgt_in.reserve(pairs.size());
+  tgt_out.reserve(pairs.size());
+  for (const SequencePair& p : pairs) {
+    src.push_back(p.source);
+    tgt_in.push_back({kBos});
+    tgt_in.back().insert(tgt_in.back().end(), p.target.begin(), p.target.end());
+    tgt_out.push_back(p.target);
+    tgt_out.back().push_back(kEos);
+  }
+  return {pad_sequences(src), pad_sequences(tgt_in), pad_sequences(tgt_out)};
+}
+
+std::vector<Seq2SeqBatch> make_seq2seq_batches(const std::vector<SequencePair>& pairs,
+                                               std::int64_t batch_size) {
+  if (batch_size < 1)
+    throw std::invalid_argument("batch size must be at least 1, got " + std::to_string(batch_size));
+  std::vector<Seq2SeqBatch> out;
+  for (std::size_t i = 0; i < pairs.size(); i += std::size_t(batch_size)) {
+    std::size_t end = std::min(pairs.size(), i + std::size_t(batch_size));
+    out.push_back(make_seq2seq_batch(
+        {pairs.begin() + std::ptrdiff_t(i), pairs.begin() + std::ptrdiff_t(end)}));
+  }
+  return out;
+}
+
+std::int64_t uniform_index(Generator& gen, std::int64_t n) {
+  if (n < 1) throw std::invalid_argument("uniform_index: empty range");
+  // Reject the top partial block of 2^64 so every residue is equally likely.
+  const std::uint64_t range = std::uint64_t(n);
+  const std::uint64_t limit = std::uint64_t(-1) - std::uint64_t(-1) % range;
+  std::uint64_t x;
+  do x = gen.next_u64();
+  while (x >= limit);
+  return std::int64_t(x % range);
+}
+
+std::string resolve_data_path(const std::string& base_dir, const std::string& path) {
+  std::filesystem::path p(path);
+  if (p.is_absolute() || base_dir.empty()) return p.string();
+  return (std::filesystem::path(base_dir) / p).string();
+}
+
+}  // namespace ablate::experiments

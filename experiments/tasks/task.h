@@ -1,0 +1,98 @@
+#pragma once
+// Tasks, the "task" axis: the data a trial trains and evaluates on, generated
+// deterministically from a seed (or read from the user's files), with a fixed
+// validation split.
+//
+// Two families:
+//   sequence-to-sequence (copy, reverse, sort, numbers_to_words, text_pairs): i32 token
+//     ids, padded with kPad; targets start with kBos (decoder input) and end with kEos;
+//   forecasting (forecast): real-valued windows [lookback, series] → [horizon, series].
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "autograd/rng.h"
+#include "nn/registry.h"
+
+namespace ablate::experiments {
+
+// Special token ids shared by every sequence task.
+constexpr std::int32_t kPad = 0, kBos = 1, kEos = 2, kFirstToken = 3;
+
+// src [B, Ts]; tgt_in = BOS + target [B, Tt]; tgt_out = target + EOS [B, Tt]; all
+// right-padded with kPad to the longest sequence of the batch.
+struct Seq2SeqBatch {
+  Tensor src, tgt_in, tgt_out;
+};
+
+// x [B, lookback, series] (f32), y [B, horizon, series] (f32).
+struct ForecastBatch {
+  Tensor x, y;
+};
+
+enum class TaskFamily { seq2seq, forecast };
+
+class Task {
+ public:
+  virtual ~Task() = default;
+  virtual TaskFamily family() const = 0;
+  // The registry name ("copy", "forecast", ...), for error messages and reports.
+  virtual std::string name() const { return "unnamed"; }
+
+  // ---- sequence-to-sequence tasks
+  // Vocabulary sizes including the special ids 0..2.
+  virtual std::int64_t source_vocab() const { return 0; }
+  virtual std::int64_t target_vocab() const { return 0; }
+  // Longest source / target (with BOS or EOS) the task produces: models must accept it.
+  virtual std::int64_t max_source_length() const { return 0; }
+  virtual std::int64_t max_target_length() const { return 0; }
+  // A fresh training batch drawn from `gen` (the trial's data stream).
+  virtual Seq2SeqBatch train_batch(Generator& gen, std::int64_t batch_size) const;
+  // The fixed validation set, in batches of at most batch_size.
+  virtual std::vector<Seq2SeqBatch> validation_batches(std::int64_t batch_size) const;
+  // Human-readable tokens of a row of ids (stops at EOS/PAD), for reports.
+  virtual std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const;
+
+  // ---- forecasting tasks
+  virtual std::int64_t series() const { return 0; }
+  virtual std::int64_t lookback() const { return 0; }
+  virtual std::int64_t horizon() const { return 0; }
+  virtual ForecastBatch forecast_train_batch(Generator& gen, std::int64_t batch_size) const;
+  virtual std::vector<ForecastBatch> forecast_validation_batches(std::int64_t batch_size) const;
+};
+
+// Factories receive the options and the experiment's seed (the validation split and
+// any synthetic data derive from it) plus the directory of the experiment file, so
+// relative data paths ("data/pairs.tsv") resolve next to it. Errors about user data
+// throw std::runtime_error naming the file and line.
+using TaskRegistry = nn::Registry<Task, std::uint64_t /*seed*/, const std::string& /*base_dir*/>;
+TaskRegistry& task_registry();
+
+// ---- helpers shared by the task implementations (task.cpp)
+
+// One example of a sequence task: unpadded token ids, without BOS/EOS.
+struct SequencePair {
+  std::vector<std::int32_t> source, target;
+};
+
+// Right-pads `rows` with kPad into an i32 [rows.size(), longest] tensor.
+Tensor pad_sequences(const std::vector<std::vector<std::int32_t>>& rows);
+// The batch layout of Seq2SeqBatch: src padded; tgt_in = BOS + target; tgt_out =
+// target + EOS.
+Seq2SeqBatch make_seq2seq_batch(const std::vector<SequencePair>& pairs);
+// `pairs` in order, cut into batches of at most batch_size (≥ 1).
+std::vector<Seq2SeqBatch> make_seq2seq_batches(const std::vector<SequencePair>& pairs,
+                                               std::int64_t batch_size);
+// A uniform integer in [0, n) (n ≥ 1), exact (rejection sampling) so that the draws
+// are the same everywhere and unbiased.
+std::int64_t uniform_index(Generator& gen, std::int64_t n);
+// `path` resolved against the experiment file's directory (absolute paths unchanged).
+std::string resolve_data_path(const std::string& base_dir, const std::string& path);
+
+void register_symbolic_tasks(TaskRegistry&);  // copy, reverse, sort
+void register_numbers_to_words_task(TaskRegistry&);
+void register_forecast_task(TaskRegistry&);
+void register_text_pairs_task(TaskRegistry&);
+
+}  // namespace ablate::experiments

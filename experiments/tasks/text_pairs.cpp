@@ -1,0 +1,192 @@
+// text_pairs: the user's own sequence-to-sequence data, a TSV file "source<TAB>target"
+// per line, tokenized by characters (UTF-8 code points) or by whitespace.
+//
+// Decisions, documented in README.md: a pair longer than max_length is an error naming
+// its line, not silently dropped (dropping would change the data distribution without
+// anyone noticing); vocabularies come from the training pairs only, sorted, and
+// validation tokens never seen in training map to <unk>, so validation measures what a
+// deployed model would face.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+#include "experiments/tasks/task.h"
+#include "experiments/tasks/vocabulary.h"
+
+namespace ablate::experiments {
+
+namespace {
+
+constexpr std::int32_t kUnk = kFirstToken;
+
+using Tokens = std::vector<std::string>;
+
+Tokens tokenize(std::string text, bool by_char, bool lowercase) {
+  if (lowercase)  // ASCII only: locale-independent, and multi-byte UTF-8 stays intact
+    for (char& c : text)
+      if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+  Tokens out;
+  if (by_char) {
+    for (unsigned char c : text)
+      if ((c & 0xC0) != 0x80 || out.empty())
+        out.emplace_back(1, char(c));
+      else
+        out.back() += char(c);  // a UTF-8 continuation byte joins its code point
+    return out;
+  }
+  std::size_t i = 0;
+  while ((i = text.find_first_not_of(' ', i)) != std::string::npos) {
+    std::size_t end = std::min(text.find(' ', i), text.size());
+    out.push_back(text.substr(i, end - i));
+    i = end;
+  }
+  return out;
+}
+
+struct TextPair {
+  Tokens source, target;
+};
+
+std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool lowercase,
+                                 std::int64_t max_length) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open the file");
+  auto fail = [&](std::int64_t line, const std::string& what) {
+    throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
+  };
+  std::vector<TextPair> pairs;
+  std::string line;
+  std::int64_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) fail(line_no, "empty line (expected source<TAB>target)");
+    const std::size_t tabs = std::size_t(std::count(line.begin(), line.end(), '\t'));
+    if (tabs == 0) fail(line_no, "no tab (expected source<TAB>target)");
+    if (tabs > 1)
+      fail(line_no, std::to_string(tabs) + " tabs (expected exactly one, source<TAB>target)");
+    const std::size_t tab = line.find('\t');
+    TextPair p{tokenize(line.substr(0, tab), by_char, lowercase),
+               tokenize(line.substr(tab + 1), by_char, lowercase)};
+    for (auto [side, tokens] : {std::pair{"source", &p.source}, std::pair{"target", &p.target}}) {
+      if (tokens->empty()) fail(line_no, std::string("empty ") + side);
+      if (std::int64_t(tokens->size()) > max_length)
+        fail(line_no, std::string(side) + " has " + std::to_string(tokens->size()) +
+                          " tokens, more than max_length = " + std::to_string(max_length));
+    }
+    pairs.push_back(std::move(p));
+  }
+  if (pairs.empty()) fail(1, "the file is empty (expected source<TAB>target lines)");
+  if (pairs.size() < 2)
+    throw std::runtime_error(path +
+                             ": only 1 pair; at least 2 are needed (one to train on, "
+                             "one to validate)");
+  return pairs;
+}
+
+Vocabulary vocabulary_of(const std::vector<const Tokens*>& sides) {
+  std::set<std::string> seen;  // sorted: ids independent of line order
+  for (const Tokens* t : sides) seen.insert(t->begin(), t->end());
+  return Vocabulary({"<unk>"}, {seen.begin(), seen.end()});
+}
+
+std::vector<std::int32_t> ids_of(const Tokens& tokens, const Vocabulary& v) {
+  std::vector<std::int32_t> out;
+  for (const std::string& t : tokens) out.push_back(v.find(t).value_or(kUnk));
+  return out;
+}
+
+class TextPairs : public Task {
+ public:
+  TextPairs(const nn::Options& o, std::uint64_t seed, const std::string& base_dir)
+      : by_char_(o.get_string("tokens") == "char") {
+    const std::string path = resolve_data_path(base_dir, o.get_string("path"));
+    std::vector<TextPair> pairs =
+        read_pairs(path, by_char_, o.get_bool("lowercase"), o.get_int("max_length"));
+
+    // A seeded shuffle decides the split, so files sorted by length or topic still
+    // give a representative validation set.
+    std::vector<std::size_t> order(pairs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    Generator gen = Generator(seed).fork(1);
+    for (std::size_t i = order.size() - 1; i > 0; --i)
+      std::swap(order[i], order[std::size_t(uniform_index(gen, std::int64_t(i) + 1))]);
+    const std::int64_t n = std::int64_t(pairs.size());
+    const std::int64_t n_val = std::clamp<std::int64_t>(
+        std::llround(double(n) * o.get_float("validation_fraction")), 1, n - 1);
+
+    std::vector<const Tokens*> train_sources, train_targets;
+    for (std::int64_t i = n_val; i < n; ++i) {
+      train_sources.push_back(&pairs[order[std::size_t(i)]].source);
+      train_targets.push_back(&pairs[order[std::size_t(i)]].target);
+    }
+    source_ = vocabulary_of(train_sources);
+    target_ = vocabulary_of(train_targets);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const TextPair& p = pairs[order[std::size_t(i)]];
+      (i < n_val ? validation_ : training_)
+          .push_back({ids_of(p.source, source_), ids_of(p.target, target_)});
+      max_source_ = std::max(max_source_, std::int64_t(p.source.size()));
+      max_target_ = std::max(max_target_, std::int64_t(p.target.size()) + 1);
+    }
+  }
+
+  TaskFamily family() const override { return TaskFamily::seq2seq; }
+  std::string name() const override { return "text_pairs"; }
+  std::int64_t source_vocab() const override { return source_.size(); }
+  std::int64_t target_vocab() const override { return target_.size(); }
+  std::int64_t max_source_length() const override { return max_source_; }
+  std::int64_t max_target_length() const override { return max_target_; }
+
+  Seq2SeqBatch train_batch(Generator& gen, std::int64_t batch_size) const override {
+    if (batch_size < 1)
+      throw std::invalid_argument("batch size must be at least 1, got " +
+                                  std::to_string(batch_size));
+    std::vector<SequencePair> batch;
+    for (std::int64_t i = 0; i < batch_size; ++i)
+      batch.push_back(training_[std::size_t(uniform_index(gen, std::int64_t(training_.size())))]);
+    return make_seq2seq_batch(batch);
+  }
+  std::vector<Seq2SeqBatch> validation_batches(std::int64_t batch_size) const override {
+    return make_seq2seq_batches(validation_, batch_size);
+  }
+  std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const override {
+    return (target ? target_ : source_).join(ids, n, by_char_ ? "" : " ");
+  }
+
+ private:
+  bool by_char_;
+  Vocabulary source_, target_;
+  std::vector<SequencePair> training_, validation_;
+  std::int64_t max_source_ = 0, max_target_ = 0;
+};
+
+}  // namespace
+
+void register_text_pairs_task(TaskRegistry& r) {
+  r.add({"text_pairs",
+         "your own sequence pairs: a TSV file source<TAB>target per line",
+         {{"path", std::string(), "the TSV file, relative to the experiment file (required)"},
+          {"tokens",
+           std::string("char"),
+           "tokenization",
+           std::nullopt,
+           std::nullopt,
+           {"char", "whitespace"}},
+          {"validation_fraction", 0.1, "pairs held out, chosen by a seeded shuffle", 0.01, 0.9},
+          {"max_length", std::int64_t(64), "longest source or target in tokens (longer: error)",
+           1.0, 100000.0},
+          {"lowercase", false, "lowercase ASCII letters before tokenizing"}},
+         [](const nn::Options& o, std::uint64_t seed, const std::string& base_dir) {
+           if (o.get_string("path").empty())
+             throw nn::OptionError("task 'text_pairs'",
+                                   {{"path",
+                                     "option 'path' is required (a TSV file of "
+                                     "source<TAB>target lines)"}});
+           return std::make_unique<TextPairs>(o, seed, base_dir);
+         }});
+}
+
+}  // namespace ablate::experiments
