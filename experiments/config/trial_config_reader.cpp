@@ -183,7 +183,10 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   std::unique_ptr<Task> instance;
   try {
     instance = task_registry().create(c.task.kind, c.task.options, c.data_seed, base_dir);
-  } catch (const std::exception& e) {
+  } catch (const nn::OptionError& e) {  // e.g. min_length > max_length: point at the option
+    for (const nn::OptionIssue& issue : e.issues()) task.problem(issue.key, issue.message);
+    return c;
+  } catch (const std::exception& e) {  // user data files: the message names file and line
     task.problem("", e.what());
     return c;
   }

@@ -2,6 +2,8 @@
 // masks and telemetry, BatchNorm's padding rule, option validation, the registry
 // listing, greedy decoding.
 #include <catch2/catch.hpp>
+
+#include "tests/nn/small_transformer.h"
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -223,12 +225,7 @@ TEST_CASE("impossible shapes are refused with the numbers") {
 }
 
 TEST_CASE("greedy decoding returns ids within the vocabulary, at most max_len long") {
-  TransformerConfig c;
-  c.d_model = 8;
-  c.heads = 2;
-  c.d_ff = 8;
-  c.encoder_layers = 1;
-  c.decoder_layers = 1;
+  TransformerConfig c = testing::small_transformer(8);
   Seq2SeqTransformer model(c, {.source_vocab = 6, .target_vocab = 6}, 3);
   Tape& tape = Tape::current();
   Tensor out = model.greedy_decode(ids({2, 3}, {3, 4, 5, 5, 4, 0}), 4);

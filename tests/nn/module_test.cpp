@@ -2,6 +2,8 @@
 // seeded initialisation.
 #include <catch2/catch.hpp>
 
+#include "tests/nn/small_transformer.h"
+
 #include "nn/init.h"
 #include "nn/layers/linear.h"
 #include "nn/transformer/transformer_models.h"
@@ -10,12 +12,7 @@ using namespace ablate;
 using namespace ablate::nn;
 
 TEST_CASE("a Transformer's parameters have the documented dotted names") {
-  TransformerConfig c;
-  c.d_model = 8;
-  c.heads = 2;
-  c.d_ff = 16;
-  c.encoder_layers = 1;
-  c.decoder_layers = 1;
+  TransformerConfig c = testing::small_transformer(16);
   Seq2SeqTransformer model(c, {.source_vocab = 7, .target_vocab = 9}, 0);
   std::vector<std::string> names;
   for (auto& [name, p] : model.named_parameters()) names.push_back(name);

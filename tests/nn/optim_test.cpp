@@ -1,6 +1,8 @@
 // Losses, optimizers, schedules, gradient clipping and per-module gradient norms.
 #include <catch2/catch.hpp>
 
+#include "tests/nn/small_transformer.h"
+
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -455,12 +457,7 @@ TEST_CASE("clip_grad_norm returns the pre-clip norm and leaves max_norm", "[opti
 }
 
 TEST_CASE("grad_norms_by_module groups a Transformer's gradients by name prefix", "[optim]") {
-  TransformerConfig c;
-  c.d_model = 8;
-  c.heads = 2;
-  c.d_ff = 16;
-  c.encoder_layers = 1;
-  c.decoder_layers = 1;
+  TransformerConfig c = testing::small_transformer(16);
   Seq2SeqTransformer model(c, {.source_vocab = 7, .target_vocab = 7}, 0);
   Tape& tape = Tape::current();
   Tensor src = ids({2, 4}, {3, 4, 5, 2, 6, 3, 2, 0});
