@@ -10,6 +10,7 @@
 #include "autograd/kernels/gemm.h"
 #include "experiments/config/experiment.h"
 #include "experiments/demo.h"
+#include "experiments/tasks/task.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/sweep_runner.h"
 #include "experiments/runner/trial_runner.h"
@@ -159,7 +160,13 @@ int main(int argc, char** argv) {
     if (command == "demo") return demo(args);
     if (command == "list") {
       if (!args.empty() && args[0] != "--help") throw po::error("list takes no arguments");
-      std::cout << ablate::nn::format_registry_listing();
+      std::cout << ablate::nn::format_registry_listing() << "task\n";
+      for (const auto& entry : task_registry().entries()) {
+        std::cout << "  " << entry.name << std::string(entry.name.size() < 16 ? 16 - entry.name.size() : 1, ' ')
+                  << entry.description << "\n";
+        for (const auto& o : entry.options)
+          std::cout << "      " << o.key << " = " << ablate::nn::option_to_string(o.default_value) << "  (" << o.doc << ")\n";
+      }
       return 0;
     }
     std::cerr << "ablate: unknown command '" << command << "'\n\n" << kUsage;

@@ -1,5 +1,6 @@
 #include "experiments/config/experiment.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <set>
@@ -111,8 +112,15 @@ Experiment load_experiment(const std::string& path) {
       auto [l, c] = positions.find("sweep");
       problems.push_back({path, l, c, "sweep", "must be a table"});
     } else {
-      for (const auto& [k, v] : *sweep) {
-        std::string key(k.str());
+      // toml++ keeps keys sorted; the grid follows the file's order instead.
+      std::vector<std::pair<std::string, const toml::node*>> entries;
+      for (const auto& [k, v] : *sweep) entries.emplace_back(std::string(k.str()), &v);
+      auto by_position = [&](const auto& a, const auto& b) {
+        return positions.find("sweep." + a.first) < positions.find("sweep." + b.first);
+      };
+      std::stable_sort(entries.begin(), entries.end(), by_position);
+      for (const auto& [key, node] : entries) {
+        const toml::node& v = *node;
         if (key == "seeds") {
           const toml::array* a = v.as_array();
           auto [l, c] = positions.find("sweep.seeds");
@@ -142,7 +150,14 @@ Experiment load_experiment(const std::string& path) {
           for (const toml::table* g : groups) {
             SweepAxis axis;
             axis.zip = true;
-            for (const auto& [zk, zv] : *g) {
+            std::vector<std::pair<toml::key, const toml::node*>> zipped;
+            for (const auto& [zk, zv] : *g) zipped.emplace_back(zk, &zv);
+            std::stable_sort(zipped.begin(), zipped.end(), [](const auto& a, const auto& b) {
+              return std::pair(a.first.source().begin.line, a.first.source().begin.column) <
+                     std::pair(b.first.source().begin.line, b.first.source().begin.column);
+            });
+            for (const auto& [zk, zvp] : zipped) {
+              const toml::node& zv = *zvp;
               std::vector<const toml::node*> values;
               read_axis("zip." + std::string(zk.str()), zv, path, positions, problems, values);
               if (!axis.values.empty() && values.size() != axis.size()) {

@@ -10,7 +10,12 @@ void PositionIndex::add(const toml::node& node, const std::string& path) {
   if (node.source().begin.line > 0)
     positions_[path] = {node.source().begin.line, node.source().begin.column};
   if (const toml::table* t = node.as_table())
-    for (const auto& [k, v] : *t) add(v, path.empty() ? std::string(k.str()) : path + "." + std::string(k.str()));
+    for (const auto& [k, v] : *t) {
+      std::string child = path.empty() ? std::string(k.str()) : path + "." + std::string(k.str());
+      add(v, child);
+      // A key's own position is where a reader looks ("line 12, column 1: d_modl").
+      if (k.source().begin.line > 0) positions_[child] = {k.source().begin.line, k.source().begin.column};
+    }
 }
 
 std::pair<std::int64_t, std::int64_t> PositionIndex::find(const std::string& path) const {

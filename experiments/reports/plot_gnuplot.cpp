@@ -1,14 +1,14 @@
 #include "experiments/reports/plot_gnuplot.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
 
 extern char** environ;
 
@@ -17,9 +17,12 @@ namespace ablate::experiments {
 std::string gp_string(const std::string& text) {
   std::string out = "'";
   for (char c : text) {
-    if (c == '\'') out += "''";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
+    if (c == '\'')
+      out += "''";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
   }
   return out + "'";
 }
@@ -41,10 +44,10 @@ std::string gp_number(double value) {
 
 std::string gp_render(const std::string& stem, int width, int height, const std::string& body) {
   std::string size = std::to_string(width) + "," + std::to_string(height);
-  return "set terminal svg size " + size + " noenhanced background '#ffffff'\n" +
-         "set output " + gp_string(stem + ".svg") + "\n" + body +
-         "set terminal pngcairo size " + size + " noenhanced background '#ffffff'\n" +
-         "set output " + gp_string(stem + ".png") + "\n" + "replot\n" + "set output\n";
+  return "set terminal svg size " + size + " noenhanced background '#ffffff'\n" + "set output " +
+         gp_string(stem + ".svg") + "\n" + body + "set terminal pngcairo size " + size +
+         " noenhanced background '#ffffff'\n" + "set output " + gp_string(stem + ".png") + "\n" +
+         "replot\n" + "set output\n";
 }
 
 namespace {
@@ -77,7 +80,8 @@ std::string failure(const std::string& dir, const std::string& script, const std
 void run_gnuplot(const std::string& dir, const std::string& script) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
-    throw std::runtime_error(failure(dir, script, std::string("not started: pipe: ") + std::strerror(errno), ""));
+    throw std::runtime_error(
+        failure(dir, script, std::string("not started: pipe: ") + std::strerror(errno), ""));
   Fd read_end{fds[0]}, write_end{fds[1]};
 
   SpawnActions actions;
@@ -109,12 +113,15 @@ void run_gnuplot(const std::string& dir, const std::string& script) {
   }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error(failure(dir, script, "lost (waitpid failed)", err));
+    if (errno != EINTR)
+      throw std::runtime_error(failure(dir, script, "lost (waitpid failed)", err));
   }
   if (WIFSIGNALED(status))
-    throw std::runtime_error(failure(dir, script, "was killed by signal " + std::to_string(WTERMSIG(status)), err));
+    throw std::runtime_error(
+        failure(dir, script, "was killed by signal " + std::to_string(WTERMSIG(status)), err));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error(failure(dir, script, "exited with status " + std::to_string(WEXITSTATUS(status)), err));
+    throw std::runtime_error(
+        failure(dir, script, "exited with status " + std::to_string(WEXITSTATUS(status)), err));
 }
 
 }  // namespace ablate::experiments

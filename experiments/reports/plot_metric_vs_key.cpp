@@ -17,8 +17,8 @@ namespace {
 std::string file_safe(const std::string& key) {
   std::string out;
   for (char c : key) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-              c == '-' || c == '_';
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '-' || c == '_';
     out += ok ? c : '_';
   }
   return out;
@@ -47,29 +47,33 @@ Figure figure(const PlotRun& run, const std::string& key, const std::string& ste
       // A fixed spread, not random jitter: the same run draws the same picture.
       double x = double(c) + (n > 1 ? 0.3 * (double(j) / double(n - 1) - 0.5) : 0.0);
       data += gp_number(x) + " " + gp_number(cat.trials[j]) + "\n";
-          }
+    }
     Stats s = stats(cat.trials);
-    means += "# " + gp_comment(cat.value) + "\n" + std::to_string(c) + " " + gp_number(s.mean) + " " +
-             gp_number(s.std) + " " + std::to_string(s.n) + "\n";
+    means += "# " + gp_comment(cat.value) + "\n" + std::to_string(c) + " " + gp_number(s.mean) +
+             " " + gp_number(s.std) + " " + std::to_string(s.n) + "\n";
     xtics += std::string(c ? ", " : "") + gp_string(cat.value) + " " + std::to_string(c);
   }
   data += means;
 
-  bool long_labels = categories.size() > 4 && std::any_of(categories.begin(), categories.end(),
-                                                          [](const Category& c) { return c.value.size() > 8; });
+  bool long_labels =
+      categories.size() > 4 && std::any_of(categories.begin(), categories.end(),
+                                           [](const Category& c) { return c.value.size() > 8; });
   std::string source = gp_string("data/" + stem + ".dat");
   std::string body =
-      "set title " + gp_string(run.primary + " (final, " + (run.higher_is_better ? "higher" : "lower") +
-                               " is better) by " + key) +
+      "set title " +
+      gp_string(run.primary + " (final, " + (run.higher_is_better ? "higher" : "lower") +
+                " is better) by " + key) +
       "\nset xlabel " + gp_string(key) + "\nset ylabel " + gp_string(run.primary) + "\n" +
-      "set xrange [-0.5:" + gp_number(double(categories.size()) - 0.5) + "]\n" +
-      "set xtics (" + xtics + ")" + (long_labels ? " rotate by -30" : "") + "\n" +
-      "set grid ytics\nset key outside below\nset offsets 0, 0, graph 0.05, graph 0.05\n" +
-      "plot " + source + " index 0 using 1:2 with points pt 7 ps 0.9 lc rgb '#60377eb8' title 'trials', \\\n" +
+      "set xrange [-0.5:" + gp_number(double(categories.size()) - 0.5) + "]\n" + "set xtics (" +
+      xtics + ")" + (long_labels ? " rotate by -30" : "") + "\n" +
+      "set grid ytics\nset key outside below height 1\nset offsets 0, 0, graph 0.05, graph 0.05\n" +
+      "plot " + source +
+      " index 0 using 1:2 with points pt 7 ps 0.9 lc rgb '#60377eb8' title 'trials', \\\n" +
       "     '' index 1 using 1:2:3 with yerrorbars pt 5 ps 1.3 lw 2 lc rgb '#e41a1c'" +
       " title 'mean +/- std over all trials with this value'\n";
   return {stem, data,
-          script_header(stem, run.primary + " (final) against " + key + ".") + gp_render(stem, 800, 520, body)};
+          script_header(stem, run.primary + " (final) against " + key + ".") +
+              gp_render(stem, 800, 520, body)};
 }
 
 }  // namespace
@@ -93,7 +97,8 @@ std::vector<Figure> metric_vs_key_figures(const PlotRun& run) {
     // Two keys that differ only in characters file_safe replaces must not overwrite
     // each other's plot.
     std::string stem = run.primary + "_vs_" + file_safe(key);
-    for (int n = 2; !stems.insert(stem).second; ++n) stem = run.primary + "_vs_" + file_safe(key) + "_" + std::to_string(n);
+    for (int n = 2; !stems.insert(stem).second; ++n)
+      stem = run.primary + "_vs_" + file_safe(key) + "_" + std::to_string(n);
     figures.push_back(figure(run, key, stem, categories));
   }
   return figures;

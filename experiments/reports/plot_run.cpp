@@ -16,7 +16,9 @@ namespace {
 
 // NaN and infinity reach the files as null or as strings ("nan", "inf"); both are
 // "no value" for a plot.
-bool finite_number(const json& v) { return v.is_number() && std::isfinite(v.get<double>()); }
+bool finite_number(const json& v) {
+  return v.is_number() && std::isfinite(v.get<double>());
+}
 
 // The summary, or null when it is missing, unreadable or not an "ok" trial.
 json ok_summary(const std::string& path) {

@@ -225,12 +225,22 @@ ReportSummary write_reports(const std::string& run_dir) {
     for (const std::string& id : report.missing_ids) md << " " << id;
     md << "\n";
   }
-  std::vector<std::string> plots = write_plots(run_dir, index, rows.size());
-  if (!plots.empty()) {
-    md << "\n## Plots\n\n";
-    for (const std::string& p : plots) md << "![" << p << "](" << p << ")\n";
+  // The table matters more than the pictures: a plotting failure is reported in the
+  // summary (and rethrown after it is written), not allowed to lose it.
+  std::vector<std::string> plots;
+  std::string plot_error;
+  try {
+    plots = write_plots(run_dir, index, rows.size());
+  } catch (const std::exception& e) {
+    plot_error = e.what();
   }
+  if (!plots.empty()) {
+    md << "\n## Plots\n";
+    for (const std::string& p : plots) md << "\n![" << p << "](" << p << ")\n";
+  }
+  if (!plot_error.empty()) md << "\nPlots could not be drawn: " << plot_error << "\n";
   write_file_atomically(run_dir + "/summary.md", md.str());
+  if (!plot_error.empty()) throw std::runtime_error(plot_error);
   return report;
 }
 

@@ -63,6 +63,11 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
   summary.run_dir = options.out + "/" + e.name;
   fs::create_directories(summary.run_dir + "/trials");
   RunLock lock(summary.run_dir);
+  // A run killed mid-write leaves its temporary files behind (never the results they
+  // were to replace). Holding the lock, any temporary file here is such a leftover.
+  for (const auto& entry : fs::recursive_directory_iterator(summary.run_dir))
+    if (entry.is_regular_file() && entry.path().filename().string().find(".tmp.") != std::string::npos)
+      fs::remove(entry.path());
   write_file_atomically(summary.run_dir + "/experiment.toml", read_file(e.file));
   write_trial_index(summary.run_dir, e);
 

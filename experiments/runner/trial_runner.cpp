@@ -75,6 +75,51 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
   return j;
 }
 
+// The attention weights of every attention module on the first validation example.
+json attention_maps(const Task& task, TrialModel& model) {
+  std::vector<Seq2SeqBatch> validation = task.validation_batches(1);
+  if (validation.empty()) return json::object();
+  const Seq2SeqBatch& b = validation.front();
+  auto modules = nn::attention_modules(*model.module);
+  for (auto& [name, m] : modules) m->capture_attention(true);
+  model.module->eval();
+  {
+    NoGradGuard no_grad;
+    model.seq2seq->forward(b.src, b.tgt_in);
+    Tape::current().reset();
+  }
+  model.module->train();
+  auto tokens = [&](const Tensor& ids, bool target) {
+    json out = json::array();
+    for (std::int64_t i = 0; i < ids.numel(); ++i) {
+      std::int32_t id = std::int32_t(ids.at(i));
+      out.push_back(id == kBos ? "<s>" : id == kEos ? "</s>" : id == kPad ? "<pad>" : task.detokenize(&id, 1, target));
+    }
+    return out;
+  };
+  json j{{"source", tokens(b.src, false)}, {"target_in", tokens(b.tgt_in, true)}, {"modules", json::array()}};
+  for (auto& [name, m] : modules) {
+    const Tensor& a = m->captured_attention();  // [1, H, Tq, Tk]
+    m->capture_attention(false);
+    std::int64_t H = a.shape()[1], Tq = a.shape()[2], Tk = a.shape()[3];
+    json heads = json::array();
+    for (std::int64_t h = 0; h < H; ++h) {
+      json rows = json::array();
+      for (std::int64_t i = 0; i < Tq; ++i) {
+        json row = json::array();
+        for (std::int64_t k = 0; k < Tk; ++k) row.push_back(a.at((h * Tq + i) * Tk + k));
+        rows.push_back(row);
+      }
+      heads.push_back(rows);
+    }
+    bool cross = name.find("multihead_attn") != std::string::npos;
+    bool decoder = name.rfind("decoder", 0) == 0;
+    j["modules"].push_back({{"name", name}, {"queries", decoder ? "target_in" : "source"},
+                            {"keys", decoder && !cross ? "target_in" : "source"}, {"weights", heads}});
+  }
+  return j;
+}
+
 }  // namespace
 
 TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const std::string& dir,
@@ -154,6 +199,8 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
         }
       }
     }
+    if (out.status == "ok" && model.seq2seq)
+      write_file_atomically(dir + "/attention.json", attention_maps(*task, model).dump() + "\n");
     if (c.train.checkpoint && out.status == "ok")
       nn::save_checkpoint(*model.module, dir + "/checkpoint.safetensors",
                           {{"config", trial.config_toml}, {"step", std::to_string(out.steps)}},

@@ -5,6 +5,8 @@
 //   summary.json     status (ok | diverged | failed), params, steps, final and best
 //                    metrics, wall time, speed, peak RSS, seeds, code version
 //   checkpoint.safetensors   (train.checkpoint = true)
+//   attention.json   the final model's attention weights on the first validation
+//                    example, per module and head (sequence tasks), for heatmaps
 // Single-threaded and deterministic: the same config gives bit-identical metrics
 // whatever else runs beside it. summary.json is written last, so its presence marks
 // a finished trial.

@@ -129,6 +129,7 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
   if (bias.defined()) scores = scores + constant(bias);
   Var attention = softmax(scores, build_mask(B, Tq, Tk, key_mask, causal), softmax_scale);
   if (record_) record_telemetry(attention.value());
+  if (capture_) captured_ = attention.value().clone();
   if (dropout_ > 0 && training()) attention = dropout(attention, dropout_, true, *dropout_rng_);
   Var out = matmul(attention, v);  // [B, H, Tq, d_v]
   out = reshape(permute(out, {0, 2, 1, 3}), {B, Tq, H * d_v_});

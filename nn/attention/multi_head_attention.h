@@ -55,6 +55,10 @@ class MultiHeadAttention : public Module {
               PositionEncoding* positions = nullptr);
 
   AttentionTelemetry& telemetry() { return telemetry_; }
+  // Keep a copy of the attention weights [B, H, Tq, Tk] of each forward (for
+  // heatmaps; copies, so off by default).
+  void capture_attention(bool on) { capture_ = on; }
+  const Tensor& captured_attention() const { return captured_; }
   std::int64_t heads() const { return heads_; }
 
  private:
@@ -71,6 +75,8 @@ class MultiHeadAttention : public Module {
   ScoreScale* scale_;
   Linear* w_o_ = nullptr;
   AttentionTelemetry telemetry_;
+  bool capture_ = false;
+  Tensor captured_;
 };
 
 }  // namespace ablate::nn

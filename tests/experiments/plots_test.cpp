@@ -4,12 +4,12 @@
 // script's name and gnuplot's own message.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/plot_gnuplot.h"
@@ -38,11 +38,13 @@ struct TempDir {
   std::string str() const { return path.string(); }
 };
 
-std::string slurp(const fs::path& p) { return read_file(p.string()); }
+std::string slurp(const fs::path& p) {
+  return read_file(p.string());
+}
 
 struct FakeTrial {
   std::string id;
-  json point;                     // key -> value
+  json point;  // key -> value
   std::string label;
   std::string status;             // "" = not run (no files)
   std::vector<json> evaluations;  // metrics.jsonl lines
@@ -50,13 +52,17 @@ struct FakeTrial {
 };
 
 // Writes trials.json and each trial's files; returns the index as report.cpp passes it.
-json make_run(const std::string& dir, const std::string& family, const std::vector<std::string>& keys,
-              const std::vector<FakeTrial>& trials) {
-  json index{{"name", "fake"}, {"description", "a fake run"}, {"swept_keys", keys}, {"family", family},
+json make_run(const std::string& dir, const std::string& family,
+              const std::vector<std::string>& keys, const std::vector<FakeTrial>& trials) {
+  json index{{"name", "fake"},
+             {"description", "a fake run"},
+             {"swept_keys", keys},
+             {"family", family},
              {"trials", json::array()}};
   std::uint64_t seed = 0;
   for (const FakeTrial& t : trials) {
-    index["trials"].push_back({{"id", t.id}, {"seed", seed++}, {"point", t.point}, {"label", t.label}});
+    index["trials"].push_back(
+        {{"id", t.id}, {"seed", seed++}, {"point", t.point}, {"label", t.label}});
     if (t.status.empty()) continue;
     fs::create_directories(dir + "/trials/" + t.id);
     std::string lines;
@@ -100,8 +106,18 @@ json seq2seq_run(const std::string& dir) {
       {"a1", a, la, "ok", {eval(10, 4.0, acc(0.2)), eval(20, 3.0, acc(0.75))}, fin(3.0, 0.75)},
       {"b0", b, lb, "ok", {eval(10, 1.0, acc(0.5)), eval(20, 0.5, acc(0.875))}, fin(0.5, 0.875)},
       {"b1", b, lb, "ok", {eval(10, 1.0, acc(0.5)), eval(20, 0.25, acc(1.0))}, fin(0.25, 1.0)},
-      {"c0", {{"model.attention.qk", "identity"}, {"model.attention.scale", "none"}}, "c", "", {}, {}},
-      {"c1", {{"model.attention.qk", "identity"}, {"model.attention.scale", "none"}}, "c", "failed", {}, {}},
+      {"c0",
+       {{"model.attention.qk", "identity"}, {"model.attention.scale", "none"}},
+       "c",
+       "",
+       {},
+       {}},
+      {"c1",
+       {{"model.attention.qk", "identity"}, {"model.attention.scale", "none"}},
+       "c",
+       "failed",
+       {},
+       {}},
   };
   return make_run(dir, "seq2seq", {"model.attention.qk", "model.attention.scale"}, trials);
 }
@@ -185,14 +201,32 @@ TEST_CASE("plots are deterministic and rerunnable from their scripts", "[plots]"
 TEST_CASE("a forecast sweep plots mae by horizon and marginalises the other keys", "[plots]") {
   TempDir dir;
   auto fin = [](double mse, double h1, double h2, double h3) {
-    return json{{"val_loss", mse}, {"mse", mse}, {"mae", (h1 + h2 + h3) / 3},
-                {"mae_h1", h1}, {"mae_h2", h2}, {"mae_h3", h3}, {"mse_h1", h1}};
+    return json{{"val_loss", mse}, {"mse", mse},   {"mae", (h1 + h2 + h3) / 3},
+                {"mae_h1", h1},    {"mae_h2", h2}, {"mae_h3", h3},
+                {"mse_h1", h1}};
   };
-  auto point = [](const char* pos, const char* norm) { return json{{"positions", pos}, {"norm", norm}}; };
+  auto point = [](const char* pos, const char* norm) {
+    return json{{"positions", pos}, {"norm", norm}};
+  };
   std::vector<FakeTrial> trials{
-      {"ax", point("rope", "pre"), "positions=rope norm=pre", "ok", {eval(5, 0.5), eval(10, 0.25)}, fin(0.25, 0.5, 1, 2)},
-      {"ay", point("rope", "post"), "positions=rope norm=post", "ok", {eval(5, 0.5), eval(10, 0.5)}, fin(0.5, 1, 2, 4)},
-      {"bx", point("none", "pre"), "positions=none norm=pre", "ok", {eval(5, 1.0), eval(10, 1.0)}, fin(1.0, 2, 2, 2)},
+      {"ax",
+       point("rope", "pre"),
+       "positions=rope norm=pre",
+       "ok",
+       {eval(5, 0.5), eval(10, 0.25)},
+       fin(0.25, 0.5, 1, 2)},
+      {"ay",
+       point("rope", "post"),
+       "positions=rope norm=post",
+       "ok",
+       {eval(5, 0.5), eval(10, 0.5)},
+       fin(0.5, 1, 2, 4)},
+      {"bx",
+       point("none", "pre"),
+       "positions=none norm=pre",
+       "ok",
+       {eval(5, 1.0), eval(10, 1.0)},
+       fin(1.0, 2, 2, 2)},
   };
   json index = make_run(dir.str(), "forecast", {"positions", "norm"}, trials);
   std::vector<std::string> pngs = write_plots(dir.str(), index, 3);
@@ -218,7 +252,8 @@ TEST_CASE("a run with nothing to plot returns no plots", "[plots]") {
     CHECK(write_plots(dir.str(), index, 1).empty());
   }
   SECTION("every trial failed with empty metrics") {
-    json index = make_run(dir.str(), "seq2seq", {"k"}, {{"t0", {{"k", "1"}}, "k=1", "failed", {}, {}}});
+    json index =
+        make_run(dir.str(), "seq2seq", {"k"}, {{"t0", {{"k", "1"}}, "k=1", "failed", {}, {}}});
     CHECK(write_plots(dir.str(), index, 1).empty());
   }
   SECTION("no trials at all") {
@@ -230,8 +265,9 @@ TEST_CASE("a run with nothing to plot returns no plots", "[plots]") {
 
 TEST_CASE("nothing swept gives one curve labelled all trials", "[plots]") {
   TempDir dir;
-  json index = make_run(dir.str(), "seq2seq", {},
-                        {{"t0", json::object(), "", "ok", {eval(1, 2.0), eval(2, 0.01)}, {{"val_loss", 0.01}}}});
+  json index = make_run(
+      dir.str(), "seq2seq", {},
+      {{"t0", json::object(), "", "ok", {eval(1, 2.0), eval(2, 0.01)}, {{"val_loss", 0.01}}}});
   REQUIRE(write_plots(dir.str(), index, 1) == std::vector<std::string>{"plots/val_loss.png"});
   std::string script = slurp(dir.path / "plots/val_loss.gp");
   CHECK(script.find("title 'all trials'") != std::string::npos);

@@ -1,0 +1,102 @@
+// Validation of experiment files: every class of error is reported with file, line,
+// column and key path, before anything runs.
+#include <catch2/catch.hpp>
+
+#include "experiments/config/experiment.h"
+#include "tests/experiments/experiment_files.h"
+
+using namespace ablate::experiments;
+using namespace ablate::experiments::testing;
+
+namespace {
+
+// The message of load_experiment's ConfigError ("" if it loads).
+std::string problems_of(const ScratchDir& dir, const std::string& toml) {
+  std::string path = dir.file("exp.toml", toml);
+  try {
+    load_experiment(path);
+    return "";
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a valid file loads and resolves every default", "[config]") {
+  ScratchDir dir("config_valid");
+  Experiment e = load_experiment(dir.file("exp.toml", tiny_experiment()));
+  REQUIRE(e.trials.size() == 1);
+  const TrialConfig& c = e.trials[0].config;
+  CHECK(c.model.kind == "seq2seq");
+  CHECK(c.model.transformer.attention.qk.kind == "separate");
+  CHECK(c.model.transformer.max_len >= 6);  // the task's longest target (5 + EOS)
+  CHECK(c.train.optimizer.kind == "adam");
+  CHECK_THAT(e.trials[0].config_toml, !Catch::Contains("normalize_keys"));  // separate QK has no options
+  CHECK_THAT(e.trials[0].config_toml, Catch::Contains("[model.norm]"));
+}
+
+TEST_CASE("malformed TOML names the file line and column", "[config]") {
+  ScratchDir dir("config_malformed");
+  std::string msg = problems_of(dir, "name = \"x\"\n[task\nkind = 1\n");
+  CHECK_THAT(msg, Catch::Contains("exp.toml:2:") && Catch::Contains("not valid TOML"));
+}
+
+TEST_CASE("unknown and misspelled keys are reported with a did-you-mean", "[config]") {
+  ScratchDir dir("config_unknown");
+  std::string msg = problems_of(dir, tiny_experiment() + "lr_decay = 0.5\n[model.attention]\nqkk = \"shared\"\n");
+  CHECK_THAT(msg, Catch::Contains("train.lr_decay: unknown key"));
+  CHECK_THAT(msg, Catch::Contains(":24:1: model.attention.qkk: unknown key (did you mean 'qk'?)"));
+}
+
+TEST_CASE("wrong types and out-of-range values name the key and what is allowed", "[config]") {
+  ScratchDir dir("config_types");
+  std::string toml = tiny_experiment();
+  toml.replace(toml.find("d_model = 8"), 11, "d_model = \"eight\"");
+  toml.replace(toml.find("steps = 30"), 10, "steps = 1000000000000");
+  std::string msg = problems_of(dir, toml);
+  CHECK_THAT(msg, Catch::Contains("model.d_model: must be an integer, got a string"));
+  CHECK_THAT(msg, Catch::Contains("train.steps: = 1000000000000 is out of range (allowed 1 to 1000000000)"));
+  toml = tiny_experiment();
+  toml.replace(toml.find("lr = 3e-3"), 9, "lr = -1.0");
+  CHECK_THAT(problems_of(dir, toml), Catch::Contains("train.lr: = -1 is out of range"));
+}
+
+TEST_CASE("unknown component names list the allowed ones", "[config]") {
+  ScratchDir dir("config_names");
+  std::string msg = problems_of(dir, tiny_experiment() + "[model.norm]\nkind = \"layr\"\n");
+  CHECK_THAT(msg, Catch::Contains("model.norm.kind: unknown norm 'layr' (did you mean 'layer'?); allowed: layer batch rms none"));
+  msg = problems_of(dir, tiny_experiment() + "[model.positions]\nkind = \"rotary\"\nbse = 10.0\n");
+  CHECK_THAT(msg, Catch::Contains("model.positions.bse: unknown option 'bse' (did you mean 'base'?)"));
+}
+
+TEST_CASE("incompatible combinations are reported at the key that causes them", "[config]") {
+  ScratchDir dir("config_combinations");
+  std::string toml = tiny_experiment();
+  toml.replace(toml.find("heads = 2"), 9, "heads = 3");
+  CHECK_THAT(problems_of(dir, toml), Catch::Contains("model.heads: d_model = 8 is not divisible by heads = 3"));
+  std::string msg = problems_of(dir, tiny_experiment() + "[model.positions]\nkind = \"learned\"\nmax_len = 4\n");
+  CHECK_THAT(msg, Catch::Contains("model.positions.max_len: learned positions have max_len = 4 rows"));
+  toml = tiny_experiment();
+  toml.replace(toml.find("max_length = 5"), 14, "max_length = 1");
+  CHECK_THAT(problems_of(dir, toml), Catch::Contains("task.min_length"));
+}
+
+TEST_CASE("sweep problems point at the sweep entry", "[config]") {
+  ScratchDir dir("config_sweep");
+  std::string base = tiny_experiment() + "\n[sweep]\n";
+  CHECK_THAT(problems_of(dir, base + "\"model.heads\" = []\n"),
+             Catch::Contains("sweep.model.heads: is an empty list: nothing to sweep"));
+  std::string msg = problems_of(dir, base + "\"model.attention.qk\" = [\"separate\", \"sharde\"]\n");
+  CHECK_THAT(msg, Catch::Contains("exp.toml:24:37:") && Catch::Contains("unknown attention.qk 'sharde' (did you mean 'shared'?)") &&
+                      Catch::Contains("(trial model.attention.qk=sharde)"));
+  CHECK_THAT(problems_of(dir, base + "[sweep.zip]\n\"model.d_model\" = [8, 16]\n\"model.d_ff\" = [16]\n"),
+             Catch::Contains("zipped lists must have equal lengths"));
+  CHECK_THAT(problems_of(dir, base + "seeds = [-1]\n"), Catch::Contains("seeds must be integers >= 0"));
+}
+
+TEST_CASE("a missing file and a missing task table are clear errors", "[config]") {
+  ScratchDir dir("config_missing");
+  CHECK_THROWS_WITH(load_experiment(dir.str() + "/nope.toml"), Catch::Contains("no such file"));
+  CHECK_THAT(problems_of(dir, "name = \"x\"\n"), Catch::Contains("missing required table [task]"));
+}

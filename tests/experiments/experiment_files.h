@@ -1,0 +1,78 @@
+#pragma once
+// Helpers for experiment-file tests: a scratch directory per test, a tiny valid
+// experiment, and running the `ablate` CLI as a child process.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace ablate::experiments::testing {
+
+// A fresh directory under the system temp dir, removed when the object dies.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() / ("ablate_test_" + name)) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  std::string file(const std::string& name, const std::string& content) const {
+    std::string p = (path_ / name).string();
+    std::ofstream(p) << content;
+    return p;
+  }
+  std::string str() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A small, fast, valid experiment: override or append lines to vary it.
+inline std::string tiny_experiment(const std::string& name = "tiny", const std::string& extra = "") {
+  return "name = \"" + name + "\"\nseed = 3\n\n"
+         "[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = 32\n\n"
+         "[model]\nd_model = 8\nheads = 2\nd_ff = 16\nlayers = 1\n\n"
+         "[train]\nsteps = 30\nbatch = 8\nlr = 3e-3\neval_every = 10\n" +
+         extra;
+}
+
+struct CommandResult {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+
+// Runs a shell command, capturing its output.
+inline CommandResult run_command(const std::string& command) {
+  CommandResult r;
+  std::string full = command + " 2>&1";
+  FILE* pipe = popen(full.c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) r.output.append(buffer, n);
+  int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// results.csv without its last three columns (params, wall_seconds, steps_per_second
+// — timings differ from run to run; everything else must not).
+inline std::string results_without_timings(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    for (int i = 0; i < 2; ++i) line = line.substr(0, line.rfind(','));
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace ablate::experiments::testing
