@@ -46,8 +46,10 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
 
 TrialModel build_model(const TrialConfig& c, const Task& task) {
   TrialModel m;
+  nn::TransformerConfig transformer = c.model.transformer;
+  transformer.attention.telemetry = c.train.attention_telemetry;
   if (c.model.kind == "encoder_regressor") {
-    auto r = std::make_unique<nn::EncoderRegressor>(c.model.transformer, task.series(), task.horizon(),
+    auto r = std::make_unique<nn::EncoderRegressor>(transformer, task.series(), task.horizon(),
                                                     task.series(), c.seed);
     m.regressor = r.get();
     m.module = std::move(r);
@@ -60,7 +62,7 @@ TrialModel build_model(const TrialConfig& c, const Task& task) {
     v.eos = kEos;
     v.share_embeddings = c.model.share_embeddings;
     v.tie_output = c.model.tie_output;
-    auto s = std::make_unique<nn::Seq2SeqTransformer>(c.model.transformer, v, c.seed);
+    auto s = std::make_unique<nn::Seq2SeqTransformer>(transformer, v, c.seed);
     m.seq2seq = s.get();
     m.module = std::move(s);
   }

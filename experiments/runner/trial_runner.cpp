@@ -40,7 +40,26 @@ json to_json(const Evaluation& e) {
   json j{{"step", e.step}, {"train_loss", e.train_loss}, {"val_loss", e.val_loss},
          {"lr", e.lr}, {"grad_norm", e.grad_norm}, {"seconds", e.seconds}};
   for (const auto& [k, v] : e.metrics) j[k] = v;
+  if (!e.grad_norms.empty()) {
+    json g = json::object();
+    for (const auto& [name, norm] : e.grad_norms) g[name] = norm;
+    j["grad_norms"] = g;
+  }
+  if (!e.attention.empty()) {
+    json a = json::object();
+    for (const Evaluation::AttentionStats& s : e.attention)
+      a[s.module] = {{"entropy", s.entropy}, {"max_prob", s.max_prob}};
+    j["attention"] = a;
+  }
   return j;
+}
+
+// The evaluation record drops the telemetry (it is per evaluation, not a result).
+json summary_record(const Evaluation& e) {
+  Evaluation plain = e;
+  plain.grad_norms.clear();
+  plain.attention.clear();
+  return to_json(plain);
 }
 
 // NaN and infinity are not JSON numbers: write them as strings.
@@ -58,8 +77,8 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
   j["steps"] = o.steps;
   if (o.diverged_at) j["diverged_at"] = o.diverged_at;
   j["stopped_early"] = o.stopped_early;
-  j["final"] = to_json(o.final);
-  j["best"] = to_json(o.best);
+  j["final"] = summary_record(o.final);
+  j["best"] = summary_record(o.best);
   for (json* part : {&j["final"], &j["best"]})
     for (auto& [k, v] : part->items())
       if (v.is_number_float()) v = finite_or_string(v.get<double>());
@@ -161,6 +180,9 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
       }
       tape.backward(loss);
       tape.reset();
+      bool evaluating = step % c.train.eval_every == 0 || step == c.train.steps;
+      std::vector<std::pair<std::string, double>> group_norms;  // before clipping
+      if (evaluating) group_norms = nn::grad_norms_by_module(*model.module, 3);
       grad_norm = c.train.clip_grad_norm > 0 ? nn::clip_grad_norm(params, c.train.clip_grad_norm)
                                              : nn::global_grad_norm(params);
       if (!std::isfinite(grad_norm)) {
@@ -177,8 +199,18 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
       ++loss_count;
       out.steps = step;
       if (progress && (step % 10 == 0 || step == 1)) progress(step, l);
-      if (step % c.train.eval_every == 0 || step == c.train.steps) {
+      if (evaluating) {
+        std::vector<Evaluation::AttentionStats> attention;
+        if (c.train.attention_telemetry)  // training-time statistics, before evaluation adds to them
+          for (auto& [name, m] : nn::attention_modules(*model.module)) {
+            attention.push_back({name, m->telemetry().mean_entropy(), m->telemetry().mean_max_prob()});
+            m->telemetry().reset();
+          }
         Evaluation e = evaluator.evaluate();
+        e.grad_norms = std::move(group_norms);
+        e.attention = std::move(attention);
+        if (c.train.attention_telemetry)
+          for (auto& [name, m] : nn::attention_modules(*model.module)) m->telemetry().reset();
         e.step = step;
         e.train_loss = loss_sum / double(loss_count);
         e.lr = lr;

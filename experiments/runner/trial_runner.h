@@ -27,6 +27,16 @@ struct Evaluation {
   double grad_norm = 0;    // global norm at the last step before the evaluation
   std::map<std::string, double> metrics;  // token_accuracy, sequence_accuracy | mse, mae, mae_h1..
   double seconds = 0;      // since the trial started
+  // Gradient norm per module group (dotted-name prefix of depth 3, e.g.
+  // "encoder.layers.0") at the last step before the evaluation.
+  std::vector<std::pair<std::string, double>> grad_norms;
+  // With train.attention_telemetry: per attention module, per head, the mean entropy
+  // (nats) and mean max probability of its attention rows since the last evaluation.
+  struct AttentionStats {
+    std::string module;
+    std::vector<double> entropy, max_prob;
+  };
+  std::vector<AttentionStats> attention;
 };
 
 struct TrialOutcome {
