@@ -14,6 +14,7 @@
 #include "experiments/reports/report.h"
 #include "experiments/runner/sweep_runner.h"
 #include "experiments/runner/trial_runner.h"
+#include "experiments/study/study_runner.h"
 #include "nn/registry_listing.h"
 
 namespace po = boost::program_options;
@@ -67,6 +68,18 @@ int run(const std::vector<std::string>& args) {
   if (!parse(args, desc, vm, "file")) return 0;
   o.progress = !vm.count("quiet");
   if (o.jobs < 0) throw po::error("--jobs must be >= 0");
+  if (!dry_run && is_study_file(file)) {
+    StudySummary s = run_study(file, o);
+    std::cout << s.run_dir << ": study written\n"
+              << "  report:  " << s.run_dir << "/study.md\n"
+              << "  values:  " << s.run_dir << "/study.json\n"
+              << "  plots:   " << s.run_dir << "/plots/\n";
+    if (s.training_ran)
+      std::cout << "  training sweep: " << s.training.total << " trials (" << s.training.skipped
+                << " already done, " << s.training.ok << " ok, " << s.training.diverged << " diverged, "
+                << s.training.failed << " failed), table in " << s.run_dir << "/summary.md\n";
+    return s.training.failed ? 1 : 0;
+  }
   Experiment e = load_experiment(file);
   if (dry_run) {
     std::cout << e.trials.size() << " trials would run into " << o.out << "/" << e.name << "/\n";

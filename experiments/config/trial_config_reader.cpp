@@ -165,6 +165,7 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   c.description = top.string("description", "");
   c.data_seed = std::uint64_t(top.integer("seed", 0, 0, kMaxInt));
   top.node("sweep");  // expanded by the sweep, not part of a trial
+  top.node("study");  // a study file's analytic parts (experiments/study/), not part of a trial
 
   const toml::table* task_table = top.table("task");
   if (!task_table && !doc.get("task")) top.problem("", "missing required table [task]");

@@ -86,15 +86,9 @@ std::vector<Figure> attention_figures(const PlotRun& run, const std::string& run
       body << "set title 'head " << h << "'\nplot 'data/" << stem << ".dat' index " << h
            << " matrix with image notitle\n";
     body << "unset multiplot\n";
-    // A multiplot cannot be `replot`ted to the second terminal (gp_render's way): only
-    // its last panel would come out, so the body is written once per terminal.
-    std::string size = std::to_string(std::max<std::size_t>(820, 360 * heads.size() + 80)) + ",500";
-    std::string script = script_header(stem, "Attention weights of " + name + " on the first validation example");
-    for (const char* terminal : {"svg", "pngcairo"}) {
-      std::string ext = std::string(terminal) == "svg" ? ".svg" : ".png";
-      script += std::string("set terminal ") + terminal + " size " + size + " noenhanced background '#ffffff'\n" +
-                "set output " + gp_string(stem + ext) + "\n" + body.str() + "set output\n";
-    }
+    std::string script = script_header(stem, "Attention weights of " + name + " on the first validation example") +
+                         gp_render_each(stem, int(std::max<std::size_t>(820, 360 * heads.size() + 80)), 500,
+                                        body.str());
     figures.push_back({stem, data.str(), script});
   }
   return figures;

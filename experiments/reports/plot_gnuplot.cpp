@@ -50,6 +50,15 @@ std::string gp_render(const std::string& stem, int width, int height, const std:
          "replot\n" + "set output\n";
 }
 
+std::string gp_render_each(const std::string& stem, int width, int height, const std::string& body) {
+  std::string size = std::to_string(width) + "," + std::to_string(height);
+  std::string script;
+  for (const auto& [terminal, ext] : {std::pair{"svg", ".svg"}, std::pair{"pngcairo", ".png"}})
+    script += std::string("set terminal ") + terminal + " size " + size + " noenhanced background '#ffffff'\n" +
+              "set output " + gp_string(stem + ext) + "\n" + body + "set output\n";
+  return script;
+}
+
 namespace {
 
 // Closes a descriptor when the scope ends, so every early throw below cleans up.

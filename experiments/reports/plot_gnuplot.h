@@ -23,6 +23,9 @@ std::string gp_number(double value);
 // Plot commands `body` rendered twice: to <stem>.svg and then to <stem>.png, both
 // width × height pixels with enhanced text off.
 std::string gp_render(const std::string& stem, int width, int height, const std::string& body);
+// The same for bodies that cannot be replotted (a multiplot replots only its last
+// panel): the body is written once per terminal.
+std::string gp_render_each(const std::string& stem, int width, int height, const std::string& body);
 
 // Runs `gnuplot <script>` with `dir` as its working directory, stdin from /dev/null
 // and stderr captured. Throws std::runtime_error naming the script, with gnuplot's
