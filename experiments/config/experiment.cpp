@@ -91,15 +91,7 @@ Experiment load_experiment(const std::string& path) {
   e.file = path;
   e.base_dir = std::filesystem::path(path).parent_path().string();
   if (e.base_dir.empty()) e.base_dir = ".";
-  toml::table doc;
-  try {
-    if (!std::filesystem::is_regular_file(path))
-      throw ConfigError({{path, 0, 0, "", "cannot read the experiment file (no such file)"}});
-    doc = toml::parse_file(path);
-  } catch (const toml::parse_error& err) {
-    throw ConfigError({{path, err.source().begin.line, err.source().begin.column, "",
-                        "not valid TOML: " + std::string(err.description())}});
-  }
+  toml::table doc = parse_experiment_file(path);
   PositionIndex positions(doc);
   std::vector<ConfigProblem> problems;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 namespace ablate::experiments {
@@ -146,6 +147,17 @@ const toml::table* TomlReader::table(const std::string& key) {
     return nullptr;
   }
   return n->as_table();
+}
+
+toml::table parse_experiment_file(const std::string& path) {
+  try {
+    if (!std::filesystem::is_regular_file(path))
+      throw ConfigError({{path, 0, 0, "", "cannot read the experiment file (no such file)"}});
+    return toml::parse_file(path);
+  } catch (const toml::parse_error& err) {
+    throw ConfigError({{path, err.source().begin.line, err.source().begin.column, "",
+                        "not valid TOML: " + std::string(err.description())}});
+  }
 }
 
 std::optional<nn::OptionValue> option_value(const toml::node& n) {

@@ -74,6 +74,10 @@ class TomlReader {
   std::set<std::string> known_;
 };
 
+// Parses an experiment file; a missing file or a TOML syntax error becomes a
+// ConfigError with the position.
+toml::table parse_experiment_file(const std::string& path);
+
 // A TOML scalar as an option value (nullopt for arrays and tables).
 std::optional<nn::OptionValue> option_value(const toml::node& node);
 

@@ -32,13 +32,7 @@ struct StudyConfig {
 };
 
 StudyConfig read_study(const std::string& path) {
-  toml::table doc;
-  try {
-    doc = toml::parse_file(path);
-  } catch (const toml::parse_error& err) {
-    throw ConfigError({{path, err.source().begin.line, err.source().begin.column, "",
-                        "not valid TOML: " + std::string(err.description())}});
-  }
+  toml::table doc = parse_experiment_file(path);
   PositionIndex positions(doc);
   std::vector<ConfigProblem> problems;
   StudyConfig c;
