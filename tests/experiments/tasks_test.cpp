@@ -3,6 +3,8 @@
 // the file and line of bad user data.
 #include <catch2/catch.hpp>
 
+#include "tests/error_message.h"
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -102,14 +104,7 @@ std::string temp_dir() {
   return (std::filesystem::temp_directory_path() / "ablate_tasks_test").string();
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
+using ablate::testing::error_of;
 
 }  // namespace
 
