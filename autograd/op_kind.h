@@ -33,6 +33,8 @@ namespace ablate {
   X(gelu_erf, true)        \
   X(gelu_tanh, true)       \
   X(matmul, true)          \
+  X(linear, true)          \
+  X(attention, true)       \
   X(sum, true)             \
   X(mean, true)            \
   X(max, true)             \

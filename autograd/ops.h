@@ -55,6 +55,21 @@ Var gelu_tanh(const Var& x);  // 0.5x(1 + tanh(√(2/π)(x + 0.044715x³))) (GPT
 // Keeps: nothing extra.
 Var matmul(const Var& a, const Var& b, bool trans_a = false, bool trans_b = false);
 
+// ---- linear (a fully connected layer): x [..., in] · weightᵀ + bias, weight [out, in],
+// bias [out] or undefined → [..., out]. One GEMM over all rows, started from the bias
+// rows, so a layer records one node and one output. Keeps: nothing extra.
+Var linear(const Var& x, const Var& weight, const Var& bias = Var());
+
+// ---- attention: multi-head scaled dot-product attention, fused, on the projections'
+// layout: q [B, Tq, H·d_k], k [B, Tk, H·d_k], v [B, Tk, H·d_v] → [B, Tq, H·d_v], where
+// head h owns columns h·d..(h+1)·d. Per head: softmax(scale · q kᵀ) v, restricted to
+// `mask` (b8 [B, 1, Tq, Tk], true = allowed; undefined = all); a fully masked row gives
+// zeros. No permute copies; the softmax runs in place. If `weights` is given it
+// receives the attention weights [B, H, Tq, Tk] (arena memory, valid until reset).
+// Keeps: the attention weights and the mask.
+Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads,
+              const Tensor& mask = Tensor(), double scale = 1.0, Tensor* weights = nullptr);
+
 // ---- reductions over one axis (keepdim keeps it as size 1) or over everything.
 Var sum(const Var& x);
 Var sum(const Var& x, int axis, bool keepdim = false);

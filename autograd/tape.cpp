@@ -213,4 +213,11 @@ Tensor BackwardContext::input_grad(int i) {
   return Tensor::view(in.grad, in.value.shape(), in.value.dtype());
 }
 
+BackwardContext::GradSlot BackwardContext::input_grad_slot(int i) {
+  Node& in = tape_.nodes_[node_.inputs[i]];
+  bool fresh = !in.grad;
+  if (fresh) in.grad = tape_.alloc(in.value.shape(), in.value.dtype()).raw();
+  return {Tensor::view(in.grad, in.value.shape(), in.value.dtype()), !fresh};
+}
+
 }  // namespace ablate

@@ -153,6 +153,15 @@ class BackwardContext {
   // The gradient buffer of input i (zeroed when first used this sweep); backward
   // functions add into it.
   Tensor input_grad(int i);
+  // For a backward that writes every element of input i's gradient: when this is the
+  // first contribution of the sweep the buffer is left unzeroed and `accumulate` is
+  // false (write with =), otherwise it is true (add with +=). Saves a memset and a
+  // read of zeros per activation gradient.
+  struct GradSlot {
+    Tensor grad;
+    bool accumulate;
+  };
+  GradSlot input_grad_slot(int i);
   const Tensor& saved(int i) const { return node_.saved[std::size_t(i)]; }
   // Arena memory for temporaries of the backward (valid until reset()).
   Tensor scratch(const Shape& shape, DType dtype) { return tape_.alloc(shape, dtype); }

@@ -76,6 +76,10 @@ void transformer_shapes(benchmark::internal::Benchmark* b) {
 }
 
 using kernels::GemmBackend;
+BENCHMARK(BM_Gemm<GemmBackend::onednn>)
+    ->Name("onednn")
+    ->Apply(square_sizes)
+    ->Apply(transformer_shapes);
 BENCHMARK(BM_Gemm<GemmBackend::eigen>)
     ->Name("eigen")
     ->Apply(square_sizes)
@@ -84,6 +88,7 @@ BENCHMARK(BM_Gemm<GemmBackend::openblas>)
     ->Name("openblas")
     ->Apply(square_sizes)
     ->Apply(transformer_shapes);
+BENCHMARK(BM_GemmTransposed<GemmBackend::onednn>)->Name("onednn_backward")->Apply(transformer_shapes);
 BENCHMARK(BM_GemmTransposed<GemmBackend::eigen>)->Name("eigen_backward")->Apply(transformer_shapes);
 BENCHMARK(BM_GemmTransposed<GemmBackend::openblas>)
     ->Name("openblas_backward")

@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(
   g++ cmake make                  # toolchain (Debian 12: g++ 12, CMake 3.25)
   libeigen3-dev                   # Eigen 3.4: tensors' kernels
-  libopenblas-dev                 # OpenBLAS: second GEMM backend
+  libopenblas-dev                 # OpenBLAS: a GEMM backend
+  libdnnl-dev                     # oneDNN: the default f32 GEMM backend
   libboost-dev libboost-program-options-dev   # CLI
   libtomlplusplus-dev             # TOML++: experiment files
   nlohmann-json3-dev              # JSON: safetensors headers, run records

@@ -22,6 +22,11 @@ endif()
 set(BLA_VENDOR OpenBLAS)
 find_package(BLAS REQUIRED)                                 # libopenblas-dev
 
+# oneDNN: the default f32 GEMM backend (its JIT'd AVX-512 sgemm). Its Debian build
+# threads with OpenMP, so the GEMM wrapper sets OpenMP's per-thread team size.
+find_package(dnnl 2.6 REQUIRED CONFIG)                      # libdnnl-dev
+find_package(OpenMP REQUIRED)                               # libgomp (with g++)
+
 if(ABLATE_BUILD_BENCH)
   find_package(benchmark 1.7 REQUIRED)                      # libbenchmark-dev
 endif()

@@ -1,6 +1,9 @@
 #include "autograd/kernels/gemm.h"
 
 #include <cblas.h>
+#include <malloc.h>
+#include <dnnl.h>
+#include <omp.h>
 
 #include <Eigen/Core>
 #include <atomic>
@@ -107,16 +110,16 @@ BackendChoice choose_backend() {
   if (mode == "eigen") return {GemmBackend::eigen, "eigen (ABLATE_GEMM=eigen)"};
   if (mode == "openblas")
     return {GemmBackend::openblas, "openblas, core " + core + " (ABLATE_GEMM=openblas)"};
+  if (mode == "onednn") return {GemmBackend::onednn, "onednn (ABLATE_GEMM=onednn)"};
   if (mode != "auto")
     throw std::invalid_argument("environment variable ABLATE_GEMM='" + mode +
-                                "' is not one of: eigen, openblas, auto");
-  for (const char* avx512 : {"SkylakeX", "Cooperlake", "SapphireRapids"})
-    if (core == avx512)
-      return {GemmBackend::openblas, "openblas (auto: OpenBLAS core " + core + " is AVX-512)"};
-  return {GemmBackend::eigen, "eigen (auto: OpenBLAS core " + core + " is not an AVX-512 kernel)"};
+                                "' is not one of: onednn, eigen, openblas, auto");
+  // oneDNN picks its kernel from CPUID, whatever OPENBLAS_CORETYPE says; it was the
+  // fastest at every Transformer shape measured here (bench/README.md).
+  return {GemmBackend::onednn, "onednn (auto)"};
 }
 
-std::atomic<GemmBackend> g_backend{GemmBackend::eigen};
+std::atomic<GemmBackend> g_backend{GemmBackend::onednn};
 std::once_flag g_backend_once;
 std::string g_description;
 
@@ -125,6 +128,14 @@ void ensure_backend_chosen() {
     // Trials are single-threaded and run side by side; OpenBLAS threads would
     // oversubscribe the cores.
     openblas_set_num_threads(1);
+    // oneDNN's sgemm mallocs its packing buffers (up to a few MiB) in every call and
+    // frees them after. With glibc's defaults, freeing them at the top of the heap
+    // trims it and the next call page-faults the same memory in again (≈10 µs per page
+    // here; 8 faults per step of tests/autograd/allocation_test.cpp). Keeping freed
+    // memory in the process (no trimming, no mmap below 32 MiB) makes those blocks
+    // plain reuse. The price is that RSS does not shrink after a peak.
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
     BackendChoice c = choose_backend();
     g_description = c.description;
     g_backend.store(c.backend);
@@ -144,7 +155,36 @@ void blas_gemm(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K,
                 accumulate ? 1.0 : 0.0, C, int(ldc));
 }
 
+thread_local int t_gemm_threads = 1;
+
+// Debian's oneDNN threads through OpenMP, whose team size is a per-thread setting:
+// each calling thread gets its own, applied lazily.
+void onednn_sgemm(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
+                  std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc,
+                  bool accumulate) {
+  thread_local int applied = 0;
+  if (applied != t_gemm_threads) {
+    omp_set_num_threads(t_gemm_threads);
+    applied = t_gemm_threads;
+  }
+  dnnl_status_t status = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, 1.0f, A, lda, B, ldb,
+                                    accumulate ? 1.0f : 0.0f, C, ldc);
+  if (status != dnnl_success)
+    throw std::runtime_error("oneDNN sgemm failed with status " + std::to_string(int(status)) +
+                             " for M=" + std::to_string(M) + " N=" + std::to_string(N) +
+                             " K=" + std::to_string(K));
+}
+
 }  // namespace
+
+void set_gemm_threads(int threads) {
+  if (threads < 1) throw std::invalid_argument("GEMM threads must be at least 1");
+  t_gemm_threads = threads;
+}
+
+int gemm_threads() {
+  return t_gemm_threads;
+}
 
 GemmBackend gemm_backend() {
   ensure_backend_chosen();
@@ -157,7 +197,12 @@ void set_gemm_backend(GemmBackend backend) {
 }
 
 const char* gemm_backend_name(GemmBackend backend) {
-  return backend == GemmBackend::openblas ? "openblas" : "eigen";
+  switch (backend) {
+    case GemmBackend::onednn: return "onednn";
+    case GemmBackend::openblas: return "openblas";
+    case GemmBackend::eigen: return "eigen";
+  }
+  return "?";
 }
 
 std::string gemm_backend_description() {
@@ -183,7 +228,14 @@ void gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64
     if (trans_a && trans_b) lazy(c, a.transpose(), b.transpose(), accumulate);
     return;
   }
-  if (gemm_backend() == GemmBackend::openblas) {
+  GemmBackend backend = gemm_backend();
+  if constexpr (std::is_same_v<T, float>) {
+    if (backend == GemmBackend::onednn) {
+      onednn_sgemm(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+      return;
+    }
+  }
+  if (backend == GemmBackend::openblas) {
     blas_gemm(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
     return;
   }

@@ -38,16 +38,31 @@ Var binary(OpKind kind, const Var& a, const Var& b, F, DA, DB) {
       const T* pb = c.input(1).data<T>();
       const T* py = c.output().data<T>();
       const T* g = c.output_grad().template data<T>();
+      const Shape& out = c.output().shape();
+      if (c.input(0).shape() == out && c.input(1).shape() == out) {
+        // Same shapes: each operand's gradient is written element for element, so a
+        // fresh buffer is written (=) rather than zeroed and added into.
+        auto write = [&](int k, auto d) {
+          if (!c.needs_grad(k)) return;
+          auto [slot, accumulate] = c.input_grad_slot(k);
+          T* gk = slot.template data<T>();
+          std::int64_t n = out.numel();
+          if (accumulate)
+            for (std::int64_t i = 0; i < n; ++i) gk[i] += g[i] * d(pa[i], pb[i], py[i]);
+          else
+            for (std::int64_t i = 0; i < n; ++i) gk[i] = g[i] * d(pa[i], pb[i], py[i]);
+        };
+        write(0, DA{});
+        write(1, DB{});
+        return;
+      }
       T* ga = c.needs_grad(0) ? c.input_grad(0).template data<T>() : nullptr;
       T* gb = c.needs_grad(1) ? c.input_grad(1).template data<T>() : nullptr;
-      const Shape& out = c.output().shape();
       auto step = [&](std::int64_t o, std::int64_t ia, std::int64_t ib) {
         if (ga) ga[ia] += g[o] * DA{}(pa[ia], pb[ib], py[o]);
         if (gb) gb[ib] += g[o] * DB{}(pa[ia], pb[ib], py[o]);
       };
-      if (c.input(0).shape() == out && c.input(1).shape() == out) {
-        for (std::int64_t i = 0, n = out.numel(); i < n; ++i) step(i, i, i);
-      } else {
+      {
         BroadcastLoop<2>(out, {c.input(0).shape(), c.input(1).shape()})
             .run([&](std::int64_t o, const auto& idx) { step(o, idx[0], idx[1]); });
       }

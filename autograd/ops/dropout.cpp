@@ -22,8 +22,12 @@ Var dropout(const Var& x, double p, bool training, Generator& gen) {
   });
   return op.finish(y, [](BackwardContext& c) {
     dispatch_float(c.dtype(), "dropout backward", [&]<class T>() {
-      kernels::flat<T>(c.input_grad(0)) +=
-          kernels::cflat<T>(c.output_grad()) * kernels::cflat<T>(c.saved(0));
+      auto [gx, accumulate] = c.input_grad_slot(0);
+      auto contribution = kernels::cflat<T>(c.output_grad()) * kernels::cflat<T>(c.saved(0));
+      if (accumulate)
+        kernels::flat<T>(gx) += contribution;
+      else
+        kernels::flat<T>(gx) = contribution;
     });
   });
 }

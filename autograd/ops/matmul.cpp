@@ -94,25 +94,32 @@ Var matmul(const Var& a, const Var& b, bool trans_a, bool trans_b) {
       const T* pa = c.input(0).data<T>();
       const T* pb = c.input(1).data<T>();
       const T* gc = c.output_grad().template data<T>();
-      T* ga = c.needs_grad(0) ? c.input_grad(0).template data<T>() : nullptr;
-      T* gb = c.needs_grad(1) ? c.input_grad(1).template data<T>() : nullptr;
+      // A fresh gradient buffer is written by the first GEMM that reaches it; an
+      // operand shared across the batch (stride 0) accumulates from the second on.
+      BackwardContext::GradSlot sa{}, sb{};
+      if (c.needs_grad(0)) sa = c.input_grad_slot(0);
+      if (c.needs_grad(1)) sb = c.input_grad_slot(1);
+      T* ga = c.needs_grad(0) ? sa.grad.template data<T>() : nullptr;
+      T* gb = c.needs_grad(1) ? sb.grad.template data<T>() : nullptr;
       for (std::int64_t i = 0; i < p.batch; ++i) {
+        bool acc_a = sa.accumulate || (i > 0 && p.stride_a == 0);
+        bool acc_b = sb.accumulate || (i > 0 && p.stride_b == 0);
         const T* A = pa + i * p.stride_a;
         const T* B = pb + i * p.stride_b;
         const T* G = gc + i * p.stride_c;
         if (ga) {
           T* GA = ga + i * p.stride_a;
           if (!ta)  // dA = dC · op(B)ᵀ
-            kernels::gemm<T>(false, !tb, p.M, p.K, p.N, G, p.N, B, p.ldb, GA, p.lda, true);
+            kernels::gemm<T>(false, !tb, p.M, p.K, p.N, G, p.N, B, p.ldb, GA, p.lda, acc_a);
           else  // dA (stored [K, M]) = op(B) · dCᵀ
-            kernels::gemm<T>(tb, true, p.K, p.M, p.N, B, p.ldb, G, p.N, GA, p.lda, true);
+            kernels::gemm<T>(tb, true, p.K, p.M, p.N, B, p.ldb, G, p.N, GA, p.lda, acc_a);
         }
         if (gb) {
           T* GB = gb + i * p.stride_b;
           if (!tb)  // dB = op(A)ᵀ · dC
-            kernels::gemm<T>(!ta, false, p.K, p.N, p.M, A, p.lda, G, p.N, GB, p.ldb, true);
+            kernels::gemm<T>(!ta, false, p.K, p.N, p.M, A, p.lda, G, p.N, GB, p.ldb, acc_b);
           else  // dB (stored [N, K]) = dCᵀ · op(A)
-            kernels::gemm<T>(true, ta, p.N, p.K, p.M, G, p.N, A, p.lda, GB, p.ldb, true);
+            kernels::gemm<T>(true, ta, p.N, p.K, p.M, G, p.N, A, p.lda, GB, p.ldb, acc_b);
         }
       }
     });

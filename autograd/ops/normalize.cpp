@@ -62,7 +62,9 @@ Var layer_norm(const Var& x, const Var& gamma, const Var& beta, double eps) {
       T* dgamma = has_gamma && c.needs_grad(1) ? c.input_grad(1).template data<T>() : nullptr;
       T* dbeta = has_beta && c.needs_grad(beta_slot) ? c.input_grad(beta_slot).template data<T>()
                                                      : nullptr;
-      T* dx = c.needs_grad(0) ? c.input_grad(0).template data<T>() : nullptr;
+      BackwardContext::GradSlot dx_slot{};
+      if (c.needs_grad(0)) dx_slot = c.input_grad_slot(0);
+      T* dx = c.needs_grad(0) ? dx_slot.grad.template data<T>() : nullptr;
       kernels::ArrayMap<T> dg(dgamma ? dgamma : nullptr, dgamma ? D : 0);
       kernels::ArrayMap<T> db(dbeta ? dbeta : nullptr, dbeta ? D : 0);
       kernels::ConstArrayMap<T> gam(gamma ? gamma : px, D);  // unused when !gamma
@@ -76,10 +78,16 @@ Var layer_norm(const Var& x, const Var& gamma, const Var& beta, double eps) {
         if (gamma) {
           auto d = g * gam;
           T mean_d = d.sum() / T(D), mean_dxhat = (d * xhat).sum() / T(D);
-          out += rs[r] * (d - mean_d - xhat * mean_dxhat);
+          if (dx_slot.accumulate)
+            out += rs[r] * (d - mean_d - xhat * mean_dxhat);
+          else
+            out = rs[r] * (d - mean_d - xhat * mean_dxhat);
         } else {
           T mean_d = g.sum() / T(D), mean_dxhat = (g * xhat).sum() / T(D);
-          out += rs[r] * (g - mean_d - xhat * mean_dxhat);
+          if (dx_slot.accumulate)
+            out += rs[r] * (g - mean_d - xhat * mean_dxhat);
+          else
+            out = rs[r] * (g - mean_d - xhat * mean_dxhat);
         }
       }
     });

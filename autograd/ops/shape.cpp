@@ -18,8 +18,14 @@ Var reshape(const Var& x, const Shape& shape) {
   return op.finish(y, [](BackwardContext& c) {
     dispatch_float(c.dtype(), "reshape backward", [&]<class T>() {
       const T* g = c.output_grad().template data<T>();
-      T* gx = c.input_grad(0).template data<T>();
-      for (std::int64_t i = 0, n = c.output().numel(); i < n; ++i) gx[i] += g[i];
+      auto [slot, accumulate] = c.input_grad_slot(0);
+      T* gx = slot.template data<T>();
+      std::int64_t n = c.output().numel();
+      if (!accumulate) {
+        std::memcpy(gx, g, std::size_t(n) * sizeof(T));
+        return;
+      }
+      for (std::int64_t i = 0; i < n; ++i) gx[i] += g[i];
     });
   });
 }
@@ -104,8 +110,12 @@ Var permute(const Var& x, std::span<const int> order) {
     const Shape& in = c.input(0).shape();
     dispatch_float(c.dtype(), "permute backward", [&]<class T>() {
       const T* g = c.output_grad().template data<T>();
-      T* gx = c.input_grad(0).template data<T>();
-      for_each_permuted(in, ord, in.rank(), [&](std::int64_t o, std::int64_t i) { gx[i] += g[o]; });
+      auto [slot, accumulate] = c.input_grad_slot(0);
+      T* gx = slot.template data<T>();
+      if (accumulate)
+        for_each_permuted(in, ord, in.rank(), [&](std::int64_t o, std::int64_t i) { gx[i] += g[o]; });
+      else  // a permutation writes every element once
+        for_each_permuted(in, ord, in.rank(), [&](std::int64_t o, std::int64_t i) { gx[i] = g[o]; });
     });
   });
 }
@@ -159,10 +169,13 @@ Var concat(std::span<const Var> xs, int axis) {
       for (int k = 0; k < c.num_inputs(); ++k) {
         std::int64_t n = c.input(k).shape()[a];
         if (c.needs_grad(k)) {
-          T* gx = c.input_grad(k).template data<T>();
+          auto [slot, accumulate] = c.input_grad_slot(k);
+          T* gx = slot.template data<T>();
           for (std::int64_t o = 0; o < outer; ++o)
-            for (std::int64_t i = 0; i < n * inner; ++i)
-              gx[o * n * inner + i] += g[(o * total + offset) * inner + i];
+            for (std::int64_t i = 0; i < n * inner; ++i) {
+              T v = g[(o * total + offset) * inner + i];
+              gx[o * n * inner + i] = accumulate ? gx[o * n * inner + i] + v : v;
+            }
         }
         offset += n;
       }

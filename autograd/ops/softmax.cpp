@@ -6,6 +6,7 @@
 
 #include "autograd/kernels/eigen_maps.h"
 #include "autograd/kernels/rows.h"
+#include "autograd/kernels/softmax_row.h"
 #include "autograd/op_builder.h"
 #include "autograd/ops.h"
 
@@ -15,38 +16,7 @@ namespace {
 
 using kernels::ArrayMap;
 using kernels::ConstArrayMap;
-
-// Writes exp(s·x - max) at allowed positions and 0 elsewhere into `e`; returns the
-// max and the sum of `e` (sum 0 means the row is fully masked).
-template <class T>
-std::pair<T, T> shifted_exp(const T* x, T* e, std::int64_t D, T s, const std::uint8_t* m,
-                            std::int64_t step) {
-  constexpr T kNegInf = -std::numeric_limits<T>::infinity();
-  ConstArrayMap<T> xr(x, D);
-  ArrayMap<T> er(e, D);
-  if (m && step == 0 && !m[0]) m = nullptr, D = 0;  // the whole row is masked
-  if (D == 0) {
-    er.setZero();
-    return {kNegInf, T(0)};
-  }
-  if (!m || step == 0) {  // no mask, or one mask value for the whole row (and it allows)
-    T mx = (xr * s).maxCoeff();
-    er = (xr * s - mx).exp();
-    return {mx, er.sum()};
-  }
-  // Masked entries become the lowest finite value, so Eigen's vectorised max and exp
-  // run over the whole row and exp() sends them to exactly 0. (A select on the u8
-  // mask or a scalar max loop is not vectorised and ran 2-3x slower.)
-  constexpr T kLowest = std::numeric_limits<T>::lowest();
-  for (std::int64_t j = 0; j < D; ++j) e[j] = m[j] ? s * x[j] : kLowest;
-  T mx = er.maxCoeff();
-  if (mx == kLowest) {
-    er.setZero();
-    return {kNegInf, T(0)};
-  }
-  er = (er - mx).exp();
-  return {mx, er.sum()};
-}
+using kernels::shifted_exp;
 
 // What both backwards read: rows of D, the scale, output, its gradient and dx.
 template <class T>
@@ -57,11 +27,13 @@ struct RowGradients {
         scale(T(c.scalar(0))),
         y(c.output().data<T>()),
         g(c.output_grad().template data<T>()),
-        dx(c.input_grad(0).template data<T>()) {}
+        slot(c.input_grad_slot(0)),
+        dx(slot.grad.template data<T>()) {}
   std::int64_t D, rows;
   T scale;
   const T* y;
   const T* g;
+  BackwardContext::GradSlot slot;  // accumulate: add into dx; otherwise write it
   T* dx;
 };
 
@@ -88,7 +60,10 @@ Var softmax(const Var& x, const Tensor& mask, double scale) {
       for (std::int64_t i = 0; i < r.rows; ++i) {
         ConstArrayMap<T> y(r.y + i * r.D, r.D), g(r.g + i * r.D, r.D);
         T dot = (g * y).sum();
-        ArrayMap<T>(r.dx + i * r.D, r.D) += r.scale * y * (g - dot);
+        if (r.slot.accumulate)
+          ArrayMap<T>(r.dx + i * r.D, r.D) += r.scale * y * (g - dot);
+        else
+          ArrayMap<T>(r.dx + i * r.D, r.D) = r.scale * y * (g - dot);
       }
     });
   });
@@ -119,6 +94,8 @@ Var log_softmax(const Var& x, const Tensor& mask, double scale) {
     dispatch_float(c.dtype(), "log_softmax backward", [&]<class T>() {
       RowGradients<T> rg(c);
       std::int64_t D = rg.D;
+      // Masked positions and fully masked rows are skipped below: start from zeros.
+      if (!rg.slot.accumulate) rg.slot.grad.fill(0.0);
       kernels::for_each_masked_row(c.output().shape(), c.saved(0), "log_softmax backward",
                                    [&](std::int64_t r, const std::uint8_t* m, std::int64_t step) {
                                      const T* y = rg.y + r * D;

@@ -33,7 +33,11 @@ Var unary(OpKind kind, const Var& x, double s, Fwd, Bwd) {
       auto xm = cflat<T>(c.input(0));
       auto ym = cflat<T>(c.output());
       auto gy = cflat<T>(c.output_grad());
-      flat<T>(c.input_grad(0)) += Bwd{}(xm, ym, gy, T(c.scalar(0)));
+      auto [gx, accumulate] = c.input_grad_slot(0);
+      if (accumulate)
+        flat<T>(gx) += Bwd{}(xm, ym, gy, T(c.scalar(0)));
+      else
+        flat<T>(gx) = Bwd{}(xm, ym, gy, T(c.scalar(0)));
     });
   });
 }

@@ -108,6 +108,17 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
   std::int64_t B = sq[0], Tq = sq[1], Tk = sk[1], H = heads_;
   auto [q, k] = qk_->project(x_q, x_kv);
   Var v = v_->project(x_kv);
+  std::optional<double> factor = scale_->constant_factor();
+  bool dropping = dropout_ > 0 && training();
+  if (factor && !dropping && !(positions && positions->acts_in_attention())) {
+    // The common case runs as one fused op (no head split/merge copies); rotary,
+    // ALiBi, a learned scale and attention dropout take the general path below.
+    Tensor weights;
+    Var out = attention(q, k, v, H, build_mask(B, Tq, Tk, key_mask, causal), *factor, &weights);
+    if (record_) record_telemetry(weights);
+    if (capture_) captured_ = weights.clone();
+    return w_o_ ? w_o_->forward(out) : out;
+  }
   // [B, T, H·d] → [B, H, T, d]
   q = permute(reshape(q, {B, Tq, H, d_k_}), {0, 2, 1, 3});
   k = permute(reshape(k, {B, Tk, H, d_k_}), {0, 2, 1, 3});
@@ -117,7 +128,6 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
     k = positions->rotate(k);
   }
   Var scores = matmul(q, k, false, true);  // [B, H, Tq, Tk]
-  std::optional<double> factor = scale_->constant_factor();
   Tensor bias = positions ? positions->score_bias(H, Tq, Tk, scores.dtype()) : Tensor();
   double softmax_scale = 1.0;
   if (!factor)

@@ -33,9 +33,7 @@ Var Linear::forward(const Var& x) {
   if (x.shape().rank() < 1 || x.shape()[-1] != in_)
     throw ShapeError("Linear: expected input with last dimension " + std::to_string(in_) +
                      ", got shape " + x.shape().str());
-  Var y = x.shape().rank() == 1 ? reshape(matmul(reshape(x, {1, in_}), leaf(*weight_), false, true), {out_})
-                                : matmul(x, leaf(*weight_), false, true);
-  return bias_ ? y + leaf(*bias_) : y;
+  return ablate::linear(x, leaf(*weight_), bias_ ? leaf(*bias_) : Var());
 }
 
 }  // namespace ablate::nn

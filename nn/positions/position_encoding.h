@@ -19,6 +19,8 @@ class PositionEncoding : public Module {
     (void)heads, (void)tq, (void)tk, (void)dtype;
     return Tensor();
   }
+  // True for schemes that act inside attention (rotate or score_bias do something).
+  virtual bool acts_in_attention() const { return false; }
   // The longest sequence accepted; 0 = any length.
   virtual std::int64_t max_len() const { return 0; }
 

@@ -12,6 +12,7 @@ namespace {
 
 class RotaryPositions : public PositionEncoding {
  public:
+  bool acts_in_attention() const override { return true; }
   explicit RotaryPositions(double base) : base_(base) {}
 
   // x [B, H, T, d]: x·cos + rotate_half(x)·sin, rotate_half(x) = [-x2, x1].

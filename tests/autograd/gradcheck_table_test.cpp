@@ -52,6 +52,7 @@ Tensor indices(Shape s, std::initializer_list<std::int32_t> v) {
 using Inputs = std::vector<Tensor>;
 #define ONE(expr) [](Generator& g) { return Inputs{expr}; }
 #define TWO(a, b) [](Generator& g) { return Inputs{a, b}; }
+#define THREE(a, b, c) [](Generator& g) { return Inputs{a, b, c}; }
 #define FN(body) [](std::span<const Var> x) -> Var { return body; }
 
 std::vector<OpCase> op_table() {
@@ -83,6 +84,26 @@ std::vector<OpCase> op_table() {
       {"relu", ONE(away_from_zero(g, random_shape(g))), FN(relu(x[0]))},
       {"gelu_erf", ONE(normal(g, random_shape(g))), FN(gelu_erf(x[0]))},
       {"gelu_tanh", ONE(normal(g, random_shape(g))), FN(gelu_tanh(x[0]))},
+      // linear: with and without bias, rank 2 and 3 inputs
+      {"linear", THREE(normal(g, {3, 4}), normal(g, {5, 4}), normal(g, {5})),
+       FN(linear(x[0], x[1], x[2]))},
+      {"linear batch", THREE(normal(g, {2, 3, 4}), normal(g, {5, 4}), normal(g, {5})),
+       FN(linear(x[0], x[1], x[2]))},
+      {"linear no bias", TWO(normal(g, {2, 3, 4}), normal(g, {2, 4})), FN(linear(x[0], x[1]))},
+      // One input feeding several ops: the first backward to reach its gradient
+      // writes the buffer, the others add (BackwardContext::input_grad_slot).
+      {"gradient written then accumulated", ONE(away_from_zero(g, {3, 3})),
+       FN(relu(x[0]) + transpose(x[0], 0, 1) + softmax(x[0]) + matmul(x[0], x[0]) +
+          reshape(reshape(x[0], {9}), {3, 3}) + layer_norm(x[0], Var(), Var()) +
+          linear(x[0], x[0], Var()) + exp(x[0]) * x[0])},
+      // fused attention: 2 heads, d_k != d_v, Tq != Tk, a mask with a fully masked row,
+      // no mask, and q = k = v (self-attention without projections)
+      {"attention masked", THREE(normal(g, {2, 3, 4}), normal(g, {2, 2, 4}), normal(g, {2, 2, 6})),
+       FN(attention(x[0], x[1], x[2], 2,
+                    mask({2, 1, 3, 2}, {1, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0}), 0.7))},
+      {"attention unmasked", THREE(normal(g, {1, 4, 2}), normal(g, {1, 3, 2}), normal(g, {1, 3, 2})),
+       FN(attention(x[0], x[1], x[2], 1, Tensor(), 1.3))},
+      {"attention q = k = v", ONE(normal(g, {2, 3, 4})), FN(attention(x[0], x[0], x[0], 2))},
       // matmul: plain, one-GEMM batch, all transpose flags, shared operands
       {"matmul", TWO(normal(g, {3, 4}), normal(g, {4, 5})), FN(matmul(x[0], x[1]))},
       {"matmul batch x rank2", TWO(normal(g, {2, 3, 4}), normal(g, {4, 5})),

@@ -1,0 +1,69 @@
+// A fully connected layer as one op: y = x·Wᵀ + b. Unfused it records a matmul and a
+// broadcast add (two nodes, two outputs, and a strided reduction for the bias
+// gradient); fused, the bias is the GEMM's starting value and its gradient a column
+// sum of the output gradient.
+#include <algorithm>
+#include <array>
+
+#include "autograd/kernels/checks.h"
+#include "autograd/kernels/gemm.h"
+#include "autograd/op_builder.h"
+#include "autograd/ops.h"
+
+namespace ablate {
+
+Var linear(const Var& x, const Var& weight, const Var& bias) {
+  const Shape& xs = x.shape();
+  const Shape& ws = weight.shape();
+  if (xs.rank() < 1 || ws.rank() != 2 || xs[-1] != ws[1])
+    throw ShapeError("linear: expected input [..., in] and weight [out, in], got " + xs.str() +
+                     " and " + ws.str());
+  std::int64_t in = ws[1], out = ws[0], rows = in ? xs.numel() / in : 0;
+  kernels::require_same_dtype(x.dtype(), weight.dtype(), "linear");
+  bool has_bias = bias.defined();
+  if (has_bias) {
+    kernels::require_same_dtype(x.dtype(), bias.dtype(), "linear");
+    if (!(bias.shape() == Shape{out}))
+      throw ShapeError("linear: bias must be [" + std::to_string(out) + "], got " + bias.shape().str());
+  }
+  std::array<Var, 3> inputs{x, weight, bias};
+  OpBuilder op(OpKind::linear, std::span<const Var>(inputs.data(), has_bias ? 3 : 2));
+  std::array<std::int64_t, Shape::kMaxRank> dims{};
+  for (int d = 0; d < xs.rank(); ++d) dims[std::size_t(d)] = xs[d];
+  dims[std::size_t(xs.rank() - 1)] = out;
+  Shape ys(std::span<const std::int64_t>(dims.data(), std::size_t(xs.rank())));
+  Tensor y = op.output(ys, x.dtype());
+  dispatch_float(x.dtype(), "linear", [&]<class T>() {
+    T* py = y.data<T>();
+    if (has_bias) {
+      const T* pb = op.input(2).data<T>();
+      for (std::int64_t r = 0; r < rows; ++r) std::copy(pb, pb + out, py + r * out);
+    }
+    kernels::gemm<T>(false, true, rows, out, in, op.input(0).data<T>(), in, op.input(1).data<T>(),
+                     in, py, out, has_bias);
+  });
+  return op.finish(y, [](BackwardContext& c) {
+    std::int64_t in = c.input(1).shape()[1], out = c.input(1).shape()[0];
+    std::int64_t rows = in ? c.input(0).numel() / in : 0;
+    dispatch_float(c.dtype(), "linear backward", [&]<class T>() {
+      const T* g = c.output_grad().template data<T>();
+      if (c.needs_grad(0)) {  // dx [rows, in] = g [rows, out] · W [out, in]
+        auto [gx, accumulate] = c.input_grad_slot(0);
+        kernels::gemm<T>(false, false, rows, in, out, g, out, c.input(1).data<T>(), in,
+                         gx.template data<T>(), in, accumulate);
+      }
+      if (c.needs_grad(1)) {  // dW [out, in] = gᵀ · x
+        auto [gw, accumulate] = c.input_grad_slot(1);
+        kernels::gemm<T>(true, false, out, in, rows, g, out, c.input(0).data<T>(), in,
+                         gw.template data<T>(), in, accumulate);
+      }
+      if (c.num_inputs() == 3 && c.needs_grad(2)) {  // db = Σ_rows g
+        T* gb = c.input_grad(2).template data<T>();
+        for (std::int64_t r = 0; r < rows; ++r)
+          for (std::int64_t j = 0; j < out; ++j) gb[j] += g[r * out + j];
+      }
+    });
+  });
+}
+
+}  // namespace ablate

@@ -1,0 +1,77 @@
+// The reference models of issue #6 as full training steps (forward, backward, Adam)
+// and forward-only passes, plus multi-head attention alone. Each reports its time in
+// ms, the matmul FLOP rate it achieved (GFLOP/s, attention scores included; ×3 for a
+// training step) and the process's peak RSS. bench/compare_torch.py runs these one
+// configuration per process, alternating with PyTorch.
+#include <benchmark/benchmark.h>
+
+#include "bench/bench_util.h"
+#include "bench/reference_models.h"
+#include "nn/attention/multi_head_attention.h"
+
+using namespace ablate;
+
+namespace {
+
+void report_flops(benchmark::State& state, double flops_per_iteration) {
+  state.counters["GFLOP/s"] = benchmark::Counter(double(state.iterations()) * flops_per_iteration * 1e-9,
+                                                 benchmark::Counter::kIsRate);
+}
+
+void BM_TrainStep(benchmark::State& state, const std::string& name) {
+  const bench::ReferenceConfig& c = bench::reference_config(name);
+  bench::ReferenceModel model(c);
+  // The first steps size the arena (it merges its blocks after a step that needed
+  // several, and the merged block is faulted in once): steady state starts after.
+  for (int i = 0; i < 3; ++i) model.train_step();
+  for (auto _ : state) benchmark::DoNotOptimize(model.train_step());
+  report_flops(state, 3 * bench::forward_flops(c));
+  bench::report_peak_rss(state);
+}
+
+void BM_Forward(benchmark::State& state, const std::string& name) {
+  const bench::ReferenceConfig& c = bench::reference_config(name);
+  bench::ReferenceModel model(c);
+  for (int i = 0; i < 3; ++i) model.forward_only();
+  for (auto _ : state) benchmark::DoNotOptimize(model.forward_only());
+  report_flops(state, bench::forward_flops(c));
+  bench::report_peak_rss(state);
+}
+
+// Self-attention module alone (projections, scores, softmax, values, output
+// projection), B = 32, T = 64, d = 256, 8 heads, forward + backward of the sum.
+void BM_AttentionForwardBackward(benchmark::State& state) {
+  const std::int64_t B = 32, T = 64, D = 256, H = 8;
+  Generator init(1);
+  nn::BuildContext ctx;
+  ctx.d_model = D;
+  ctx.heads = H;
+  ctx.init = &init;
+  nn::MultiHeadAttention attention(nn::AttentionConfig{}, ctx, true);
+  Parameter x(randn({B, T, D}, init));
+  Tape& tape = Tape::current();
+  auto step = [&] {
+    Var in = tape.leaf(x);
+    tape.backward(sum(attention.forward(in, in, Tensor(), false)));
+    tape.reset();
+  };
+  step();
+  for (auto _ : state) step();
+  double flops = 4 * 2.0 * B * T * D * D + 2 * 2.0 * B * T * T * D;
+  report_flops(state, 3 * flops);
+  bench::report_peak_rss(state);
+}
+
+const int registered = [] {
+  for (const auto& c : bench::reference_configs()) {
+    benchmark::RegisterBenchmark(("train/" + c.name).c_str(), BM_TrainStep, c.name)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("forward/" + c.name).c_str(), BM_Forward, c.name)->Unit(benchmark::kMillisecond);
+  }
+  benchmark::RegisterBenchmark("attention/B32_T64_d256_h8", BM_AttentionForwardBackward)
+      ->Unit(benchmark::kMillisecond);
+  return 0;
+}();
+
+}  // namespace
+
+BENCHMARK_MAIN();
