@@ -5,12 +5,14 @@
 // the leading dimension (row stride H·d), the softmax runs in place on the scores,
 // the output is written straight into [B, Tq, H·d_v], and only the attention
 // weights are kept for the backward.
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 
 #include "autograd/kernels/checks.h"
 #include "autograd/kernels/gemm.h"
-#include "autograd/kernels/softmax_row.h"
+#include "autograd/kernels/eigen_maps.h"
 #include "autograd/op_builder.h"
 #include "autograd/ops.h"
 
@@ -29,6 +31,34 @@ AttentionDims attention_dims(const Shape& q, const Shape& k, const Shape& v, std
                      "with H = " + std::to_string(heads) + ", got " + q.str() + ", " + k.str() +
                      ", " + v.str());
   return {q[0], q[1], k[1], heads, q[2] / heads, v[2] / heads};
+}
+
+// Masked scaled softmax of each row of the contiguous block x [rows, D], in place.
+// Short rows (Tk = 10 in the tiny model) are shorter than one AVX-512 packet, so a
+// per-row exp would run scalar: instead the shift is applied row by row and exp runs
+// once over the whole block. Masked entries become the lowest finite value before the
+// shift, so exp sends them to exactly 0; a row with nothing allowed is all zeros.
+template <class T>
+void softmax_block(T* x, std::int64_t rows, std::int64_t D, T scale, const std::uint8_t* mask) {
+  constexpr T kLowest = std::numeric_limits<T>::lowest();
+  for (std::int64_t i = 0; i < rows; ++i) {
+    T* r = x + i * D;
+    const std::uint8_t* m = mask ? mask + i * D : nullptr;
+    T mx = kLowest;
+    for (std::int64_t j = 0; j < D; ++j) {
+      r[j] = !m || m[j] ? scale * r[j] : kLowest;
+      mx = std::max(mx, r[j]);
+    }
+    if (mx == kLowest) continue;  // fully masked: every entry stays lowest, exp gives 0
+    for (std::int64_t j = 0; j < D; ++j) r[j] = r[j] == kLowest ? kLowest : r[j] - mx;
+  }
+  kernels::ArrayMap<T> all(x, rows * D);
+  all = all.exp();
+  for (std::int64_t i = 0; i < rows; ++i) {
+    kernels::ArrayMap<T> r(x + i * D, D);
+    T total = r.sum();
+    if (total > 0) r *= T(1) / total;
+  }
 }
 
 }  // namespace
@@ -66,12 +96,7 @@ Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads, cons
         // S = Q_bh · K_bhᵀ, then P = softmax(scale · S) in place, row by row.
         kernels::gemm<T>(false, true, d.Tq, d.Tk, d.dk, pq + b * d.Tq * ldq + h * d.dk, ldq,
                          pk + b * d.Tk * ldq + h * d.dk, ldq, P, d.Tk, false);
-        for (std::int64_t i = 0; i < d.Tq; ++i) {
-          T* row = P + i * d.Tk;
-          const std::uint8_t* m = pm ? pm + (b * d.Tq + i) * d.Tk : nullptr;
-          auto [mx, total] = kernels::shifted_exp<T>(row, row, d.Tk, T(scale), m, 1);
-          if (total > 0) kernels::ArrayMap<T>(row, d.Tk) *= T(1) / total;
-        }
+        softmax_block<T>(P, d.Tq, d.Tk, T(scale), pm ? pm + b * d.Tq * d.Tk : nullptr);
         // Y_bh = P · V_bh, written into its heads' columns of [B, Tq, H·d_v].
         kernels::gemm<T>(false, false, d.Tq, d.dv, d.Tk, P, d.Tk, pv + b * d.Tk * ldv + h * d.dv,
                          ldv, py + b * d.Tq * ldv + h * d.dv, ldv, false);
