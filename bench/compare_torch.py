@@ -144,8 +144,9 @@ def torch_worker(args):
                 with torch.no_grad():
                     return loss_of().item()
     times = [t * 1e3 for t in time_reps(step, args.reps, args.min_time)]
-    print(json.dumps({"torch_version": torch.__version__, "reps_ms": times, "median_ms": statistics.median(times),
-                      "import_rss_mib": import_rss, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+    print(json.dumps({"torch_version": torch.__version__, "reps_ms": times,
+                      "median_ms": statistics.median(times), "import_rss_mib": import_rss,
+                      "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
 # ---- running both sides ------------------------------------------------------------------
@@ -263,8 +264,8 @@ def print_report(args, rows, overhead, context, torch_version, import_rss):
           "(×3 for a training step); peak RSS is of the whole process: PyTorch's includes Python and "
           f"libtorch, {import_rss:.0f} MiB after `import torch` alone.")
     if overhead:
-        print("\nPer-op overhead: `(x * w).sum()` forward + backward on 8 elements, per call "
-              "(ours: bench_tape BM_MulSum8; PyTorch: `(x * w).sum().backward()` called from Python, grads accumulating)\n")
+        print("\nPer-op overhead: `(x * w).sum()` forward + backward on 8 elements, per call (ours: "
+              "bench_tape BM_MulSum8; PyTorch: `(x * w).sum().backward()` called from Python, grads accumulating)\n")
         print("| env | PyTorch µs | ours µs | PyTorch/ours |\n|---|---:|---:|---:|")
         for env, o in overhead.items():
             t, u = statistics.median(o["torch_us"]), statistics.median(o["ours_us"])

@@ -11,6 +11,9 @@
 #include "bench/bench_util.h"
 
 #include <cblas.h>
+#include <dnnl.h>
+
+#include "autograd/kernels/small_gemm.h"
 
 using namespace ablate;
 
@@ -61,6 +64,40 @@ void BM_GemmTransposed(benchmark::State& state) {
                                                benchmark::Counter::kIsRate);
 }
 
+// Per-head attention products, {M, N, K, trans_b}: the small register-blocked kernel
+// against a direct oneDNN sgemm call (what kernels::gemm used before it).
+void BM_SmallGemm(benchmark::State& state) {
+  std::int64_t M = state.range(0), N = state.range(1), K = state.range(2);
+  bool tb = state.range(3);
+  Operands o(M, N, K);
+  for (auto _ : state) {
+    kernels::small_gemm(false, tb, M, N, K, o.a.data(), K, o.b.data(), tb ? K : N, o.c.data(), N, false);
+    benchmark::DoNotOptimize(o.c.data());
+  }
+  report_flops(state, M, N, K);
+}
+
+void BM_OnednnSmall(benchmark::State& state) {
+  std::int64_t M = state.range(0), N = state.range(1), K = state.range(2);
+  bool tb = state.range(3);
+  Operands o(M, N, K);
+  for (auto _ : state) {
+    dnnl_sgemm('N', tb ? 'T' : 'N', M, N, K, 1.0f, o.a.data(), K, o.b.data(), tb ? K : N, 0.0f,
+               o.c.data(), N);
+    benchmark::DoNotOptimize(o.c.data());
+  }
+  report_flops(state, M, N, K);
+}
+
+void head_shapes(benchmark::internal::Benchmark* b) {
+  for (int tb : {1, 0}) {
+    b->Args({10, 10, 16, tb})->Args({10, 16, 10, tb});  // tiny: scores, values
+    b->Args({16, 16, 16, tb});                           // small
+    b->Args({32, 32, 32, tb});                           // medium
+    b->Args({64, 64, 32, tb})->Args({64, 32, 64, tb});  // base
+  }
+}
+
 void square_sizes(benchmark::internal::Benchmark* b) {
   for (int n : {64, 128, 192, 240, 256, 288, 320, 384, 512, 768, 1024}) b->Args({n, n, n});
 }
@@ -76,6 +113,8 @@ void transformer_shapes(benchmark::internal::Benchmark* b) {
 }
 
 using kernels::GemmBackend;
+BENCHMARK(BM_SmallGemm)->Name("small_kernel")->Apply(head_shapes);
+BENCHMARK(BM_OnednnSmall)->Name("onednn_direct")->Apply(head_shapes);
 BENCHMARK(BM_Gemm<GemmBackend::onednn>)
     ->Name("onednn")
     ->Apply(square_sizes)

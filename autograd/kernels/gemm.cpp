@@ -1,4 +1,5 @@
 #include "autograd/kernels/gemm.h"
+#include "autograd/kernels/small_gemm.h"
 
 #include <cblas.h>
 #include <malloc.h>
@@ -230,6 +231,10 @@ void gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64
   }
   GemmBackend backend = gemm_backend();
   if constexpr (std::is_same_v<T, float>) {
+    if (backend == GemmBackend::onednn && small_gemm_fits(M, N, K)) {
+      small_gemm(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+      return;
+    }
     if (backend == GemmBackend::onednn) {
       onednn_sgemm(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
       return;

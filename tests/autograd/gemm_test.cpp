@@ -52,7 +52,9 @@ TEST_CASE("gemm matches a naive product for every backend, transpose flag, size 
       for (bool tb : {false, true})
         for (bool acc : {false, true})
           for (auto [M, N, K] :
-               {std::array<std::int64_t, 3>{3, 4, 5}, {33, 17, 9}, {70, 130, 300}}) {
+               {std::array<std::int64_t, 3>{3, 4, 5}, {33, 17, 9}, {70, 130, 300},
+                // the small per-head kernel: N below, at and between vector widths
+                {10, 10, 16}, {16, 1, 7}, {9, 16, 33}, {64, 64, 64}, {5, 40, 3}, {7, 63, 20}}) {
             check_against_naive<float>(ta, tb, M, N, K, acc);
             check_against_naive<double>(ta, tb, M, N, K, acc);
           }
