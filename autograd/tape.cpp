@@ -152,7 +152,11 @@ void Tape::backward(const Var& output, const Tensor& grad_output) {
         "was computed under NoGradGuard)");
   for (Node& n : nodes_)
     if (!n.persistent_grad) n.grad = nullptr;
-  if (!root.grad) root.grad = alloc_zeros(root.value.shape(), root.value.dtype()).raw();
+  for (GradBucket& b : grad_buckets_) b.free.clear();
+  if (!root.grad) {
+    root.grad = alloc_grad(root.value);
+    std::memset(root.grad, 0, root.value.nbytes());
+  }
   Tensor g = Tensor::view(root.grad, root.value.shape(), root.value.dtype());
   dispatch_float(g.dtype(), "backward", [&]<class T>() {
     T* dst = g.data<T>();
@@ -168,10 +172,40 @@ void Tape::run_backward(std::uint32_t root) {
     if (!n.backward || !n.grad) continue;
     BackwardContext ctx(*this, n);
     n.backward(ctx);
+    // Every consumer of n ran before n (they come later on the tape), so n's gradient
+    // is complete and, once n's backward has read it, dead.
+    recycle_grad(n);
   }
 }
 
+void Tape::retain_grad(const Var& v) {
+  checked(v).retain_grad = true;
+}
+
+void* Tape::alloc_grad(const Tensor& like) {
+  std::size_t bytes = like.nbytes();
+  for (GradBucket& b : grad_buckets_)
+    if (b.bytes == bytes && !b.free.empty()) {
+      void* p = b.free.back();
+      b.free.pop_back();
+      return p;
+    }
+  return arena_.allocate(bytes);
+}
+
+void Tape::recycle_grad(Node& n) {
+  if (n.persistent_grad || n.retain_grad || !n.grad) return;
+  std::size_t bytes = n.value.nbytes();
+  GradBucket* bucket = nullptr;
+  for (GradBucket& b : grad_buckets_)
+    if (b.bytes == bytes) bucket = &b;
+  if (!bucket) bucket = &grad_buckets_.emplace_back(GradBucket{bytes, {}});
+  bucket->free.push_back(n.grad);
+  n.grad = nullptr;
+}
+
 void Tape::reset() {
+  for (GradBucket& b : grad_buckets_) b.free.clear();  // they pointed into the arena
   nodes_.clear();
   arena_.reset();
   ++generation_;
@@ -209,14 +243,17 @@ bool BackwardContext::needs_grad(int i) const {
 
 Tensor BackwardContext::input_grad(int i) {
   Node& in = tape_.nodes_[node_.inputs[i]];
-  if (!in.grad) in.grad = tape_.alloc_zeros(in.value.shape(), in.value.dtype()).raw();
+  if (!in.grad) {
+    in.grad = tape_.alloc_grad(in.value);
+    std::memset(in.grad, 0, in.value.nbytes());
+  }
   return Tensor::view(in.grad, in.value.shape(), in.value.dtype());
 }
 
 BackwardContext::GradSlot BackwardContext::input_grad_slot(int i) {
   Node& in = tape_.nodes_[node_.inputs[i]];
   bool fresh = !in.grad;
-  if (fresh) in.grad = tape_.alloc(in.value.shape(), in.value.dtype()).raw();
+  if (fresh) in.grad = tape_.alloc_grad(in.value);
   return {Tensor::view(in.grad, in.value.shape(), in.value.dtype()), !fresh};
 }
 

@@ -35,6 +35,7 @@ struct Node {
   OpKind op = OpKind::constant;
   bool requires_grad = false;
   bool persistent_grad = false;  // grad belongs to a Parameter and survives reset()
+  bool retain_grad = false;      // keep grad readable after backward (Tape::retain_grad)
   std::array<Tensor, 3> saved;   // extra tensors backward needs (masks, statistics, indices)
   std::array<double, 2> scalars{};
   std::array<std::int64_t, 4> ints{};
@@ -51,7 +52,8 @@ class Var {
   std::int64_t numel() const { return value().numel(); }
   bool requires_grad() const;
   // The gradient accumulated by the last backward() (a view; undefined if no gradient
-  // reached this Var). Valid until the tape is reset.
+  // reached this Var). Valid until the tape is reset. For a Var computed by an op, call
+  // Tape::retain_grad(var) before backward(): otherwise its buffer is recycled.
   Tensor grad() const;
   double item() const { return value().item(); }
 
@@ -84,6 +86,11 @@ class Tape {
   // an explicit upstream gradient of the same shape and dtype.
   void backward(const Var& loss);
   void backward(const Var& output, const Tensor& grad_output);
+  // Keeps `v`'s gradient readable through Var::grad() after backward (like PyTorch's
+  // retain_grad()). Without it, an op output's gradient buffer is handed to the next
+  // gradient of the same size as soon as that op's backward has run, which keeps the
+  // backward pass's memory at its live frontier instead of one buffer per node.
+  void retain_grad(const Var& v);
 
   // Frees every activation at once; Vars made before become invalid.
   void reset();
@@ -109,8 +116,17 @@ class Tape {
   friend class BackwardContext;
   Node& checked(const Var& v);
   void run_backward(std::uint32_t root);
+  // An uninitialised gradient buffer: a recycled one of the same byte size, or arena memory.
+  void* alloc_grad(const Tensor& like);
+  void recycle_grad(Node& n);
 
   std::vector<Node> nodes_;
+  // Recycled gradient buffers by byte size; capacity persists across steps.
+  struct GradBucket {
+    std::size_t bytes;
+    std::vector<void*> free;
+  };
+  std::vector<GradBucket> grad_buckets_;
   Arena arena_;
   std::uint32_t generation_ = 1;
 };

@@ -171,6 +171,7 @@ std::array<double, kNumMetrics> attention_sample(const Draw& draw, double c) {
   Parameter q(draw.q);
   Var S = matmul(leaf(q), constant(draw.k), false, true) * c;  // [L, L]
   Var A = softmax(S);
+  tape.retain_grad(S);
   tape.backward(sum(matmul(A, constant(draw.v))));  // y = Σ (A·V)
 
   const std::int64_t L = S.shape()[0];

@@ -28,14 +28,34 @@ TEST_CASE("backward accumulates into Parameter::grad across calls and uses") {
   CHECK(w.grad.at(0) == 0.0);
 }
 
-TEST_CASE("intermediate gradients are readable from Vars after backward") {
+TEST_CASE("intermediate gradients are readable from Vars after backward with retain_grad") {
   Tape tape;
   TapeScope scope(tape);
   Parameter x(Tensor::full({3}, 2.0, DType::f64));
   Var h = tape.leaf(x) * 3.0;
-  tape.backward(sum(h * h));
+  Var other = tape.leaf(x) * 5.0;  // same size: would reuse h's buffer if h were not retained
+  tape.retain_grad(h);
+  tape.backward(sum(h * h) + sum(other * other));
   REQUIRE(h.grad().defined());
   CHECK(h.grad().at(0) == 12.0);  // d(h²)/dh = 2h = 12
+  CHECK_FALSE(other.grad().defined());  // recycled after its backward ran
+  CHECK(x.grad.at(0) == 3.0 * 12.0 + 5.0 * 20.0);
+}
+
+TEST_CASE("recycled gradient buffers keep backward's arena use at the live frontier") {
+  // A chain of 200 same-sized ops: without recycling every node would keep its own
+  // gradient buffer (200 × 8 KiB); with it, a couple are reused along the chain.
+  Tape tape;
+  TapeScope scope(tape);
+  Parameter x(Tensor::ones({1024}, DType::f64));
+  Var h = tape.leaf(x);
+  for (int i = 0; i < 200; ++i) h = tanh(h * 0.5);
+  Var loss = sum(h);
+  std::size_t before = tape.arena().bytes_in_use();
+  tape.backward(loss);
+  std::size_t used = tape.arena().bytes_in_use() - before;
+  CHECK(used < 8 * 8192);
+  CHECK(x.grad.at(0) != 0.0);
 }
 
 TEST_CASE("a Var used after reset() throws a clear error instead of reading freed memory") {
