@@ -34,6 +34,7 @@ namespace ablate {
   X(gelu_tanh, true)       \
   X(matmul, true)          \
   X(linear, true)          \
+  X(linear_relu, true)     \
   X(attention, true)       \
   X(sum, true)             \
   X(mean, true)            \

@@ -59,6 +59,9 @@ Var matmul(const Var& a, const Var& b, bool trans_a = false, bool trans_b = fals
 // bias [out] or undefined → [..., out]. One GEMM over all rows, started from the bias
 // rows, so a layer records one node and one output. Keeps: nothing extra.
 Var linear(const Var& x, const Var& weight, const Var& bias = Var());
+// relu(linear(x, weight, bias)) as one op (the ReLU feed-forward's first layer): the
+// ReLU is applied in place, so one output instead of two. Keeps: nothing extra.
+Var linear_relu(const Var& x, const Var& weight, const Var& bias = Var());
 
 // ---- attention: multi-head scaled dot-product attention, fused, on the projections'
 // layout: q [B, Tq, H·d_k], k [B, Tk, H·d_k], v [B, Tk, H·d_v] → [B, Tq, H·d_v], where

@@ -163,6 +163,9 @@ class BackwardContext {
   DType dtype() const { return node_.value.dtype(); }
   const Tensor& output() const { return node_.value; }
   Tensor output_grad() const;
+  // True when nothing reads the output gradient after this backward (no retain_grad),
+  // so the backward may transform it in place instead of copying it to scratch.
+  bool output_grad_is_private() const { return !node_.retain_grad; }
   int num_inputs() const { return int(node_.n_inputs); }
   const Tensor& input(int i) const;
   bool needs_grad(int i) const;

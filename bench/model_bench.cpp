@@ -27,6 +27,10 @@ void BM_TrainStep(benchmark::State& state, const std::string& name) {
   for (auto _ : state) benchmark::DoNotOptimize(model.train_step());
   report_flops(state, 3 * bench::forward_flops(c));
   bench::report_peak_rss(state);
+  // Where the memory goes: activations and gradients (the tape's arena) vs weights,
+  // gradients and Adam's two moments (4 floats per parameter).
+  state.counters["arena_MiB"] = double(Tape::current().arena().capacity()) / (1 << 20);
+  state.counters["params_MiB"] = double(model.parameter_count()) * 16 / (1 << 20);
 }
 
 void BM_Forward(benchmark::State& state, const std::string& name) {

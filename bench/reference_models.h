@@ -35,6 +35,7 @@ class ReferenceModel {
   double train_step();
   // Forward only, without recording gradients; returns the loss.
   double forward_only();
+  std::int64_t parameter_count() const { return model_->parameter_count(true); }
 
  private:
   Var loss();

@@ -22,9 +22,9 @@ class PositionwiseFeedForward : public FeedForward {
   }
 
   Var forward(const Var& x) override {
-    Var h = linear1_->forward(x);
+    Var h = act_ == Activation::relu ? linear1_->forward_relu(x) : linear1_->forward(x);
     switch (act_) {
-      case Activation::relu: h = relu(h); break;
+      case Activation::relu: break;  // fused into linear1
       case Activation::gelu_erf: h = gelu_erf(h); break;
       case Activation::gelu_tanh: h = gelu_tanh(h); break;
       case Activation::glu: {

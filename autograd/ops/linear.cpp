@@ -12,7 +12,10 @@
 
 namespace ablate {
 
-Var linear(const Var& x, const Var& weight, const Var& bias) {
+namespace {
+
+Var linear_op(OpKind kind, const Var& x, const Var& weight, const Var& bias) {
+  const bool apply_relu = kind == OpKind::linear_relu;
   const Shape& xs = x.shape();
   const Shape& ws = weight.shape();
   if (xs.rank() < 1 || ws.rank() != 2 || xs[-1] != ws[1])
@@ -27,11 +30,12 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
       throw ShapeError("linear: bias must be [" + std::to_string(out) + "], got " + bias.shape().str());
   }
   std::array<Var, 3> inputs{x, weight, bias};
-  OpBuilder op(OpKind::linear, std::span<const Var>(inputs.data(), has_bias ? 3 : 2));
+  OpBuilder op(kind, std::span<const Var>(inputs.data(), has_bias ? 3 : 2));
   std::array<std::int64_t, Shape::kMaxRank> dims{};
   for (int d = 0; d < xs.rank(); ++d) dims[std::size_t(d)] = xs[d];
   dims[std::size_t(xs.rank() - 1)] = out;
   Shape ys(std::span<const std::int64_t>(dims.data(), std::size_t(xs.rank())));
+  op.integer(0, apply_relu);
   Tensor y = op.output(ys, x.dtype());
   dispatch_float(x.dtype(), "linear", [&]<class T>() {
     T* py = y.data<T>();
@@ -41,12 +45,21 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
     }
     kernels::gemm<T>(false, true, rows, out, in, op.input(0).data<T>(), in, op.input(1).data<T>(),
                      in, py, out, has_bias);
+    if (apply_relu)
+      for (std::int64_t i = 0, n = rows * out; i < n; ++i) py[i] = py[i] > T(0) ? py[i] : T(0);
   });
   return op.finish(y, [](BackwardContext& c) {
     std::int64_t in = c.input(1).shape()[1], out = c.input(1).shape()[0];
     std::int64_t rows = in ? c.input(0).numel() / in : 0;
     dispatch_float(c.dtype(), "linear backward", [&]<class T>() {
       const T* g = c.output_grad().template data<T>();
+      if (c.integer(0)) {  // ReLU: the gradient passes where the output is positive
+        Tensor masked = c.output_grad_is_private() ? c.output_grad() : c.scratch(c.output().shape(), c.dtype());
+        T* gm = masked.template data<T>();
+        const T* y = c.output().data<T>();
+        for (std::int64_t i = 0, n = rows * out; i < n; ++i) gm[i] = y[i] > T(0) ? g[i] : T(0);
+        g = gm;
+      }
       if (c.needs_grad(0)) {  // dx [rows, in] = g [rows, out] · W [out, in]
         auto [gx, accumulate] = c.input_grad_slot(0);
         kernels::gemm<T>(false, false, rows, in, out, g, out, c.input(1).data<T>(), in,
@@ -64,6 +77,16 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
       }
     });
   });
+}
+
+}  // namespace
+
+Var linear(const Var& x, const Var& weight, const Var& bias) {
+  return linear_op(OpKind::linear, x, weight, bias);
+}
+
+Var linear_relu(const Var& x, const Var& weight, const Var& bias) {
+  return linear_op(OpKind::linear_relu, x, weight, bias);
 }
 
 }  // namespace ablate

@@ -30,10 +30,18 @@ Linear::Linear(std::int64_t in, std::int64_t out, bool bias, Generator& gen, Lin
 }
 
 Var Linear::forward(const Var& x) {
+  return apply(x, ablate::linear);
+}
+
+Var Linear::forward_relu(const Var& x) {
+  return apply(x, ablate::linear_relu);
+}
+
+Var Linear::apply(const Var& x, Var (*op)(const Var&, const Var&, const Var&)) {
   if (x.shape().rank() < 1 || x.shape()[-1] != in_)
     throw ShapeError("Linear: expected input with last dimension " + std::to_string(in_) +
                      ", got shape " + x.shape().str());
-  return ablate::linear(x, leaf(*weight_), bias_ ? leaf(*bias_) : Var());
+  return op(x, leaf(*weight_), bias_ ? leaf(*bias_) : Var());
 }
 
 }  // namespace ablate::nn

@@ -16,12 +16,14 @@ class Linear : public Module {
          LinearInit init = LinearInit::xavier_uniform, DType dtype = DType::f32);
 
   Var forward(const Var& x);
+  Var forward_relu(const Var& x);  // relu(forward(x)), fused
   std::int64_t in_features() const { return in_; }
   std::int64_t out_features() const { return out_; }
   Parameter& weight() { return *weight_; }
   Parameter* bias() { return bias_; }
 
  private:
+  Var apply(const Var& x, Var (*op)(const Var&, const Var&, const Var&));
   std::int64_t in_, out_;
   Parameter* weight_;
   Parameter* bias_ = nullptr;

@@ -90,6 +90,11 @@ std::vector<OpCase> op_table() {
       {"linear batch", THREE(normal(g, {2, 3, 4}), normal(g, {5, 4}), normal(g, {5})),
        FN(linear(x[0], x[1], x[2]))},
       {"linear no bias", TWO(normal(g, {2, 3, 4}), normal(g, {2, 4})), FN(linear(x[0], x[1]))},
+      // inputs kept small so no pre-activation sits within gradcheck's step of 0
+      {"linear_relu", THREE(normal(g, {4, 3}), normal(g, {5, 3}), away_from_zero(g, {5}, 0.5, 1.5)),
+       FN(linear_relu(x[0] * 0.1, x[1] * 0.1, x[2]))},
+      {"linear_relu no bias", TWO(away_from_zero(g, {2, 3, 2}), away_from_zero(g, {3, 2})),
+       FN(linear_relu(x[0], x[1]))},
       // One input feeding several ops: the first backward to reach its gradient
       // writes the buffer, the others add (BackwardContext::input_grad_slot).
       {"gradient written then accumulated", ONE(away_from_zero(g, {3, 3})),
