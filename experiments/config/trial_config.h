@@ -38,6 +38,9 @@ struct TrainSpec {
   std::int64_t decode_examples = 0;   // validation sequences greedily decoded per evaluation (0 = all)
   bool checkpoint = false;         // save checkpoint.safetensors at the end
   bool attention_telemetry = false;
+  // Threads of this trial's matrix products (oneDNN). 1 = the default, one core per
+  // trial, side by side under --jobs; more helps one large trial on an idle machine.
+  std::int64_t threads = 1;
 };
 
 struct TrialConfig {

@@ -148,6 +148,7 @@ void read_train(TomlReader& top, TrainSpec& s) {
   s.decode_examples = r.integer("decode_examples", 0, 0, 1 << 24);
   s.checkpoint = r.boolean("checkpoint", false);
   s.attention_telemetry = r.boolean("attention_telemetry", false);
+  s.threads = r.integer("threads", 1, 1, 256);
   r.finish();
 }
 

@@ -64,6 +64,9 @@ toml::table to_toml(const TrialConfig& c) {
                     {"decode_examples", s.decode_examples},
                     {"checkpoint", s.checkpoint},
                     {"attention_telemetry", s.attention_telemetry}};
+  // Written only when set, so the resolved config (and the trial id hashed from it) of
+  // every existing single-threaded trial stays the same.
+  if (s.threads != 1) train.insert("threads", s.threads);
   return toml::table{{"name", c.name},
                      {"seed", std::int64_t(c.data_seed)},
                      {"trial_seed", std::int64_t(c.seed)},

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/io/atomic_file.h"
+#include "autograd/kernels/gemm.h"
 #include "experiments/model_factory.h"
 #include "experiments/runner/evaluation.h"
 #include "nn/checkpoint.h"
@@ -151,6 +152,13 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
   auto start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   Tape& tape = Tape::current();
+  // GEMM threads are a per-thread setting: this trial's, restored for the next trial
+  // that runs on this worker thread.
+  struct GemmThreads {
+    int previous = kernels::gemm_threads();
+    explicit GemmThreads(std::int64_t n) { kernels::set_gemm_threads(int(n)); }
+    ~GemmThreads() { kernels::set_gemm_threads(previous); }
+  } gemm_threads(c.train.threads);
   try {
     std::unique_ptr<Task> task = task_registry().create(c.task.kind, c.task.options, c.data_seed, base_dir);
     TrialModel model = build_model(c, *task);

@@ -33,7 +33,8 @@ class Seq2SeqTransformer : public Module {
   Var forward_embedded(const Var& src_emb, const Var& tgt_emb, const Tensor& src_mask,
                        const Tensor& tgt_mask);
   // Greedy decoding, no gradient: [B, ≤ max_len] ids starting after BOS; finished
-  // rows are padded. Runs on the current tape (reset it afterwards).
+  // rows are padded. Runs on a per-thread tape of its own, reset between steps, so the
+  // current tape is untouched and memory stays at one step's size.
   Tensor greedy_decode(const Tensor& src, std::int64_t max_len);
 
   const VocabularyOptions& vocabulary() const { return vocab_; }
