@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_util.h"
+#include "autograd/kernels/gemm.h"
 #include "bench/reference_models.h"
 #include "nn/attention/multi_head_attention.h"
 
@@ -31,6 +32,13 @@ void BM_TrainStep(benchmark::State& state, const std::string& name) {
   // gradients and Adam's two moments (4 floats per parameter).
   state.counters["arena_MiB"] = double(Tape::current().arena().capacity()) / (1 << 20);
   state.counters["params_MiB"] = double(model.parameter_count()) * 16 / (1 << 20);
+}
+
+// The same step with GEMMs on two threads (train.threads = 2): one large trial alone.
+void BM_TrainStepTwoThreads(benchmark::State& state, const std::string& name) {
+  kernels::set_gemm_threads(2);
+  BM_TrainStep(state, name);
+  kernels::set_gemm_threads(1);
 }
 
 void BM_Forward(benchmark::State& state, const std::string& name) {
@@ -71,6 +79,11 @@ const int registered = [] {
     benchmark::RegisterBenchmark(("train/" + c.name).c_str(), BM_TrainStep, c.name)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("forward/" + c.name).c_str(), BM_Forward, c.name)->Unit(benchmark::kMillisecond);
   }
+  for (const char* name : {"medium", "base"})
+    benchmark::RegisterBenchmark((std::string("train_2_threads/") + name).c_str(), BM_TrainStepTwoThreads,
+                                 std::string(name))
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   benchmark::RegisterBenchmark("attention/B32_T64_d256_h8", BM_AttentionForwardBackward)
       ->Unit(benchmark::kMillisecond);
   return 0;

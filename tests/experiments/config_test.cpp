@@ -100,3 +100,19 @@ TEST_CASE("a missing file and a missing task table are clear errors", "[config]"
   CHECK_THROWS_WITH(load_experiment(dir.str() + "/nope.toml"), Catch::Contains("no such file"));
   CHECK_THAT(problems_of(dir, "name = \"x\"\n"), Catch::Contains("missing required table [task]"));
 }
+
+TEST_CASE("train.threads is 1 by default and left out of the resolved config then", "[config]") {
+  // The trial id hashes the resolved config: adding the key for everyone would have
+  // renamed every existing trial. Threads change the GEMMs' rounding, so a
+  // multi-threaded trial must have an id of its own.
+  ScratchDir dir("config_threads");
+  Experiment one = load_experiment(dir.file("one.toml", tiny_experiment()));
+  CHECK(one.trials[0].config.train.threads == 1);
+  CHECK_THAT(one.trials[0].config_toml, !Catch::Contains("threads"));
+  Experiment two = load_experiment(dir.file("two.toml", tiny_experiment("tiny", "threads = 2\n")));
+  CHECK(two.trials[0].config.train.threads == 2);
+  CHECK_THAT(two.trials[0].config_toml, Catch::Contains("threads = 2"));
+  CHECK(two.trials[0].id != one.trials[0].id);
+  CHECK_THAT(problems_of(dir, tiny_experiment("tiny", "threads = 0\n")),
+             Catch::Contains("train.threads"));
+}
