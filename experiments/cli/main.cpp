@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -13,6 +14,7 @@
 #include "experiments/tasks/task.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/sweep_runner.h"
+#include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
 #include "experiments/study/study_runner.h"
 #include "nn/registry_listing.h"
@@ -53,8 +55,19 @@ bool parse(const std::vector<std::string>& args, po::options_description& desc,
   return true;
 }
 
+// "K/N" with 1 <= K <= N.
+void parse_shard(const std::string& text, RunOptions& o) {
+  int k = 0, n = 0;
+  char slash = 0, extra = 0;
+  std::istringstream in(text);
+  if (!(in >> k >> slash >> n) || slash != '/' || (in >> extra) || n < 1 || k < 1 || k > n)
+    throw po::error("--shard '" + text + "': expected K/N with 1 <= K <= N, e.g. --shard 2/8");
+  o.shard = k;
+  o.shards = n;
+}
+
 int run(const std::vector<std::string>& args) {
-  std::string file;
+  std::string file, shard;
   RunOptions o;
   bool dry_run = false;
   po::options_description desc("ablate run FILE");
@@ -62,12 +75,14 @@ int run(const std::vector<std::string>& args) {
       "jobs,j", po::value(&o.jobs)->default_value(0), "trials side by side (0 = number of cores)")(
       "out", po::value(&o.out)->default_value("runs"), "outputs go to <out>/<name>/")(
       "force", po::bool_switch(&o.force), "rerun finished trials")(
+      "shard", po::value(&shard), "K/N: run only the K-th of N slices of the trials (job arrays)")(
       "dry-run", po::bool_switch(&dry_run), "validate and list the trials, run nothing")(
       "quiet,q", "no progress line");
   po::variables_map vm;
   if (!parse(args, desc, vm, "file")) return 0;
   o.progress = !vm.count("quiet");
   if (o.jobs < 0) throw po::error("--jobs must be >= 0");
+  if (!shard.empty()) parse_shard(shard, o);
   if (!dry_run && is_study_file(file)) {
     StudySummary s = run_study(file, o);
     std::cout << s.run_dir << ": study written\n"
@@ -82,9 +97,17 @@ int run(const std::vector<std::string>& args) {
   }
   Experiment e = load_experiment(file);
   if (dry_run) {
-    std::cout << e.trials.size() << " trials would run into " << o.out << "/" << e.name << "/\n";
-    for (const Trial& t : e.trials)
+    std::vector<std::size_t> listed;
+    if (o.shards > 0) listed = shard_trials(e.trials, o.shard, o.shards);
+    else
+      for (std::size_t i = 0; i < e.trials.size(); ++i) listed.push_back(i);
+    std::cout << listed.size() << " trials would run into " << o.out << "/" << e.name << "/";
+    if (o.shards > 0) std::cout << " (shard " << o.shard << " of " << o.shards << ")";
+    std::cout << "\n";
+    for (std::size_t i : listed) {
+      const Trial& t = e.trials[i];
       std::cout << "  " << t.id << "  seed " << t.config.seed << "  " << t.point_label() << "\n";
+    }
     return 0;
   }
   RunSummary s = run_experiment(e, o);

@@ -3,7 +3,8 @@
 // `jobs` threads (each trial single-threaded and deterministic, so results do not
 // depend on jobs), finished trials skipped unless forced, a progress line on stderr,
 // and the reports regenerated at the end. A lock file keeps a second `ablate run`
-// off the same directory.
+// off the same directory; shards of one sweep share the directory (each locks its own
+// slice), so a job array's tasks can write into one run directory side by side.
 #include <iosfwd>
 #include <string>
 
@@ -16,6 +17,9 @@ struct RunOptions {
   int jobs = 0;         // 0 = the number of cores
   bool force = false;   // rerun finished trials
   bool progress = true;
+  // --shard K/N: run only the K-th (1-based) of N deterministic, work-balanced slices
+  // of the trial list (experiments/runner/trial_order.h). 0/0 = the whole sweep.
+  int shard = 0, shards = 0;
 };
 
 struct RunSummary {

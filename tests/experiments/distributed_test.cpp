@@ -1,0 +1,101 @@
+// Sweeps split over shards (job arrays) and MPI ranks: the split is a partition,
+// balanced by predicted work, and merged results equal a local run's.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "experiments/runner/trial_order.h"
+#include "tests/experiments/experiment_files.h"
+
+using namespace ablate::experiments;
+using namespace ablate::experiments::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCli = ABLATE_CLI;
+
+std::string sweep_experiment(const std::string& name) {
+  return tiny_experiment(name) +
+         "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n\"model.norm.kind\" = [\"layer\", \"batch\"]\n"
+         "seeds = [0, 1]\n";
+}
+
+std::string results_of(const std::string& run_dir) {
+  return results_without_timings(read_text(run_dir + "/results.csv"));
+}
+
+}  // namespace
+
+TEST_CASE("shards partition the trials and balance predicted work", "[distributed]") {
+  ScratchDir dir("shard_split");
+  // Unequal trials: d_model 8 and 32, so balancing by count alone would be uneven.
+  Experiment e = load_experiment(dir.file("exp.toml", tiny_experiment("split") +
+                                                          "\n[sweep]\n\"model.d_model\" = [8, 32]\nseeds = [0, 1, 2, 3, 4]\n"));
+  REQUIRE(e.trials.size() == 10);
+  for (int n : {1, 2, 3, 7, 12}) {
+    std::set<std::size_t> seen;
+    std::vector<double> work;
+    for (int k = 1; k <= n; ++k) {
+      double w = 0;
+      for (std::size_t i : shard_trials(e.trials, k, n)) {
+        CHECK(seen.insert(i).second);  // no trial in two shards
+        w += predicted_cost(e.trials[i].config);
+      }
+      work.push_back(w);
+    }
+    CHECK(seen.size() == e.trials.size());  // every trial in one
+    // Dealt longest-first to the least-loaded shard: no two shards differ by more
+    // than one trial's work (with equal trials that is a split by count).
+    double largest = 0;
+    for (const Trial& t : e.trials) largest = std::max(largest, predicted_cost(t.config));
+    CHECK(*std::max_element(work.begin(), work.end()) - *std::min_element(work.begin(), work.end()) <=
+          largest);
+  }
+  CHECK_THROWS_WITH(shard_trials(e.trials, 0, 3), Catch::Contains("1 <= K <= N"));
+  // Longest first: both d_model 32 trials come before any d_model 8 one.
+  std::vector<std::size_t> order = longest_first(e.trials);
+  for (std::size_t i = 0; i < 5; ++i) CHECK(e.trials[order[i]].config.model.transformer.d_model == 32);
+}
+
+TEST_CASE("three shards merged by ablate report equal a local run", "[distributed]") {
+  ScratchDir dir("shard_merge");
+  std::string file = dir.file("exp.toml", sweep_experiment("merge"));
+  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --jobs 1 --quiet").status == 0);
+  // Each shard on "its own machine" (directory), then copied together as a user would.
+  for (int k = 1; k <= 3; ++k) {
+    std::string out = dir.str() + "/machine" + std::to_string(k);
+    CommandResult r = run_command(kCli + " run " + file + " --shard " + std::to_string(k) + "/3 --out " + out +
+                                  " --jobs 1 --quiet");
+    REQUIRE(r.status == 0);
+    fs::create_directories(dir.str() + "/merged/merge/trials");
+    fs::copy(out + "/merge/trials", dir.str() + "/merged/merge/trials", fs::copy_options::recursive |
+                                                                         fs::copy_options::skip_existing);
+    fs::copy(out + "/merge/trials.json", dir.str() + "/merged/merge/trials.json", fs::copy_options::skip_existing);
+    fs::copy(out + "/merge/experiment.toml", dir.str() + "/merged/merge/experiment.toml",
+             fs::copy_options::skip_existing);
+  }
+  CommandResult partial = run_command(kCli + " report " + dir.str() + "/machine1/merge");
+  CHECK_THAT(partial.output, Catch::Contains("missing"));  // one shard alone lists the others' trials
+  CommandResult merged = run_command(kCli + " report " + dir.str() + "/merged/merge");
+  REQUIRE(merged.status == 0);
+  CHECK_THAT(merged.output, Catch::Contains("8 of 8 trials finished"));
+  CHECK(results_of(dir.str() + "/merged/merge") == results_of(dir.str() + "/local/merge"));
+}
+
+TEST_CASE("shards share one run directory and a bad --shard is exit 2", "[distributed]") {
+  ScratchDir dir("shard_same_dir");
+  std::string file = dir.file("exp.toml", sweep_experiment("same"));
+  for (int k = 1; k <= 2; ++k)
+    REQUIRE(run_command(kCli + " run " + file + " --shard " + std::to_string(k) + "/2 --out " + dir.str() +
+                        "/runs --jobs 1 --quiet").status == 0);
+  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --jobs 1 --quiet").status == 0);
+  CHECK(results_of(dir.str() + "/runs/same") == results_of(dir.str() + "/local/same"));
+  for (const char* bad : {"0/3", "4/3", "2", "a/b", "1/0"}) {
+    CommandResult r = run_command(kCli + " run " + file + " --shard " + bad + " --out " + dir.str() + "/bad");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains("--shard"));
+    CHECK_FALSE(fs::exists(dir.str() + "/bad"));
+  }
+}
