@@ -16,12 +16,6 @@ namespace {
 
 const std::string kCli = ABLATE_CLI;
 
-std::string sweep_experiment(const std::string& name) {
-  return tiny_experiment(name) +
-         "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n\"model.norm.kind\" = [\"layer\", \"batch\"]\n"
-         "seeds = [0, 1]\n";
-}
-
 std::string results_of(const std::string& run_dir) {
   return results_without_timings(read_text(run_dir + "/results.csv"));
 }

@@ -38,6 +38,13 @@ inline std::string tiny_experiment(const std::string& name = "tiny", const std::
          extra;
 }
 
+// The tiny experiment swept over 2 × 2 points × 2 seeds (8 trials).
+inline std::string sweep_experiment(const std::string& name) {
+  return tiny_experiment(name) +
+         "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n\"model.norm.kind\" = [\"layer\", \"batch\"]\n"
+         "seeds = [0, 1]\n";
+}
+
 struct CommandResult {
   int status = -1;
   std::string output;  // stdout and stderr

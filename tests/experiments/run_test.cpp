@@ -19,12 +19,6 @@ namespace {
 
 const std::string kCli = ABLATE_CLI;
 
-std::string sweep_experiment(const std::string& name) {
-  return tiny_experiment(name) +
-         "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n\"model.norm.kind\" = [\"layer\", \"batch\"]\n"
-         "seeds = [0, 1]\n";
-}
-
 int finished_trials(const std::string& run_dir) {
   int n = 0;
   if (!fs::exists(run_dir + "/trials")) return 0;
