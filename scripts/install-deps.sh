@@ -9,6 +9,7 @@ packages=(
   libopenblas-dev                 # OpenBLAS: a GEMM backend
   libdnnl-dev                     # oneDNN: the default f32 GEMM backend
   libboost-dev libboost-program-options-dev   # CLI
+  openmpi-bin libopenmpi-dev libboost-mpi-dev # sweeps over MPI ranks (mpirun)
   libtomlplusplus-dev             # TOML++: experiment files
   nlohmann-json3-dev              # JSON: safetensors headers, run records
   catch2                          # Catch2 v2: tests

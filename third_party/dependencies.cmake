@@ -11,7 +11,10 @@ target_link_libraries(ablate_eigen INTERFACE Eigen3::Eigen)
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
   target_compile_options(ablate_eigen INTERFACE -Wno-uninitialized -Wno-maybe-uninitialized)
 endif()
-find_package(Boost 1.74 REQUIRED COMPONENTS program_options) # libboost-dev, libboost-program-options-dev
+find_package(Boost 1.74 REQUIRED COMPONENTS program_options mpi serialization)
+                                                            # libboost-dev, -program-options-dev, -mpi-dev
+# OpenMPI: `mpirun -np N ablate run FILE` spreads a sweep over ranks (Boost.MPI on top).
+find_package(MPI REQUIRED COMPONENTS CXX)                   # libopenmpi-dev, openmpi-bin
 find_package(tomlplusplus 3 REQUIRED)                       # libtomlplusplus-dev
 find_package(nlohmann_json 3.11 REQUIRED)                   # nlohmann-json3-dev (safetensors headers)
 

@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -13,6 +14,7 @@
 #include "experiments/demo.h"
 #include "experiments/tasks/task.h"
 #include "experiments/reports/report.h"
+#include "experiments/runner/mpi_sweep.h"
 #include "experiments/runner/sweep_runner.h"
 #include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
@@ -55,6 +57,14 @@ bool parse(const std::vector<std::string>& args, po::options_description& desc,
   return true;
 }
 
+void print_run_summary(const RunSummary& s) {
+  std::cout << s.run_dir << ": " << s.total << " trials (" << s.skipped << " already done, " << s.ok
+            << " ok, " << s.diverged << " diverged, " << s.failed << " failed)\n"
+            << "  table:   " << s.run_dir << "/summary.md\n"
+            << "  results: " << s.run_dir << "/results.csv\n"
+            << "  plots:   " << s.run_dir << "/plots/\n";
+}
+
 // "K/N" with 1 <= K <= N.
 void parse_shard(const std::string& text, RunOptions& o) {
   int k = 0, n = 0;
@@ -65,6 +75,9 @@ void parse_shard(const std::string& text, RunOptions& o) {
   o.shard = k;
   o.shards = n;
 }
+
+// Set in main() when started by mpirun: `run` then spreads the sweep over the ranks.
+MpiSession* g_mpi = nullptr;
 
 int run(const std::vector<std::string>& args) {
   std::string file, shard;
@@ -83,6 +96,15 @@ int run(const std::vector<std::string>& args) {
   o.progress = !vm.count("quiet");
   if (o.jobs < 0) throw po::error("--jobs must be >= 0");
   if (!shard.empty()) parse_shard(shard, o);
+  // Under mpirun only rank 0 prints or runs a study; the others serve trials or exit.
+  bool worker_rank = g_mpi && g_mpi->rank() != 0;
+  if (worker_rank && (dry_run || is_study_file(file))) return 0;
+  if (g_mpi && !dry_run && !is_study_file(file)) {
+    MpiRunResult m = run_experiment_mpi(file, o);
+    if (m.is_worker) return 0;
+    print_run_summary(m.summary);
+    return m.summary.failed ? 1 : 0;
+  }
   if (!dry_run && is_study_file(file)) {
     StudySummary s = run_study(file, o);
     std::cout << s.run_dir << ": study written\n"
@@ -111,11 +133,7 @@ int run(const std::vector<std::string>& args) {
     return 0;
   }
   RunSummary s = run_experiment(e, o);
-  std::cout << s.run_dir << ": " << s.total << " trials (" << s.skipped << " already done, " << s.ok
-            << " ok, " << s.diverged << " diverged, " << s.failed << " failed)\n"
-            << "  table:   " << s.run_dir << "/summary.md\n"
-            << "  results: " << s.run_dir << "/results.csv\n"
-            << "  plots:   " << s.run_dir << "/plots/\n";
+  print_run_summary(s);
   return s.failed ? 1 : 0;
 }
 
@@ -187,6 +205,11 @@ int main(int argc, char** argv) {
   if (command == "--version") {
     std::cout << "ablate " << code_version() << "\n";
     return 0;
+  }
+  std::unique_ptr<MpiSession> mpi;
+  if (command == "run" && launched_by_mpi()) {
+    mpi = std::make_unique<MpiSession>(argc, argv);
+    g_mpi = mpi.get();
   }
   try {
     ablate::kernels::gemm_backend();  // validates ABLATE_GEMM before any work

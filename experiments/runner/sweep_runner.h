@@ -6,7 +6,9 @@
 // off the same directory; shards of one sweep share the directory (each locks its own
 // slice), so a job array's tasks can write into one run directory side by side.
 #include <iosfwd>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "experiments/config/experiment.h"
 
@@ -28,6 +30,23 @@ struct RunSummary {
 };
 
 RunSummary run_experiment(const Experiment& experiment, const RunOptions& options);
+
+class RunLock;
+
+// What a run (or a shard, or an MPI job) of a sweep has to do, with its run directory
+// prepared and locked: the trials still to run, in file order, and the counts so far.
+struct SweepPlan {
+  RunSummary summary;
+  std::vector<const Trial*> pending;
+  std::vector<std::unique_ptr<RunLock>> locks;
+  SweepPlan();
+  SweepPlan(SweepPlan&&) noexcept;
+  SweepPlan& operator=(SweepPlan&&) noexcept;
+  ~SweepPlan();
+};
+SweepPlan plan_sweep(const Experiment& experiment, const RunOptions& options);
+// Adds one finished trial's status (ok | diverged | failed) to the counts.
+void count_outcome(RunSummary& summary, const std::string& status);
 
 // True when dir/summary.json records a finished trial (ok or diverged).
 bool trial_finished(const std::string& trial_dir);

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -160,6 +161,10 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
     ~GemmThreads() { kernels::set_gemm_threads(previous); }
   } gemm_threads(c.train.threads);
   try {
+    // Fault injection for tests of failure handling (a trial that throws mid-sweep,
+    // on whichever thread or MPI rank runs it).
+    if (const char* fail = std::getenv("ABLATE_FAIL_TRIAL"); fail && trial.id == fail)
+      throw std::runtime_error("injected failure (ABLATE_FAIL_TRIAL=" + trial.id + ")");
     std::unique_ptr<Task> task = task_registry().create(c.task.kind, c.task.options, c.data_seed, base_dir);
     TrialModel model = build_model(c, *task);
     out.params = model.module->parameter_count(true);

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "experiments/runner/trial_order.h"
@@ -92,4 +93,81 @@ TEST_CASE("shards share one run directory and a bad --shard is exit 2", "[distri
     CHECK_THAT(r.output, Catch::Contains("--shard"));
     CHECK_FALSE(fs::exists(dir.str() + "/bad"));
   }
+}
+
+namespace {
+
+// mpirun as root, with more ranks than this machine's cores allowed.
+std::string mpirun(int ranks) {
+  return std::string(ABLATE_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " + std::to_string(ranks) + " ";
+}
+
+}  // namespace
+
+TEST_CASE("mpirun -np 3 gives the same results as a local run and skips finished trials", "[distributed][mpi]") {
+  ScratchDir dir("mpi_three");
+  std::string file = dir.file("exp.toml", sweep_experiment("mpi"));
+  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --jobs 1 --quiet").status == 0);
+  CommandResult r = run_command(mpirun(3) + kCli + " run " + file + " --out " + dir.str() + "/mpi --quiet");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("8 trials (0 already done, 8 ok"));
+  CHECK(results_of(dir.str() + "/mpi/mpi") == results_of(dir.str() + "/local/mpi"));
+  // Every trial's summary.json too, timings aside.
+  auto strip = [](const std::string& text) {
+    nlohmann::json j = nlohmann::json::parse(text);
+    for (const char* key : {"wall_seconds", "steps_per_second", "peak_rss_mib"}) j.erase(key);
+    for (const char* part : {"final", "best"}) j[part].erase("seconds");
+    return j;
+  };
+  for (const auto& d : fs::directory_iterator(dir.str() + "/local/mpi/trials")) {
+    std::string id = d.path().filename().string();
+    CHECK(strip(read_text(d.path().string() + "/summary.json")) ==
+          strip(read_text(dir.str() + "/mpi/mpi/trials/" + id + "/summary.json")));
+    CHECK(read_text(d.path().string() + "/metrics.jsonl").size() > 0);
+    CHECK(fs::exists(dir.str() + "/mpi/mpi/trials/" + id + "/metrics.jsonl"));
+  }
+  CommandResult again = run_command(mpirun(3) + kCli + " run " + file + " --out " + dir.str() + "/mpi --quiet");
+  CHECK_THAT(again.output, Catch::Contains("8 trials (8 already done, 0 ok"));
+}
+
+TEST_CASE("mpirun with one rank and with more ranks than trials", "[distributed][mpi]") {
+  ScratchDir dir("mpi_ranks");
+  std::string file = dir.file("exp.toml", tiny_experiment("few") + "\n[sweep]\nseeds = [0, 1]\n");
+  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --jobs 1 --quiet").status == 0);
+  for (int ranks : {1, 5}) {
+    std::string out = dir.str() + "/np" + std::to_string(ranks);
+    CommandResult r = run_command(mpirun(ranks) + kCli + " run " + file + " --out " + out + " --quiet");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(results_of(out + "/few") == results_of(dir.str() + "/local/few"));
+  }
+}
+
+TEST_CASE("under mpirun a trial that throws is recorded as failed and the others finish", "[distributed][mpi]") {
+  ScratchDir dir("mpi_fail");
+  std::string file = dir.file("exp.toml", sweep_experiment("fail"));
+  Experiment e = load_experiment(file);
+  const std::string& victim = e.trials[3].id;
+  CommandResult r = run_command(mpirun(3) + "-x ABLATE_FAIL_TRIAL=" + victim + " " + kCli + " run " + file +
+                                " --out " + dir.str() + "/mpi --quiet");
+  INFO(r.output);
+  CHECK(r.status != 0);  // a failed trial makes `ablate run` exit 1
+  CHECK_THAT(r.output, Catch::Contains("7 ok, 0 diverged, 1 failed"));
+  std::string summary = read_text(dir.str() + "/mpi/fail/trials/" + victim + "/summary.json");
+  CHECK_THAT(summary, Catch::Contains("\"failed\""));
+  CHECK_THAT(summary, Catch::Contains("injected failure"));
+  // The failed trial runs again on the next invocation (failed trials always rerun).
+  CommandResult again = run_command(mpirun(3) + kCli + " run " + file + " --out " + dir.str() + "/mpi --quiet");
+  CHECK(again.status == 0);
+  CHECK_THAT(again.output, Catch::Contains("7 already done, 1 ok"));
+}
+
+TEST_CASE("under mpirun a bad file is exit 2 with no run directory", "[distributed][mpi]") {
+  ScratchDir dir("mpi_bad");
+  std::string file = dir.file("exp.toml", tiny_experiment("bad") + "nonsense = 1\n");
+  CommandResult r = run_command(mpirun(3) + kCli + " run " + file + " --out " + dir.str() + "/runs --quiet");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("nonsense"));
+  CHECK_FALSE(fs::exists(dir.str() + "/runs"));
 }

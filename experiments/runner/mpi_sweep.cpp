@@ -1,0 +1,212 @@
+#include "experiments/runner/mpi_sweep.h"
+
+#include <unistd.h>
+
+#include <boost/mpi.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/utility.hpp>
+#include <boost/serialization/vector.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include "experiments/config/config_error.h"
+#include "experiments/io/atomic_file.h"
+#include "experiments/reports/report.h"
+#include "experiments/runner/progress.h"
+#include "experiments/runner/trial_order.h"
+#include "experiments/runner/trial_runner.h"
+
+namespace ablate::experiments {
+
+namespace mpi = boost::mpi;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Messages. Rank 0 → worker: kAssign (trial index) or kStop. Worker → rank 0: kReady
+// once, kProgress (step, loss) while training, kRecord (the trial's files) at the end.
+enum Tag { kReady = 1, kAssign = 2, kStop = 3, kProgress = 4, kRecord = 5 };
+
+// The experiment as rank 0 read it, so workers expand exactly the same trials.
+struct Broadcast {
+  std::string error;  // non-empty: rank 0 could not load the file; workers stop
+  std::string file, base_dir, text;
+  template <class Archive>
+  void serialize(Archive& a, unsigned) {
+    a& error& file& base_dir& text;
+  }
+};
+
+// A finished trial: its index, status and every file of its directory (name, bytes).
+struct Record {
+  std::int64_t index = 0;
+  std::string status;
+  std::vector<std::string> names, contents;
+  template <class Archive>
+  void serialize(Archive& a, unsigned) {
+    a& index& status& names& contents;
+  }
+};
+
+// Workers parse the text rank 0 sent, from a private copy, with rank 0's base
+// directory (relative data paths resolve as they did there).
+Experiment load_copy(const Broadcast& b, const std::string& scratch) {
+  std::string path = scratch + "/experiment.toml";
+  write_file_atomically(path, b.text);
+  Experiment e = load_experiment(path);
+  e.file = b.file;
+  e.base_dir = b.base_dir;
+  return e;
+}
+
+void worker(mpi::communicator& world, const Broadcast& b) {
+  fs::path scratch = fs::temp_directory_path() /
+                     ("ablate-rank" + std::to_string(world.rank()) + "-" + std::to_string(::getpid()));
+  fs::create_directories(scratch);
+  Experiment e = load_copy(b, scratch.string());
+  world.send(0, kReady, 0);
+  while (true) {
+    mpi::status s = world.probe(0, mpi::any_tag);
+    if (s.tag() == kStop) {
+      world.recv(0, kStop);
+      break;
+    }
+    std::int64_t index = 0;
+    world.recv(0, kAssign, index);
+    const Trial& t = e.trials[std::size_t(index)];
+    fs::path dir = scratch / t.id;
+    fs::remove_all(dir);
+    TrialOutcome o = run_trial(t, e.base_dir, dir.string(), [&](std::int64_t step, double loss) {
+      world.send(0, kProgress, std::make_pair(step, loss));
+    });
+    Record r{index, o.status, {}, {}};
+    for (const auto& f : fs::directory_iterator(dir)) {
+      r.names.push_back(f.path().filename().string());
+      r.contents.push_back(read_file(f.path().string()));
+    }
+    world.send(0, kRecord, r);
+    fs::remove_all(dir);
+  }
+  fs::remove_all(scratch);
+}
+
+// Writes a trial's files into its directory, summary.json last (its presence marks
+// the trial finished, so an interrupted write is rerun, never half-trusted).
+void write_record(const std::string& dir, const Record& r) {
+  fs::create_directories(dir);
+  for (std::size_t i = 0; i < r.names.size(); ++i)
+    if (r.names[i] != "summary.json") write_file_atomically(dir + "/" + r.names[i], r.contents[i]);
+  for (std::size_t i = 0; i < r.names.size(); ++i)
+    if (r.names[i] == "summary.json") write_file_atomically(dir + "/" + r.names[i], r.contents[i]);
+}
+
+RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOptions& options) {
+  SweepPlan plan;
+  try {
+    plan = plan_sweep(e, options);
+  } catch (...) {  // e.g. the run directory is locked: release the workers first
+    for (int r = 1; r < world.size(); ++r) world.send(r, kStop);
+    throw;
+  }
+  RunSummary& summary = plan.summary;
+  // Longest first, so the last trials to finish are short ones.
+  std::map<const Trial*, std::int64_t> index_of;
+  for (std::size_t i = 0; i < e.trials.size(); ++i) index_of[&e.trials[i]] = std::int64_t(i);
+  std::vector<std::int64_t> queue;
+  for (std::size_t i : longest_first(e.trials))
+    for (const Trial* p : plan.pending)
+      if (p == &e.trials[i]) queue.push_back(std::int64_t(i));
+  std::size_t next = 0;
+  Progress progress(summary.total, summary.skipped, options.progress);
+  std::map<int, int> slot_of;  // rank → progress slot of its running trial
+  auto hand_out = [&](int rank) {
+    if (next < queue.size()) {
+      std::int64_t i = queue[next++];
+      const Trial& t = e.trials[std::size_t(i)];
+      slot_of[rank] = progress.start(t.id, t.point_label(), t.config.train.steps);
+      world.send(rank, kAssign, i);
+      return true;
+    }
+    world.send(rank, kStop);
+    return false;
+  };
+  int working = world.size() - 1;  // ranks not yet stopped
+  while (working > 0) {
+    // Poll rather than block: a blocking probe spins a core that, with more ranks
+    // than cores, a worker needs.
+    boost::optional<mpi::status> s = world.iprobe(mpi::any_source, mpi::any_tag);
+    if (!s) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      continue;
+    }
+    int rank = s->source();
+    if (s->tag() == kReady) {
+      int unused = 0;
+      world.recv(rank, kReady, unused);
+      if (!hand_out(rank)) --working;
+    } else if (s->tag() == kProgress) {
+      std::pair<std::int64_t, double> p;
+      world.recv(rank, kProgress, p);
+      progress.update(slot_of[rank], p.first, p.second);
+    } else if (s->tag() == kRecord) {
+      Record r;
+      world.recv(rank, kRecord, r);
+      const Trial& t = e.trials[std::size_t(r.index)];
+      write_record(summary.run_dir + "/trials/" + t.id, r);
+      progress.finish(slot_of[rank], r.status);
+      count_outcome(summary, r.status);
+      if (!hand_out(rank)) --working;
+    }
+  }
+  progress.done();
+  write_reports(summary.run_dir);
+  return summary;
+}
+
+}  // namespace
+
+MpiSession::MpiSession(int& argc, char**& argv)
+    : env_(std::make_unique<mpi::environment>(argc, argv, mpi::threading::single)) {}
+
+MpiSession::~MpiSession() = default;
+
+int MpiSession::rank() const {
+  return mpi::communicator().rank();
+}
+
+bool launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+MpiRunResult run_experiment_mpi(const std::string& file, const RunOptions& options) {
+  mpi::communicator world;
+  MpiRunResult result;
+  Broadcast b;
+  Experiment e;
+  if (world.rank() == 0) {
+    try {
+      e = load_experiment(file);
+      b.file = e.file;
+      b.base_dir = e.base_dir;
+      b.text = read_file(file);
+    } catch (const std::exception& err) {
+      b.error = err.what();
+    }
+  }
+  mpi::broadcast(world, b, 0);
+  if (world.rank() != 0) {
+    result.is_worker = true;
+    if (b.error.empty()) worker(world, b);
+    return result;
+  }
+  if (!b.error.empty()) load_experiment(file);  // rethrows the ConfigError for the CLI
+  result.summary = world.size() == 1 ? run_experiment(e, options) : coordinate(world, e, options);
+  return result;
+}
+
+}  // namespace ablate::experiments

@@ -1,0 +1,27 @@
+#include "experiments/runner/run_lock.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <stdexcept>
+
+namespace ablate::experiments {
+
+RunLock::RunLock(const std::string& run_dir, const std::string& name, bool shared) {
+  std::string path = run_dir + "/" + name;
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw std::runtime_error(path + ": cannot create the run lock");
+  if (::flock(fd_, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
+    ::close(fd_);
+    throw std::runtime_error("another `ablate run` is already writing " + run_dir +
+                             (name == ".lock" ? "" : " (this shard)") +
+                             " (wait for it to finish, or use another --out)");
+  }
+}
+
+RunLock::~RunLock() {
+  ::close(fd_);
+}
+
+}  // namespace ablate::experiments

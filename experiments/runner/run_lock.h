@@ -1,0 +1,21 @@
+#pragma once
+// flock-based locks on files in a run directory, held for the object's lifetime:
+// exclusive (a whole-sweep run; one shard's own slice) or shared (shards on the
+// directory's lock, so they coexist with each other but not with a whole-sweep run).
+#include <string>
+
+namespace ablate::experiments {
+
+class RunLock {
+ public:
+  // Throws std::runtime_error naming the directory when another process holds it.
+  RunLock(const std::string& run_dir, const std::string& name, bool shared);
+  ~RunLock();
+  RunLock(const RunLock&) = delete;
+  RunLock& operator=(const RunLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace ablate::experiments
