@@ -3,9 +3,11 @@
 // experiment, and running the `ablate` CLI as a child process.
 #include <cstdlib>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace ablate::experiments::testing {
 
@@ -70,8 +72,8 @@ inline std::string read_text(const std::string& path) {
   return s.str();
 }
 
-// results.csv without its last three columns (params, wall_seconds, steps_per_second
-// — timings differ from run to run; everything else must not).
+// results.csv without its last two columns (wall_seconds, steps_per_second — timings
+// differ from run to run; everything else must not).
 inline std::string results_without_timings(const std::string& csv) {
   std::istringstream in(csv);
   std::string line, out;
@@ -80,6 +82,31 @@ inline std::string results_without_timings(const std::string& csv) {
     out += line + "\n";
   }
   return out;
+}
+
+// A trial's summary.json without its timings (wall time, speed, peak RSS, and the
+// seconds of its final and best evaluations): what must not depend on where it ran.
+inline nlohmann::json summary_without_timings(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text);
+  for (const char* key : {"wall_seconds", "steps_per_second", "peak_rss_mib"}) j.erase(key);
+  for (const char* part : {"final", "best"})
+    if (j.contains(part)) j[part].erase("seconds");
+  return j;
+}
+
+// Every trial of run directory `a` has the same summary.json (timings aside) in `b`;
+// returns the ids that differ or are missing there.
+inline std::vector<std::string> summaries_differing(const std::string& a, const std::string& b) {
+  std::vector<std::string> differing;
+  for (const auto& d : std::filesystem::directory_iterator(a + "/trials")) {
+    std::string id = d.path().filename().string();
+    std::string other = b + "/trials/" + id + "/summary.json";
+    if (!std::filesystem::exists(other) ||
+        summary_without_timings(read_text(d.path().string() + "/summary.json")) !=
+            summary_without_timings(read_text(other)))
+      differing.push_back(id);
+  }
+  return differing;
 }
 
 }  // namespace ablate::experiments::testing

@@ -52,6 +52,7 @@ TEST_CASE("results are identical with --jobs 1 and --jobs 2", "[run]") {
   std::string one = read_text(dir.str() + "/one/jobs/results.csv");
   std::string two = read_text(dir.str() + "/two/jobs/results.csv");
   CHECK(results_without_timings(one) == results_without_timings(two));
+  CHECK(summaries_differing(dir.str() + "/one/jobs", dir.str() + "/two/jobs").empty());
   // And every trial's metrics, step by step (seconds aside).
   for (const auto& d : fs::directory_iterator(dir.str() + "/one/jobs/trials")) {
     std::string id = d.path().filename().string();
