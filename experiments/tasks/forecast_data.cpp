@@ -70,8 +70,7 @@ bool parse_number(const std::string& cell, double& out) {
 
 SeriesTable read_series_csv(const std::string& path, std::int64_t min_rows,
                             const std::string& why_min_rows) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open the file");
+  std::ifstream in = open_data_file(path);
   auto fail = [&](std::int64_t line, const std::string& what) {
     throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
   };

@@ -99,6 +99,14 @@ std::int64_t uniform_index(Generator& gen, std::int64_t n) {
   return std::int64_t(x % range);
 }
 
+std::ifstream open_data_file(const std::string& path) {
+  if (std::filesystem::is_directory(path))
+    throw std::runtime_error(path + ": is a directory, not a data file");
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open the file");
+  return in;
+}
+
 std::string resolve_data_path(const std::string& base_dir, const std::string& path) {
   std::filesystem::path p(path);
   if (p.is_absolute() || base_dir.empty()) return p.string();

@@ -8,6 +8,7 @@
 //     ids, padded with kPad; targets start with kBos (decoder input) and end with kEos;
 //   forecasting (forecast): real-valued windows [lookback, series] → [horizon, series].
 #include <cstdint>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -89,6 +90,9 @@ std::vector<Seq2SeqBatch> make_seq2seq_batches(const std::vector<SequencePair>& 
 std::int64_t uniform_index(Generator& gen, std::int64_t n);
 // `path` resolved against the experiment file's directory (absolute paths unchanged).
 std::string resolve_data_path(const std::string& base_dir, const std::string& path);
+// Opens a task's data file for reading; throws std::runtime_error naming the path when
+// it is missing, a directory or unreadable.
+std::ifstream open_data_file(const std::string& path);
 
 void register_symbolic_tasks(TaskRegistry&);  // copy, reverse, sort
 void register_numbers_to_words_task(TaskRegistry&);

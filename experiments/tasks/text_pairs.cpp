@@ -51,8 +51,7 @@ struct TextPair {
 
 std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool lowercase,
                                  std::int64_t max_length) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open the file");
+  std::ifstream in = open_data_file(path);
   auto fail = [&](std::int64_t line, const std::string& what) {
     throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
   };
