@@ -1,16 +1,19 @@
 #include "experiments/reports/plot_gnuplot.h"
 
 #include <fcntl.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
-extern char** environ;
+#include "experiments/io/atomic_file.h"
+
 
 namespace ablate::experiments {
 
@@ -42,20 +45,30 @@ std::string gp_number(double value) {
   return ec == std::errc() ? std::string(buf, end) : "NaN";
 }
 
+namespace {
+
+// The image files go where the variables svg_file and png_file say: render_plot sets
+// them to temporary names; run by hand, the script writes <stem>.svg and <stem>.png.
+std::string output_variables(const std::string& stem) {
+  return "if (!exists(\"svg_file\")) svg_file = " + gp_string(stem + ".svg") + "\n" +
+         "if (!exists(\"png_file\")) png_file = " + gp_string(stem + ".png") + "\n";
+}
+
+}  // namespace
+
 std::string gp_render(const std::string& stem, int width, int height, const std::string& body) {
   std::string size = std::to_string(width) + "," + std::to_string(height);
-  return "set terminal svg size " + size + " noenhanced background '#ffffff'\n" + "set output " +
-         gp_string(stem + ".svg") + "\n" + body + "set terminal pngcairo size " + size +
-         " noenhanced background '#ffffff'\n" + "set output " + gp_string(stem + ".png") + "\n" +
-         "replot\n" + "set output\n";
+  return output_variables(stem) + "set terminal svg size " + size + " noenhanced background '#ffffff'\n" +
+         "set output svg_file\n" + body + "set terminal pngcairo size " + size +
+         " noenhanced background '#ffffff'\n" + "set output png_file\nreplot\nset output\n";
 }
 
 std::string gp_render_each(const std::string& stem, int width, int height, const std::string& body) {
   std::string size = std::to_string(width) + "," + std::to_string(height);
-  std::string script;
-  for (const auto& [terminal, ext] : {std::pair{"svg", ".svg"}, std::pair{"pngcairo", ".png"}})
+  std::string script = output_variables(stem);
+  for (const auto& [terminal, var] : {std::pair{"svg", "svg_file"}, std::pair{"pngcairo", "png_file"}})
     script += std::string("set terminal ") + terminal + " size " + size + " noenhanced background '#ffffff'\n" +
-              "set output " + gp_string(stem + ext) + "\n" + body + "set output\n";
+              "set output " + var + "\n" + body + "set output\n";
   return script;
 }
 
@@ -69,12 +82,6 @@ struct Fd {
   }
 };
 
-struct SpawnActions {
-  posix_spawn_file_actions_t a;
-  SpawnActions() { posix_spawn_file_actions_init(&a); }
-  ~SpawnActions() { posix_spawn_file_actions_destroy(&a); }
-};
-
 std::string failure(const std::string& dir, const std::string& script, const std::string& why,
                     const std::string& err) {
   std::string msg = dir + "/" + script + ": gnuplot " + why;
@@ -86,29 +93,35 @@ std::string failure(const std::string& dir, const std::string& script, const std
 
 }  // namespace
 
-void run_gnuplot(const std::string& dir, const std::string& script) {
+void run_gnuplot(const std::string& dir, const std::string& script, const std::string& definitions) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
     throw std::runtime_error(
         failure(dir, script, std::string("not started: pipe: ") + std::strerror(errno), ""));
   Fd read_end{fds[0]}, write_end{fds[1]};
 
-  SpawnActions actions;
-  // An argument vector, not a shell command: the script name needs no quoting.
-  posix_spawn_file_actions_addopen(&actions.a, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions.a, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions.a, write_end.fd, 2);
-  posix_spawn_file_actions_addchdir_np(&actions.a, dir.c_str());
-  std::string program = "gnuplot";
-  std::string arg = script;
-  char* argv[] = {program.data(), arg.data(), nullptr};
-  pid_t pid = 0;
-  int rc = ::posix_spawnp(&pid, "gnuplot", &actions.a, nullptr, argv, environ);
-  if (rc != 0)
-    throw std::runtime_error(failure(dir, script,
-                                     std::string("could not be started (") + std::strerror(rc) +
-                                         "); install it (Debian: gnuplot-nox)",
-                                     ""));
+  std::string program = "gnuplot", e_flag = "-e", defs = definitions, arg = script;
+  char* with_defs[] = {program.data(), e_flag.data(), defs.data(), arg.data(), nullptr};
+  char* plain[] = {program.data(), arg.data(), nullptr};
+  char** argv = definitions.empty() ? plain : with_defs;
+  // fork + exec rather than posix_spawn, for PR_SET_PDEATHSIG: if this process is
+  // killed (kill -9 mid-sweep), gnuplot dies with it instead of finishing a temporary
+  // image after the next run has cleaned up. The child calls only async-signal-safe
+  // functions. An argument vector, not a shell command: no quoting needed.
+  pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid < 0)
+    throw std::runtime_error(failure(dir, script, std::string("not started: fork: ") + std::strerror(errno), ""));
+  if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(126);  // the parent died before prctl
+    int null_in = ::open("/dev/null", O_RDONLY), null_out = ::open("/dev/null", O_WRONLY);
+    if (null_in < 0 || null_out < 0 || ::dup2(null_in, 0) < 0 || ::dup2(null_out, 1) < 0 ||
+        ::dup2(write_end.fd, 2) < 0 || ::chdir(dir.c_str()) != 0)
+      ::_exit(126);
+    ::execvp("gnuplot", argv);
+    ::_exit(127);  // not installed
+  }
   ::close(write_end.fd);
   write_end.fd = -1;
 
@@ -128,9 +141,57 @@ void run_gnuplot(const std::string& dir, const std::string& script) {
   if (WIFSIGNALED(status))
     throw std::runtime_error(
         failure(dir, script, "was killed by signal " + std::to_string(WTERMSIG(status)), err));
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+    throw std::runtime_error(failure(dir, script, "could not be started; install it (Debian: gnuplot-nox)", err));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw std::runtime_error(
         failure(dir, script, "exited with status " + std::to_string(WEXITSTATUS(status)), err));
+}
+
+namespace {
+
+// gnuplot does not report a failed write (a full disk, a file-size limit): it exits 0
+// leaving a truncated image. A complete PNG ends with its IEND chunk, an SVG with
+// </svg>.
+bool image_complete(const std::string& path, const std::string& ext) {
+  std::string bytes;
+  try {
+    bytes = read_file(path);
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (ext == ".png") {
+    static const std::string iend("IEND\xae\x42\x60\x82", 8);
+    return bytes.size() >= 8 && bytes.compare(bytes.size() - 8, 8, iend) == 0;
+  }
+  std::size_t end = bytes.find_last_not_of(" \n\r\t");
+  return end != std::string::npos && end >= 5 && bytes.compare(end - 5, 6, "</svg>") == 0;
+}
+
+}  // namespace
+
+void render_plot(const std::string& dir, const std::string& stem) {
+  // Temporary names (".tmp." is what a run's stale-file cleanup removes), renamed into
+  // place only when complete: a plot is either the new image or the previous one.
+  std::string tag = ".tmp." + std::to_string(::getpid());
+  std::string svg = stem + ".svg" + tag, png = stem + ".png" + tag;
+  auto discard = [&] {
+    std::filesystem::remove(dir + "/" + svg);
+    std::filesystem::remove(dir + "/" + png);
+  };
+  try {
+    run_gnuplot(dir, stem + ".gp", "svg_file=" + gp_string(svg) + "; png_file=" + gp_string(png));
+  } catch (...) {
+    discard();
+    throw;
+  }
+  for (const auto& [file, ext] : {std::pair{svg, std::string(".svg")}, std::pair{png, std::string(".png")}})
+    if (!image_complete(dir + "/" + file, ext)) {
+      discard();
+      throw std::runtime_error(dir + "/" + stem + ext + ": gnuplot wrote an incomplete image (is the disk full?)");
+    }
+  std::filesystem::rename(dir + "/" + svg, dir + "/" + stem + ".svg");
+  std::filesystem::rename(dir + "/" + png, dir + "/" + stem + ".png");
 }
 
 }  // namespace ablate::experiments

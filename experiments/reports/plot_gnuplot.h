@@ -30,6 +30,12 @@ std::string gp_render_each(const std::string& stem, int width, int height, const
 // Runs `gnuplot <script>` with `dir` as its working directory, stdin from /dev/null
 // and stderr captured. Throws std::runtime_error naming the script, with gnuplot's
 // stderr, if gnuplot cannot be started, is killed or exits non-zero.
-void run_gnuplot(const std::string& dir, const std::string& script);
+// `definitions` (gnuplot commands, e.g. "x=1; y=2") run before the script (-e).
+void run_gnuplot(const std::string& dir, const std::string& script, const std::string& definitions = "");
+// Renders <stem>.gp (written by gp_render or gp_render_each) in `dir` to <stem>.svg and
+// <stem>.png atomically: gnuplot writes temporary files, which must be complete images
+// before they are renamed into place. Throws std::runtime_error naming the file
+// otherwise (gnuplot itself exits 0 when a write fails, e.g. on a full disk).
+void render_plot(const std::string& dir, const std::string& stem);
 
 }  // namespace ablate::experiments

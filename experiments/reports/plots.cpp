@@ -25,7 +25,7 @@ std::vector<std::string> write_plots(const std::string& run_dir, const nlohmann:
   for (const Figure& f : figures) {
     write_file_atomically(dir + "/data/" + f.stem + ".dat", f.data);
     write_file_atomically(dir + "/" + f.stem + ".gp", f.script);
-    run_gnuplot(dir, f.stem + ".gp");
+    render_plot(dir, f.stem);
     pngs.push_back("plots/" + f.stem + ".png");
   }
   return pngs;

@@ -105,7 +105,7 @@ void plot(const std::string& dir, const std::string& stem, const std::string& da
   fs::create_directories(dir + "/data");
   write_file_atomically(dir + "/data/" + stem + ".dat", data);
   write_file_atomically(dir + "/" + stem + ".gp", gp_render_each(stem, width, 500, body));
-  run_gnuplot(dir, stem + ".gp");
+  render_plot(dir, stem);
 }
 
 std::string literal_section(const json& l, std::vector<std::string>& plots, const std::string& dir) {

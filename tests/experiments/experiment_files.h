@@ -47,6 +47,15 @@ inline std::string sweep_experiment(const std::string& name) {
          "seeds = [0, 1]\n";
 }
 
+// Trials of a run directory with a summary.json (finished, ok or not).
+inline int finished_trials(const std::string& run_dir) {
+  namespace fs = std::filesystem;
+  int n = 0;
+  if (!fs::exists(run_dir + "/trials")) return 0;
+  for (const auto& d : fs::directory_iterator(run_dir + "/trials")) n += fs::exists(d.path() / "summary.json");
+  return n;
+}
+
 struct CommandResult {
   int status = -1;
   std::string output;  // stdout and stderr

@@ -19,13 +19,6 @@ namespace {
 
 const std::string kCli = ABLATE_CLI;
 
-int finished_trials(const std::string& run_dir) {
-  int n = 0;
-  if (!fs::exists(run_dir + "/trials")) return 0;
-  for (const auto& d : fs::directory_iterator(run_dir + "/trials")) n += fs::exists(d.path() / "summary.json");
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("run writes the reports and a rerun skips every finished trial", "[run]") {
