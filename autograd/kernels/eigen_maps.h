@@ -8,6 +8,16 @@
 
 namespace ablate::kernels {
 
+// dst = e for a fresh gradient buffer, dst += e for one already holding a contribution
+// (BackwardContext::input_grad_slot says which).
+template <class Dst, class Expr>
+void write_or_add(Dst&& dst, const Expr& e, bool accumulate) {
+  if (accumulate)
+    dst += e;
+  else
+    dst = e;
+}
+
 template <class T>
 using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
 template <class T>

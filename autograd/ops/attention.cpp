@@ -7,7 +7,6 @@
 // weights are kept for the backward.
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <limits>
 
 #include "autograd/kernels/checks.h"

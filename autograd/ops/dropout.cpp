@@ -23,11 +23,8 @@ Var dropout(const Var& x, double p, bool training, Generator& gen) {
   return op.finish(y, [](BackwardContext& c) {
     dispatch_float(c.dtype(), "dropout backward", [&]<class T>() {
       auto [gx, accumulate] = c.input_grad_slot(0);
-      auto contribution = kernels::cflat<T>(c.output_grad()) * kernels::cflat<T>(c.saved(0));
-      if (accumulate)
-        kernels::flat<T>(gx) += contribution;
-      else
-        kernels::flat<T>(gx) = contribution;
+      kernels::write_or_add(kernels::flat<T>(gx),
+                            kernels::cflat<T>(c.output_grad()) * kernels::cflat<T>(c.saved(0)), accumulate);
     });
   });
 }

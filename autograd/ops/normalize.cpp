@@ -78,16 +78,10 @@ Var layer_norm(const Var& x, const Var& gamma, const Var& beta, double eps) {
         if (gamma) {
           auto d = g * gam;
           T mean_d = d.sum() / T(D), mean_dxhat = (d * xhat).sum() / T(D);
-          if (dx_slot.accumulate)
-            out += rs[r] * (d - mean_d - xhat * mean_dxhat);
-          else
-            out = rs[r] * (d - mean_d - xhat * mean_dxhat);
+          kernels::write_or_add(out, rs[r] * (d - mean_d - xhat * mean_dxhat), dx_slot.accumulate);
         } else {
           T mean_d = g.sum() / T(D), mean_dxhat = (g * xhat).sum() / T(D);
-          if (dx_slot.accumulate)
-            out += rs[r] * (g - mean_d - xhat * mean_dxhat);
-          else
-            out = rs[r] * (g - mean_d - xhat * mean_dxhat);
+          kernels::write_or_add(out, rs[r] * (g - mean_d - xhat * mean_dxhat), dx_slot.accumulate);
         }
       }
     });

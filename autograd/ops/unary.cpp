@@ -34,10 +34,7 @@ Var unary(OpKind kind, const Var& x, double s, Fwd, Bwd) {
       auto ym = cflat<T>(c.output());
       auto gy = cflat<T>(c.output_grad());
       auto [gx, accumulate] = c.input_grad_slot(0);
-      if (accumulate)
-        flat<T>(gx) += Bwd{}(xm, ym, gy, T(c.scalar(0)));
-      else
-        flat<T>(gx) = Bwd{}(xm, ym, gy, T(c.scalar(0)));
+      kernels::write_or_add(flat<T>(gx), Bwd{}(xm, ym, gy, T(c.scalar(0))), accumulate);
     });
   });
 }

@@ -113,12 +113,11 @@ RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOp
   }
   RunSummary& summary = plan.summary;
   // Longest first, so the last trials to finish are short ones.
-  std::map<const Trial*, std::int64_t> index_of;
-  for (std::size_t i = 0; i < e.trials.size(); ++i) index_of[&e.trials[i]] = std::int64_t(i);
+  std::vector<bool> pending(e.trials.size(), false);
+  for (const Trial* p : plan.pending) pending[std::size_t(p - e.trials.data())] = true;
   std::vector<std::int64_t> queue;
   for (std::size_t i : longest_first(e.trials))
-    for (const Trial* p : plan.pending)
-      if (p == &e.trials[i]) queue.push_back(std::int64_t(i));
+    if (pending[i]) queue.push_back(std::int64_t(i));
   std::size_t next = 0;
   Progress progress(summary.total, summary.skipped, options.progress);
   std::map<int, int> slot_of;  // rank → progress slot of its running trial

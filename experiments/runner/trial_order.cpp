@@ -17,10 +17,10 @@ double predicted_cost(const TrialConfig& c) {
 
 std::vector<std::size_t> longest_first(const std::vector<Trial>& trials) {
   std::vector<std::size_t> order(trials.size());
+  std::vector<double> cost(trials.size());
+  for (std::size_t i = 0; i < trials.size(); ++i) cost[i] = predicted_cost(trials[i].config);
   std::iota(order.begin(), order.end(), std::size_t(0));
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return predicted_cost(trials[a].config) > predicted_cost(trials[b].config);
-  });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
   return order;
 }
 
