@@ -1,8 +1,39 @@
 #include "experiments/model_factory.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace ablate::experiments {
+
+namespace {
+
+// Most parameters a trial may have: 1e9 f32 weights are 4 GB, 16 GB with gradients and
+// Adam's two moments — beyond what a CPU trial can train, and beyond what validation
+// should allocate to find out.
+constexpr double kMaxParameters = 1e9;
+
+// An upper bound on the model's parameters and buffers, from the config alone (so an
+// absurd size is refused before anything is allocated): every projection counted with
+// its widest form (separate Q/K, projected values, GLU's three matrices).
+double parameter_bound(const TrialConfig& c, const Task& task) {
+  const nn::TransformerConfig& t = c.model.transformer;
+  const double e = double(t.d_model), h = double(t.heads);
+  const double dk = t.attention.d_k ? double(t.attention.d_k) : e / h;
+  const double dv = t.attention.d_v ? double(t.attention.d_v) : e / h;
+  const double attention = 2 * e * h * dk + 2 * e * h * dv + 4 * e;
+  const double ffn = 3 * e * double(t.d_ff) + e + double(t.d_ff);
+  const double encoder = double(t.encoder_layers) * (attention + ffn + 4 * e);
+  const double decoder = double(t.decoder_layers) * (2 * attention + ffn + 6 * e);
+  double table_rows = 0;  // a position table (learned or sinusoidal)
+  if (t.positions.options.has("max_len"))
+    table_rows = std::max(double(t.positions.options.get_int("max_len")), double(t.max_len));
+  const double vocab = task.family() == TaskFamily::forecast
+                           ? 2.0 * double(task.series()) * (1.0 + double(task.horizon()))
+                           : 2.0 * double(task.source_vocab()) + 2.0 * double(task.target_vocab());
+  return encoder + decoder + (table_rows + vocab + 1) * e;
+}
+
+}  // namespace
 
 std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string* key) {
   nn::TransformerConfig& t = c.model.transformer;
@@ -34,6 +65,15 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
     *key = "model.share_embeddings";
     return "sharing embeddings needs equal source and target vocabularies (" +
            std::to_string(task.source_vocab()) + " vs " + std::to_string(task.target_vocab()) + ")";
+  }
+  if (const double bound = parameter_bound(c, task); bound > kMaxParameters) {
+    *key = "model";
+    char size[32];
+    std::snprintf(size, sizeof size, "%.2g", bound);
+    return "the model would have up to " + std::string(size) + " parameters (d_model = " +
+           std::to_string(t.d_model) + ", d_ff = " + std::to_string(t.d_ff) + ", " +
+           std::to_string(t.encoder_layers) + " + " + std::to_string(t.decoder_layers) +
+           " layers), more than the 1e9 a trial may have (16 GB with gradients and Adam's moments)";
   }
   try {
     build_model(c, task);  // the remaining constraints live in the modules' constructors

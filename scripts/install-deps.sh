@@ -15,6 +15,10 @@ packages=(
   catch2                          # Catch2 v2: tests
   libbenchmark-dev                # Google Benchmark: bench/
   gnuplot-nox                     # plots of sweep results (SVG, PNG)
+  clang-14 libclang-rt-14-dev llvm-14 libomp-14-dev
+                                  # the sanitizer + libFuzzer build (scripts/sanitize.sh):
+                                  # Clang, its ASan/UBSan/libFuzzer runtimes, the symbolizer,
+                                  # and OpenMP for Clang
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #include "experiments/config/experiment.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <set>
@@ -9,6 +10,11 @@
 namespace ablate::experiments {
 
 namespace {
+
+// Most trials one experiment file may expand to. Far beyond any CPU sweep (10,000
+// trials of a minute are a week on 2 cores), low enough that validating them all
+// takes seconds.
+constexpr std::size_t kMaxTrials = 10'000;
 
 struct SweepAxis {
   bool zip = false;
@@ -179,9 +185,26 @@ Experiment load_experiment(const std::string& path) {
     for (const std::string& k : a.keys) e.swept_keys.push_back(k);
   bool seeds_given = !e.seeds.empty();
 
-  // ---- every grid point × seed, validated
+  // ---- every grid point × seed, validated — after checking the count, so a typo'd
+  // grid is an error rather than hours of validation.
   std::size_t points = 1;
-  for (const SweepAxis& a : axes) points *= a.size();
+  double trials = double(seeds_given ? e.seeds.size() : 1);
+  std::string grid;
+  for (const SweepAxis& a : axes) {
+    points *= a.size();  // may wrap for an absurd grid; the check below throws first
+    trials *= double(a.size());
+    grid += std::to_string(a.size()) + " × ";
+  }
+  if (trials > double(kMaxTrials)) {
+    auto [l, c] = positions.find("sweep");
+    char count[32];
+    std::snprintf(count, sizeof count, "%.4g", trials);
+    throw ConfigError({{path, l, c, "sweep",
+                        "expands to " + std::string(count) + " trials (" + grid +
+                            std::to_string(seeds_given ? e.seeds.size() : 1) +
+                            " seeds); at most " + std::to_string(kMaxTrials) +
+                            " per file — split the sweep into several files"}});
+  }
   toml::table base = doc;
   base.erase("sweep");
   std::set<std::string> seen_problems, seen_ids;
@@ -221,7 +244,13 @@ Experiment load_experiment(const std::string& path) {
       if (seen_problems.insert(pr.str()).second) problems.push_back(pr);
     }
     if (!point_problems.empty()) continue;
-    for (std::uint64_t seed : seeds_given ? e.seeds : std::vector<std::uint64_t>{0}) {
+    if (seeds_given && trial_doc.get("trial_seed")) {
+      auto [l, c] = trial_positions.find("trial_seed");
+      problems.push_back({path, l, c, "trial_seed",
+                          "a single trial's seed cannot be combined with sweep.seeds (remove one)"});
+      continue;
+    }
+    for (std::uint64_t seed : seeds_given ? e.seeds : std::vector<std::uint64_t>{config.seed}) {
       Trial t;
       t.config = config;
       t.config.seed = seed;
@@ -238,7 +267,12 @@ Experiment load_experiment(const std::string& path) {
     e.name = e.trials.front().config.name;
     e.description = e.trials.front().config.description;
   }
-  if (!seeds_given) e.seeds = {0};
+  if (!seeds_given) {  // each trial's own seed (trial_seed, default 0), in trial order
+    for (const Trial& t : e.trials)
+      if (std::find(e.seeds.begin(), e.seeds.end(), t.config.seed) == e.seeds.end())
+        e.seeds.push_back(t.config.seed);
+    if (e.seeds.empty()) e.seeds = {0};
+  }
   return e;
 }
 

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
+
+#include "experiments/config/toml_text_check.h"
 
 namespace ablate::experiments {
 
@@ -153,7 +156,12 @@ toml::table parse_experiment_file(const std::string& path) {
   try {
     if (!std::filesystem::is_regular_file(path))
       throw ConfigError({{path, 0, 0, "", "cannot read the experiment file (no such file)"}});
-    return toml::parse_file(path);
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) throw ConfigError({{path, 0, 0, "", "cannot read the experiment file"}});
+    if (auto problem = toml_text_problem(text.str(), path)) throw ConfigError({*problem});
+    return toml::parse(text.str(), path);
   } catch (const toml::parse_error& err) {
     throw ConfigError({{path, err.source().begin.line, err.source().begin.column, "",
                         "not valid TOML: " + std::string(err.description())}});

@@ -165,6 +165,9 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
     top.problem("name", "\"" + c.name + "\" may only contain letters, digits, '_', '-' and '.' (it names the run directory)");
   c.description = top.string("description", "");
   c.data_seed = std::uint64_t(top.integer("seed", 0, 0, kMaxInt));
+  // A single trial's own seed, as its resolved config.toml records it (so that file runs
+  // exactly that trial again); sweeps set it from sweep.seeds instead.
+  c.seed = std::uint64_t(top.integer("trial_seed", 0, 0, kMaxInt));
   top.node("sweep");  // expanded by the sweep, not part of a trial
   top.node("study");  // a study file's analytic parts (experiments/study/), not part of a trial
 

@@ -17,8 +17,8 @@ using json = nlohmann::json;
 
 bool is_study_file(const std::string& path) {
   try {
-    return toml::parse_file(path).get("study") != nullptr;
-  } catch (const std::exception&) {
+    return parse_experiment_file(path).get("study") != nullptr;
+  } catch (const ConfigError&) {
     return false;  // load_experiment reports why
   }
 }

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -57,6 +58,12 @@ std::vector<std::string> split_cells(const std::string& line) {
   return cells;
 }
 
+// A cell quoted for a message, cut to 40 characters (a stray binary blob or a
+// 10,000-digit number should not flood the terminal).
+std::string shown(const std::string& cell) {
+  return "'" + (cell.size() <= 40 ? cell : cell.substr(0, 37) + "...") + "'";
+}
+
 // from_chars, not strtod: a CSV means the same thing whatever the process's locale.
 bool parse_number(const std::string& cell, double& out) {
   const char* b = cell.data();
@@ -107,11 +114,14 @@ SeriesTable read_series_csv(const std::string& path, std::int64_t min_rows,
       std::string where = "column " + std::to_string(c + 1) + ": ";
       if (cells[c].empty()) fail(line_no, where + "empty cell (missing values are not supported)");
       if (!numeric[c]) {
-        std::string msg = where + "'" + cells[c] + "' is not a number";
+        std::string msg = where + shown(cells[c]) + " is not a number";
         if (line_no == first_line) msg += " (a header row must have no numeric cells)";
         fail(line_no, msg);
       }
-      if (!std::isfinite(row[c])) fail(line_no, where + "'" + cells[c] + "' is not finite");
+      if (!std::isfinite(row[c])) fail(line_no, where + shown(cells[c]) + " is not finite");
+      if (std::abs(row[c]) > std::numeric_limits<float>::max())
+        fail(line_no, where + shown(cells[c]) +
+                          " is beyond the range of f32 (±3.4e38), the precision models train in");
     }
     table.values.insert(table.values.end(), row.begin(), row.end());
     ++table.steps;

@@ -24,8 +24,8 @@ SeriesTable synthetic_series(std::int64_t steps, std::int64_t series, double noi
 // Reads comma-separated columns, one series per column, one time step per row. The
 // first non-blank row is a header if none of its cells is a number; blank lines are
 // skipped. Throws std::runtime_error "<path>:<line>: ..." for an unreadable or empty
-// file, ragged rows, non-numeric or non-finite cells, and fewer than `min_rows` data
-// rows (`why_min_rows` says where that bound comes from).
+// file, ragged rows, non-numeric or non-finite cells or ones beyond f32's range, and
+// fewer than `min_rows` data rows (`why_min_rows` says where that bound comes from).
 SeriesTable read_series_csv(const std::string& path, std::int64_t min_rows,
                             const std::string& why_min_rows);
 

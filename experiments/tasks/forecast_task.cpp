@@ -5,6 +5,7 @@
 // forecasting the future, not interpolating between training windows.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "experiments/tasks/forecast_data.h"
@@ -18,10 +19,8 @@ constexpr std::int64_t kMaxValidationWindows = 512;
 
 class ForecastTask : public Task {
  public:
-  ForecastTask(SeriesTable data, std::int64_t lookback, std::int64_t horizon, std::int64_t n_train,
-               bool normalize)
+  ForecastTask(SeriesTable data, std::int64_t lookback, std::int64_t horizon, std::int64_t n_train)
       : data_(std::move(data)), lookback_(lookback), horizon_(horizon), n_train_(n_train) {
-    if (normalize) normalize_with_training_statistics();
     // Validation windows lie wholly after the split; if there are too many, an evenly
     // strided subset keeps evaluation cheap while still covering the whole part.
     const std::int64_t window = lookback_ + horizon_;
@@ -63,23 +62,6 @@ class ForecastTask : public Task {
                                   std::to_string(batch_size));
   }
 
-  // z-scores from the training part only: statistics of the validation part would leak
-  // its level and spread into the inputs.
-  void normalize_with_training_statistics() {
-    for (std::int64_t s = 0; s < data_.series; ++s) {
-      double sum = 0, sq = 0;
-      for (std::int64_t t = 0; t < n_train_; ++t) sum += data_.value(t, s);
-      const double mean = sum / double(n_train_);
-      for (std::int64_t t = 0; t < n_train_; ++t) sq += std::pow(data_.value(t, s) - mean, 2);
-      double sd = std::sqrt(sq / double(n_train_));
-      if (!(sd > 1e-12)) sd = 1.0;  // a constant series: centre it, do not blow it up
-      for (std::int64_t t = 0; t < data_.steps; ++t) {
-        double& v = data_.values[std::size_t(t * data_.series + s)];
-        v = (v - mean) / sd;
-      }
-    }
-  }
-
   ForecastBatch windows(const std::vector<std::int64_t>& starts) const {
     const std::int64_t b = std::int64_t(starts.size()), s = data_.series;
     Tensor x = Tensor::empty({b, lookback_, s}, DType::f32);
@@ -100,6 +82,34 @@ class ForecastTask : public Task {
   std::int64_t lookback_, horizon_, n_train_;
   std::vector<std::int64_t> validation_starts_;
 };
+
+// z-scores from the training part only: statistics of the validation part would leak
+// its level and spread into the inputs. A z-score beyond f32's range (a training part
+// that is nearly constant, later values that are not) would reach the model as inf, so
+// it is an error naming the source and the column.
+void normalize_with_training_statistics(SeriesTable& data, std::int64_t n_train,
+                                        const std::string& source) {
+  for (std::int64_t s = 0; s < data.series; ++s) {
+    double sum = 0, sq = 0;
+    for (std::int64_t t = 0; t < n_train; ++t) sum += data.value(t, s);
+    const double mean = sum / double(n_train);
+    for (std::int64_t t = 0; t < n_train; ++t) sq += std::pow(data.value(t, s) - mean, 2);
+    double sd = std::sqrt(sq / double(n_train));
+    if (!(sd > 1e-12)) sd = 1.0;  // a constant series: centre it, do not blow it up
+    for (std::int64_t t = 0; t < data.steps; ++t) {
+      double& v = data.values[std::size_t(t * data.series + s)];
+      v = (v - mean) / sd;
+      if (!(std::abs(v) <= std::numeric_limits<float>::max())) {
+        std::ostringstream m;
+        m << source << ": column " << s + 1 << ": z-scored with the training part's mean "
+          << mean << " and standard deviation " << sd << ", time step " << t + 1
+          << " becomes " << v << ", beyond the range of f32; the training part is nearly "
+          << "constant — rescale the column or set normalize = false";
+        throw std::runtime_error(m.str());
+      }
+    }
+  }
+}
 
 std::unique_ptr<Task> make_forecast(const nn::Options& o, std::uint64_t seed,
                                     const std::string& base_dir) {
@@ -124,8 +134,9 @@ std::unique_ptr<Task> make_forecast(const nn::Options& o, std::uint64_t seed,
     if (!csv.empty()) throw std::runtime_error(path + ": " + msg);
     throw nn::OptionError("task 'forecast'", {{"length", "option 'length': " + msg}});
   }
-  return std::make_unique<ForecastTask>(std::move(data), lookback, horizon, n_train,
-                                        o.get_bool("normalize"));
+  if (o.get_bool("normalize"))
+    normalize_with_training_statistics(data, n_train, csv.empty() ? "synthetic series" : path);
+  return std::make_unique<ForecastTask>(std::move(data), lookback, horizon, n_train);
 }
 
 }  // namespace

@@ -10,8 +10,12 @@ Vocabulary::Vocabulary(const std::vector<std::string>& task_specials,
                        const std::vector<std::string>& tokens) {
   tokens_ = {"<pad>", "<bos>", "<eos>"};
   tokens_.insert(tokens_.end(), task_specials.begin(), task_specials.end());
+  const std::size_t first_ordinary = tokens_.size();
   tokens_.insert(tokens_.end(), tokens.begin(), tokens.end());
-  for (std::size_t i = 0; i < tokens_.size(); ++i)
+  // Only ordinary tokens are found by name: specials have fixed ids, and a user's data
+  // may well contain the text "<pad>" or "<unk>" as an ordinary token (the TSV fuzzer
+  // found this; it used to throw "listed twice").
+  for (std::size_t i = first_ordinary; i < tokens_.size(); ++i)
     if (!ids_.emplace(tokens_[i], std::int32_t(i)).second)
       throw std::logic_error("vocabulary: token '" + tokens_[i] + "' listed twice");
 }

@@ -17,6 +17,8 @@ class Vocabulary {
   Vocabulary(const std::vector<std::string>& task_specials, const std::vector<std::string>& tokens);
 
   std::int64_t size() const { return std::int64_t(tokens_.size()); }
+  // The id of an ordinary token (specials are not looked up by name: the text "<pad>"
+  // in a user's data is an ordinary token with an id of its own).
   std::optional<std::int32_t> find(const std::string& token) const;
   // Throws std::out_of_range naming the token (a bug: callers map unknowns themselves).
   std::int32_t id(const std::string& token) const;

@@ -116,3 +116,60 @@ TEST_CASE("train.threads is 1 by default and left out of the resolved config the
   CHECK_THAT(problems_of(dir, tiny_experiment("tiny", "threads = 0\n")),
              Catch::Contains("train.threads"));
 }
+
+TEST_CASE("a trial's resolved config.toml runs exactly that trial again", "[config]") {
+  // config.toml records the trial's seed as trial_seed; loading it must give the same
+  // resolved config and so the same id (found by the experiment-file fuzzer: it did
+  // not load at all).
+  ScratchDir dir("config_trial_seed");
+  Experiment sweep = load_experiment(dir.file("sweep.toml", sweep_experiment("sweep")));
+  for (const Trial& t : sweep.trials) {
+    Experiment again = load_experiment(dir.file("config.toml", t.config_toml));
+    REQUIRE(again.trials.size() == 1);
+    CHECK(again.trials[0].id == t.id);
+    CHECK(again.trials[0].config.seed == t.config.seed);
+    CHECK(again.seeds == std::vector<std::uint64_t>{t.config.seed});
+  }
+  CHECK_THAT(problems_of(dir, "trial_seed = 4\n" + sweep_experiment("both")),
+             Catch::Contains("trial_seed: a single trial's seed cannot be combined with sweep.seeds"));
+}
+
+TEST_CASE("non-ASCII characters are refused outside strings and comments only", "[config]") {
+  // Debian's TOML++ 3.3.0 reaches __builtin_unreachable() on some of them (the
+  // fuzzer's first finding); toml_text_check.h refuses them before it parses.
+  ScratchDir dir("config_non_ascii");
+  const std::string fine = "# Réseau × 2 — comment\n" + tiny_experiment("tiny") +
+                           "label_smoothing = 0.0 # ×\n";
+  std::string with_strings = fine;
+  with_strings.replace(with_strings.find("seed = 3"), 8,
+                       "description = \"Réseau × 2 — «ok»\"\nseed = 3");
+  CHECK(problems_of(dir, with_strings).empty());
+  CHECK(problems_of(dir, "description = '''\n§ literal ×'''\n" + fine).empty());
+  CHECK(problems_of(dir, "description = \"\"\"\nline \\\n  ok ×\"\"\"\n" + fine).empty());
+
+  CHECK_THAT(problems_of(dir, "name = \"x\"\nkéy = 1\n"),
+             Catch::Contains("exp.toml:2:2: non-ASCII character 'é' (U+00E9) outside a string or comment"));
+  CHECK_THAT(problems_of(dir, "a = \"s\" ×\n"), Catch::Contains(":1:9: non-ASCII character '×'"));
+  CHECK_THAT(problems_of(dir, "d = \"\"\"\\\n\xc2\xa7\"\"\"\n"),
+             Catch::Contains(":2:1: non-ASCII character '§' (U+00A7) right after a line-ending backslash"));
+  CHECK_THAT(problems_of(dir, "a = 1\n\xff = 2\n"), Catch::Contains(":2:1: non-ASCII character byte 0xFF"));
+}
+
+TEST_CASE("absurd sweeps and models are refused before anything is built", "[config]") {
+  ScratchDir dir("config_absurd");
+  // 20 values on each of 8 axes: 2.56e10 trials, refused from the counts alone.
+  std::string sweep = "\n[sweep]\n";
+  for (const char* key : {"train.lr", "train.batch", "model.d_ff", "train.steps", "train.eval_every",
+                          "train.patience", "train.clip_grad_norm", "train.validation_batch"}) {
+    sweep += std::string("\"") + key + "\" = [";
+    for (int v = 1; v <= 20; ++v) sweep += std::to_string(v) + (v < 20 ? ", " : "]\n");
+  }
+  CHECK_THAT(problems_of(dir, tiny_experiment("grid") + sweep),
+             Catch::Contains("sweep: expands to 2.56e+10 trials (20 × 20 × 20 × 20 × 20 × 20 × 20 × 20 × 1 seeds)") &&
+                 Catch::Contains("at most 10000 per file"));
+  std::string huge = tiny_experiment("huge");
+  huge.replace(huge.find("d_model = 8"), 11, "d_model = 16384");
+  huge.replace(huge.find("d_ff = 16"), 9, "d_ff = 65536");
+  CHECK_THAT(problems_of(dir, huge), Catch::Contains("model: the model would have up to") &&
+                                         Catch::Contains("more than the 1e9 a trial may have"));
+}

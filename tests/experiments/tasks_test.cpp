@@ -370,6 +370,17 @@ TEST_CASE("forecast CSV errors name the file and line", "[tasks]") {
              Catch::Contains("mixed_header.csv:1: column 1: 't' is not a number"));
   CHECK_THAT(err("empty.csv", ""), Catch::Contains("empty.csv:1: the file is empty"));
   CHECK_THAT(err("header_only.csv", "a,b\n"), Catch::Contains("header_only.csv:1: no data rows"));
+  // Beyond f32 a value would reach the model as inf (found by the CSV fuzzer); long
+  // cells are cut in the message.
+  CHECK_THAT(err("huge.csv", "1,2\n3,1e39\n" + rows),
+             Catch::Contains("huge.csv:2: column 2: '1e39' is beyond the range of f32"));
+  CHECK_THAT(err("digits.csv", "1,2\n3," + std::string(60, '3') + "\n" + rows),
+             Catch::Contains("digits.csv:2: column 2: '" + std::string(37, '3') + "...' is beyond"));
+  // A nearly constant training part whose later values are not: z-scores leave f32.
+  std::string flat;
+  for (int t = 0; t < 30; ++t) flat += t == 29 ? "3e38\n" : (t % 2 ? "1\n" : "1.00000000001\n");
+  CHECK_THAT(err("flat.csv", flat), Catch::Contains("flat.csv: column 1: z-scored") &&
+                                        Catch::Contains("beyond the range of f32"));
   CHECK_THAT(err("short.csv", "a\n1\n2\n3\n"),
              Catch::Contains("short.csv:4: 3 data rows after the header, need at least 4"));
   CHECK_THAT(err("short_split.csv", "1\n2\n3\n4\n5\n"),
@@ -443,6 +454,22 @@ TEST_CASE("text_pairs whitespace tokens and lowercase", "[tasks]") {
   for (const auto& p : check_layout(task->train_batch(gen, 6), 6)) {
     std::string src = task->detokenize(p.source.data(), std::int64_t(p.source.size()), false);
     CHECK((src == "hello world" || src == "hello" || src == "world"));
+  }
+}
+
+TEST_CASE("text_pairs data may contain the text of special tokens", "[tasks]") {
+  // "<pad>" or "<unk>" in a user's data are ordinary tokens with ids of their own, not
+  // padding (found by the TSV fuzzer: it threw "token '<pad>' listed twice").
+  auto task = make("text_pairs",
+                   {{"path", write_temp("specials.tsv", "<pad> a\t<unk>\nb <eos>\t<bos> c\n")},
+                    {"tokens", std::string("whitespace")},
+                    {"validation_fraction", 0.5}},
+                   1);
+  Generator gen(2);
+  for (const auto& p : check_layout(task->train_batch(gen, 4), 4)) {
+    for (std::int32_t id : p.source) CHECK(id > kFirstToken);  // past <unk>, text_pairs' special
+    std::string src = task->detokenize(p.source.data(), std::int64_t(p.source.size()), false);
+    CHECK((src == "<pad> a" || src == "b <eos>"));
   }
 }
 

@@ -1,0 +1,60 @@
+// Every shipped experiment (experiments/*.toml) trains in f32 at its own settings
+// without a NaN: each grid point's first seed runs to the end as `ok` — not diverged,
+// not failed — with a finite final loss. (The committed results in
+// experiments/results/ cover every seed; this keeps it true as the code changes.)
+// Each file is its own test case so ctest runs them side by side. Not built under
+// sanitizers (minutes of training).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "experiments/config/experiment.h"
+#include "experiments/runner/trial_runner.h"
+#include "tests/experiments/experiment_files.h"
+
+using namespace ablate::experiments;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kShipped = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/";
+
+void check_trains_without_nan(const std::string& name) {
+  Experiment e = load_experiment(kShipped + name + ".toml");
+  testing::ScratchDir dir("shipped_" + name);
+  int ran = 0;
+  for (const Trial& t : e.trials) {
+    if (t.config.seed != e.seeds.front()) continue;
+    INFO(name << ": trial " << t.id << " " << t.point_label());
+    const std::string trial_dir = dir.str() + "/" + t.id;
+    fs::create_directories(trial_dir);
+    TrialOutcome o = run_trial(t, e.base_dir, trial_dir);
+    INFO(o.error);
+    CHECK(o.status == "ok");
+    CHECK(std::isfinite(o.final.train_loss));
+    CHECK(std::isfinite(o.final.val_loss));
+    fs::remove_all(trial_dir);
+    ++ran;
+  }
+  CHECK(ran == int(e.trials.size() / e.seeds.size()));
+}
+
+}  // namespace
+
+TEST_CASE("the shipped experiments are exactly the ones tested here", "[shipped]") {
+  std::set<std::string> files;
+  for (const auto& f : fs::directory_iterator(kShipped))
+    if (f.path().extension() == ".toml") files.insert(f.path().stem().string());
+  CHECK(files == std::set<std::string>{"attention", "forecasting", "norms", "positions",
+                                       "quickstart", "scaling_gradient"});
+}
+
+TEST_CASE("shipped quickstart trains in f32 without NaN", "[shipped]") { check_trains_without_nan("quickstart"); }
+TEST_CASE("shipped attention trains in f32 without NaN", "[shipped]") { check_trains_without_nan("attention"); }
+TEST_CASE("shipped positions trains in f32 without NaN", "[shipped]") { check_trains_without_nan("positions"); }
+TEST_CASE("shipped norms trains in f32 without NaN", "[shipped]") { check_trains_without_nan("norms"); }
+TEST_CASE("shipped forecasting trains in f32 without NaN", "[shipped]") { check_trains_without_nan("forecasting"); }
+TEST_CASE("shipped scaling_gradient sweep trains in f32 without NaN", "[shipped]") {
+  check_trains_without_nan("scaling_gradient");
+}

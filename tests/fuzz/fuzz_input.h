@@ -1,0 +1,52 @@
+#pragma once
+// What every fuzz target shares. The loaders under test read files (that is how
+// researchers feed them), so each input is written to a file in a private scratch
+// directory, created once per process and removed at exit.
+//
+// A target accepts exactly the exceptions its loader documents for bad input (the
+// ones the CLI turns into exit status 2 or a clear per-trial error); anything else —
+// std::bad_alloc, std::length_error, an assertion, a sanitizer report — escapes and
+// libFuzzer reports it as a crash with the input that caused it.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace ablate::fuzz {
+
+inline const std::filesystem::path& scratch_dir() {
+  static const std::filesystem::path dir = [] {
+    std::string pattern = (std::filesystem::temp_directory_path() / "ablate-fuzz-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) std::abort();
+    std::atexit([] { std::filesystem::remove_all(scratch_dir()); });
+    return std::filesystem::path(pattern);
+  }();
+  return dir;
+}
+
+// Writes `size` bytes to scratch_dir()/name (replacing it) and returns its path.
+inline std::string write_scratch_file(const std::string& name, const std::uint8_t* data,
+                                      std::size_t size) {
+  std::string path = (scratch_dir() / name).string();
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  if (!out.flush()) std::abort();  // the harness itself failed, not the code under test
+  return path;
+}
+
+inline std::string write_scratch_file(const std::string& name, const std::string& text) {
+  return write_scratch_file(name, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+}
+
+// A property of accepted input that must hold; a failure says which and aborts, which
+// libFuzzer reports as a crash (saving the input), as it would an uncaught exception.
+inline void require(bool holds, const char* property) {
+  if (holds) return;
+  std::fprintf(stderr, "fuzz property violated: %s\n", property);
+  std::abort();
+}
+
+}  // namespace ablate::fuzz
