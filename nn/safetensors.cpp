@@ -266,7 +266,7 @@ SafetensorsFile read_safetensors(const std::string& path) {
   json header;
   try {
     header = json::parse(text);  // also rejects text that is not UTF-8
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e99999 (fuzzer)
     fail(path, std::string("header is not valid JSON (") + e.what() + ")");
   }
   if (!header.is_object()) fail(path, "header is not a JSON object");

@@ -22,3 +22,10 @@ export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
 export ASAN_SYMBOLIZER_PATH=$(command -v llvm-symbolizer-14 || command -v llvm-symbolizer || true)
 cd build-sanitize
 ctest --output-on-failure --parallel "$jobs" "$@"
+# How much each fuzz target ran (RELIABILITY.md quotes these figures).
+for log in tests/fuzz/*/log; do
+  [[ -f "$log" ]] || continue
+  runs=$(grep -m1 -oP 'stat::number_of_executed_units: *\K[0-9]+' "$log" || echo "?")
+  new=$(grep -m1 -oP 'stat::new_units_added: *\K[0-9]+' "$log" || echo "?")
+  echo "fuzz $(basename "$(dirname "$log")"): $runs inputs executed, $new new coverage units"
+done

@@ -4,9 +4,12 @@
 #include <cmath>
 
 #include "autograd/ablate.h"
+#include "tests/fresh_tape.h"
 
 using namespace ablate;
 using Catch::Detail::Approx;
+
+using Fresh = ablate_tests::FreshTape;
 
 namespace {
 Tensor f64(Shape s, std::vector<double> v) {
@@ -15,10 +18,6 @@ Tensor f64(Shape s, std::vector<double> v) {
 Tensor b8(Shape s, std::vector<double> v) {
   return Tensor::from_data(s, v, DType::b8);
 }
-struct Fresh {  // a private tape per test
-  Tape tape;
-  TapeScope scope{tape};
-};
 }  // namespace
 
 TEST_CASE("softmax matches the closed form and is stable for ±1e4 logits") {

@@ -173,3 +173,17 @@ TEST_CASE("absurd sweeps and models are refused before anything is built", "[con
   CHECK_THAT(problems_of(dir, huge), Catch::Contains("model: the model would have up to") &&
                                          Catch::Contains("more than the 1e9 a trial may have"));
 }
+
+TEST_CASE("a sweep over component tables labels its points inline", "[config]") {
+  // The label is written by display(), not TOML++'s formatter, whose 3.3.0 array
+  // printing is undefined for floats below 1 (found by the experiment-file fuzzer).
+  ScratchDir dir("config_table_sweep");
+  Experiment e = load_experiment(dir.file(
+      "exp.toml", tiny_experiment("tables") +
+                      "\n[sweep]\n\"model.norm\" = [{ kind = \"layer\", eps = 1e-6 }, { kind = \"rms\" }]\n"
+                      "\"train.label_smoothing\" = [0.05]\n"));
+  REQUIRE(e.trials.size() == 2);
+  CHECK(e.trials[0].point_label() == "model.norm={ eps = 1e-06, kind = layer } train.label_smoothing=0.05");
+  CHECK(e.trials[0].config.model.transformer.norm.options.get_float("eps") == 1e-6);
+  CHECK(e.trials[1].point_label() == "model.norm={ kind = rms } train.label_smoothing=0.05");
+}

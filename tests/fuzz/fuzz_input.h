@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 namespace ablate::fuzz {
@@ -47,6 +48,20 @@ inline void require(bool holds, const char* property) {
   if (holds) return;
   std::fprintf(stderr, "fuzz property violated: %s\n", property);
   std::abort();
+}
+
+// Runs `load`. Returns true when it rejected the input the documented way — a
+// std::runtime_error whose message starts with `path` — and false when it accepted it;
+// any other exception escapes (a finding).
+template <class Load>
+bool rejected_naming(const std::string& path, Load&& load) {
+  try {
+    load();
+    return false;
+  } catch (const std::runtime_error& error) {
+    require(std::string(error.what()).rfind(path, 0) == 0, "the error starts with the path");
+    return true;
+  }
 }
 
 }  // namespace ablate::fuzz

@@ -39,12 +39,7 @@ bool same_tensor(const Tensor& a, const Tensor& b) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string path = write_scratch_file("input.safetensors", data, size);
   nn::SafetensorsFile file;
-  try {
-    file = nn::read_safetensors(path);
-  } catch (const std::runtime_error& error) {
-    require(std::string(error.what()).rfind(path, 0) == 0, "the error starts with the path");
-    return 0;
-  }
+  if (fuzz::rejected_naming(path, [&] { file = nn::read_safetensors(path); })) return 0;
   const std::string copy = (fuzz::scratch_dir() / "copy.safetensors").string();
   nn::write_safetensors(copy, file.tensors, file.metadata);
   nn::SafetensorsFile again = nn::read_safetensors(copy);
@@ -61,11 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // The model's keys are "weight" [3, 2] and "bias" [3] (f32).
   Generator gen(0);
   nn::Linear model(2, 3, /*bias=*/true, gen);
-  try {
-    nn::Checkpoint loaded = nn::load_checkpoint(model, path, /*strict=*/false);
+  nn::Checkpoint loaded;
+  if (!fuzz::rejected_naming(path, [&] { loaded = nn::load_checkpoint(model, path, /*strict=*/false); }))
     require(loaded.file.tensors.size() == file.tensors.size(), "the loader reads what the reader reads");
-  } catch (const std::runtime_error& error) {  // e.g. another format_version
-    require(std::string(error.what()).rfind(path, 0) == 0, "the error starts with the path");
-  }
   return 0;
 }

@@ -15,16 +15,15 @@
 #include "nn/norms/norm.h"
 #include "nn/registry_listing.h"
 #include "nn/transformer/transformer_models.h"
+#include "tests/fresh_tape.h"
 
 using namespace ablate;
 using namespace ablate::nn;
 using Catch::Detail::Approx;
 
+using Fresh = ablate_tests::FreshTape;
+
 namespace {
-struct Fresh {
-  Tape tape;
-  TapeScope scope{tape};
-};
 BuildContext context(std::int64_t d, std::int64_t heads, Generator& g) {
   BuildContext c;
   c.d_model = d;

@@ -9,16 +9,14 @@
 
 #include "autograd/ablate.h"
 #include "nn/norms/norm.h"
+#include "tests/fresh_tape.h"
 
 using namespace ablate;
 using namespace ablate::nn;
 
-namespace {
+using Fresh = ablate_tests::FreshTape;
 
-struct Fresh {
-  Tape tape;
-  TapeScope scope{tape};
-};
+namespace {
 
 bool all_finite(const Tensor& t) {
   Tensor d = t.to(DType::f64);

@@ -26,16 +26,14 @@
 #include "nn/positions/position_encoding.h"
 #include "nn/safetensors.h"
 #include "nn/transformer/transformer_models.h"
+#include "tests/fresh_tape.h"
 
 using namespace ablate;
 using namespace ablate::nn;
 
-namespace {
+using Fresh = ablate_tests::FreshTape;
 
-struct Fresh {
-  Tape tape;
-  TapeScope scope{tape};
-};
+namespace {
 
 double default_tolerance(DType dtype) { return dtype == DType::f64 ? 1e-10 : 1e-5; }
 
