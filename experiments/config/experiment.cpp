@@ -154,8 +154,8 @@ Experiment load_experiment(const std::string& path) {
             continue;
           }
           for (const toml::node& s : *a) {
-            auto seed = s.value<std::int64_t>();
-            if (!s.is_integer() || !seed || *seed < 0)
+            auto seed = integer_value(s);
+            if (!seed || *seed < 0)
               problems.push_back({path, l, c, "sweep.seeds", "seeds must be integers >= 0"});
             else
               e.seeds.push_back(std::uint64_t(*seed));

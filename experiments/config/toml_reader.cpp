@@ -74,8 +74,8 @@ std::int64_t TomlReader::integer(const std::string& key, std::int64_t fallback, 
                                  std::int64_t max) {
   const toml::node* n = get(key);
   if (!n) return fallback;
-  auto v = n->value<std::int64_t>();
-  if (!n->is_integer() || !v) {
+  auto v = integer_value(*n);
+  if (!v) {
     problem(key, "must be an integer, got " + type_name(*n));
     return fallback;
   }
@@ -166,6 +166,11 @@ toml::table parse_experiment_file(const std::string& path) {
     throw ConfigError({{path, err.source().begin.line, err.source().begin.column, "",
                         "not valid TOML: " + std::string(err.description())}});
   }
+}
+
+std::optional<std::int64_t> integer_value(const toml::node& n) {
+  if (auto i = n.as_integer()) return i->get();
+  return std::nullopt;
 }
 
 std::optional<nn::OptionValue> option_value(const toml::node& n) {

@@ -78,6 +78,11 @@ class TomlReader {
 // ConfigError with the position.
 toml::table parse_experiment_file(const std::string& path);
 
+// The value of an integer node, nullopt for any other node. Use this, not
+// node::value<std::int64_t>(): TOML++ 3.3.0 converts a float to int64 with an
+// unchecked cast, undefined for 1e124 (found by the experiment-file fuzzer).
+std::optional<std::int64_t> integer_value(const toml::node& node);
+
 // A TOML scalar as an option value (nullopt for arrays and tables).
 std::optional<nn::OptionValue> option_value(const toml::node& node);
 

@@ -52,8 +52,8 @@ StudyConfig read_study(const std::string& path) {
     if (!list || list->empty()) a.problem("d_k", "must be a non-empty list of integers");
     else
       for (const toml::node& v : *list) {
-        auto d = v.value<std::int64_t>();
-        if (!v.is_integer() || !d || *d < 1 || *d > 65536) {
+        auto d = integer_value(v);
+        if (!d || *d < 1 || *d > 65536) {
           a.problem("d_k", "entries must be integers from 1 to 65536");
           break;
         }
