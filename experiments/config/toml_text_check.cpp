@@ -13,6 +13,7 @@ class TextScanner {
   TextScanner(const std::string& text, const std::string& file) : t_(text), file_(file) {}
 
   std::optional<ConfigProblem> scan() {
+    if (starts_with("\xEF\xBB\xBF")) i_ = 3;  // a UTF-8 byte order mark, which TOML++ skips
     while (i_ < t_.size()) {
       const char c = t_[i_];
       if (c == '#') {

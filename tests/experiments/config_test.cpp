@@ -155,6 +155,7 @@ TEST_CASE("non-ASCII characters are refused outside strings and comments only", 
   CHECK(problems_of(dir, with_strings).empty());
   CHECK(problems_of(dir, "description = '''\n§ literal ×'''\n" + fine).empty());
   CHECK(problems_of(dir, "description = \"\"\"\nline \\\n  ok ×\"\"\"\n" + fine).empty());
+  CHECK(problems_of(dir, "\xEF\xBB\xBF" + fine).empty());  // a byte order mark (Windows editors)
 
   CHECK_THAT(problems_of(dir, "name = \"x\"\nkéy = 1\n"),
              Catch::Contains("exp.toml:2:2: non-ASCII character 'é' (U+00E9) outside a string or comment"));
