@@ -25,9 +25,10 @@ struct SweepAxis {
 };
 
 // A swept value as the point label shows it: strings bare, floats in their shortest
-// round-trip form, other scalars as TOML writes them, arrays and tables inline. Arrays and tables are written here, not by
-// TOML++: its 3.3.0 formatter casts log10 of each float in an array to size_t,
-// undefined for floats below 1 (found by the experiment-file fuzzer).
+// round-trip form, other scalars as TOML writes them, arrays and tables inline.
+// Arrays and tables are written here, not by TOML++: its 3.3.0 formatter casts log10
+// of each float in an array to size_t, undefined for floats below 1 (found by the
+// experiment-file fuzzer).
 std::string display(const toml::node& n) {
   std::ostringstream s;
   if (auto str = n.as_string()) {
@@ -214,11 +215,9 @@ Experiment load_experiment(const std::string& path) {
 
   // ---- every grid point × seed, validated — after checking the count, so a typo'd
   // grid is an error rather than hours of validation.
-  std::size_t points = 1;
-  double trials = double(seeds_given ? e.seeds.size() : 1);
+  double trials = double(seeds_given ? e.seeds.size() : 1);  // a double: no overflow
   std::string grid;
   for (const SweepAxis& a : axes) {
-    points *= a.size();  // may wrap for an absurd grid; the check below throws first
     trials *= double(a.size());
     grid += std::to_string(a.size()) + " × ";
   }
@@ -232,6 +231,16 @@ Experiment load_experiment(const std::string& path) {
                             " seeds); at most " + std::to_string(kMaxTrials) +
                             " per file — split the sweep into several files"}});
   }
+  const bool trial_seed_given =
+      doc.get("trial_seed") ||
+      std::find(e.swept_keys.begin(), e.swept_keys.end(), "trial_seed") != e.swept_keys.end();
+  if (seeds_given && trial_seed_given) {
+    auto [l, c] = positions.find("trial_seed");
+    throw ConfigError({{path, l, c, "trial_seed",
+                        "a single trial's seed cannot be combined with sweep.seeds (remove one)"}});
+  }
+  std::size_t points = 1;  // ≤ kMaxTrials, checked above
+  for (const SweepAxis& a : axes) points *= a.size();
   toml::table base = doc;
   base.erase("sweep");
   std::set<std::string> seen_problems, seen_ids;
@@ -271,12 +280,6 @@ Experiment load_experiment(const std::string& path) {
       if (seen_problems.insert(pr.str()).second) problems.push_back(pr);
     }
     if (!point_problems.empty()) continue;
-    if (seeds_given && trial_doc.get("trial_seed")) {
-      auto [l, c] = trial_positions.find("trial_seed");
-      problems.push_back({path, l, c, "trial_seed",
-                          "a single trial's seed cannot be combined with sweep.seeds (remove one)"});
-      continue;
-    }
     for (std::uint64_t seed : seeds_given ? e.seeds : std::vector<std::uint64_t>{config.seed}) {
       Trial t;
       t.config = config;
