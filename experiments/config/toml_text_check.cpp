@@ -73,23 +73,20 @@ class TextScanner {
         advance(1);
         continue;
       }
-      // A backslash, then only spaces or tabs up to the line's end, trims the line
-      // break and the whitespace after it.
-      std::size_t j = i_ + 1;
-      while (j < t_.size() && (t_[j] == ' ' || t_[j] == '\t')) ++j;
-      if (j < t_.size() && t_[j] == '\r') ++j;
-      if (j >= t_.size() || t_[j] != '\n') {
-        advance(2);  // an escape sequence
-        continue;
-      }
-      advance(j - i_);
-      while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r'))
-        advance(1);
+      // After a backslash TOML++ tests each character for whitespace: spaces or tabs,
+      // and — when they run to the line's end (a line-ending backslash) — the line
+      // breaks and whitespace after it. The first other character is the one at risk.
+      advance(1);
+      while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t')) advance(1);
+      if (starts_with("\n") || starts_with("\r\n"))
+        while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r'))
+          advance(1);
       if (i_ < t_.size() && byte(i_) >= 0x80)
         return problem("non-ASCII character " + character_at(i_) +
-                       " right after a line-ending backslash in a multi-line string; the TOML "
-                       "library cannot read this form safely — put an ASCII character first or "
-                       "drop the backslash");
+                       " right after a backslash in a multi-line string; the TOML library "
+                       "cannot read this form safely — put an ASCII character first or drop "
+                       "the backslash");
+      if (i_ < t_.size() && t_[i_] != '\n' && t_[i_] != '\r') advance(1);  // the escaped character
     }
     skip_past("\"\"\"");
     return std::nullopt;

@@ -8,7 +8,8 @@
 // Outside strings and comments a non-ASCII character is never valid TOML, so refusing
 // it here loses nothing and gives a clearer message than the parser's. Inside a
 // multi-line basic string only one spot is affected — the first character after a
-// line-ending backslash — and that rare form is refused with its own message.
+// backslash (and the whitespace or line break it trims) — and that rare form is
+// refused with its own message.
 #include <optional>
 #include <string>
 

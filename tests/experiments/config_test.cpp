@@ -161,7 +161,11 @@ TEST_CASE("non-ASCII characters are refused outside strings and comments only", 
              Catch::Contains("exp.toml:2:2: non-ASCII character 'é' (U+00E9) outside a string or comment"));
   CHECK_THAT(problems_of(dir, "a = \"s\" ×\n"), Catch::Contains(":1:9: non-ASCII character '×'"));
   CHECK_THAT(problems_of(dir, "d = \"\"\"\\\n\xc2\xa7\"\"\"\n"),
-             Catch::Contains(":2:1: non-ASCII character '§' (U+00A7) right after a line-ending backslash"));
+             Catch::Contains(":2:1: non-ASCII character '§' (U+00A7) right after a backslash"));
+  CHECK_THAT(problems_of(dir, "d = \"\"\"\\\xc2\xa7\"\"\"\n"),  // found by the fuzzer in CI
+             Catch::Contains(":1:9: non-ASCII character '§' (U+00A7) right after a backslash"));
+  CHECK_THAT(problems_of(dir, "d = \"\"\"\\  \xc2\xa7\"\"\"\n"),
+             Catch::Contains(":1:11: non-ASCII character '§' (U+00A7) right after a backslash"));
   CHECK_THAT(problems_of(dir, "a = 1\n\xff = 2\n"), Catch::Contains(":2:1: non-ASCII character byte 0xFF"));
 }
 
