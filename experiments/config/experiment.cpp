@@ -125,8 +125,9 @@ Experiment load_experiment(const std::string& path) {
   e.file = path;
   e.base_dir = std::filesystem::path(path).parent_path().string();
   if (e.base_dir.empty()) e.base_dir = ".";
-  toml::table doc = parse_experiment_file(path);
-  PositionIndex positions(doc);
+  TomlDocument parsed = parse_experiment_file(path);
+  const toml::table& doc = parsed.table;
+  PositionIndex positions(parsed);
   std::vector<ConfigProblem> problems;
 
   // ---- the sweep

@@ -6,19 +6,22 @@
 #include <fstream>
 #include <sstream>
 
-#include "experiments/config/toml_text_check.h"
 
 namespace ablate::experiments {
 
+std::pair<std::int64_t, std::int64_t> PositionIndex::original(const toml::source_position& p) const {
+  const std::int64_t line = p.line, column = p.column;
+  return {line, columns_ ? columns_->original(line, column) : column};
+}
+
 void PositionIndex::add(const toml::node& node, const std::string& path) {
-  if (node.source().begin.line > 0)
-    positions_[path] = {node.source().begin.line, node.source().begin.column};
+  if (node.source().begin.line > 0) positions_[path] = original(node.source().begin);
   if (const toml::table* t = node.as_table())
     for (const auto& [k, v] : *t) {
       std::string child = path.empty() ? std::string(k.str()) : path + "." + std::string(k.str());
       add(v, child);
       // A key's own position is where a reader looks ("line 12, column 1: d_modl").
-      if (k.source().begin.line > 0) positions_[child] = {k.source().begin.line, k.source().begin.column};
+      if (k.source().begin.line > 0) positions_[child] = original(k.source().begin);
     }
 }
 
@@ -152,20 +155,28 @@ const toml::table* TomlReader::table(const std::string& key) {
   return n->as_table();
 }
 
-toml::table parse_experiment_file(const std::string& path) {
+TomlDocument parse_experiment_file(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path))
+    throw ConfigError({{path, 0, 0, "", "cannot read the experiment file (no such file)"}});
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) throw ConfigError({{path, 0, 0, "", "cannot read the experiment file"}});
+  return parse_toml_text(text.str(), path);
+}
+
+TomlDocument parse_toml_text(const std::string& text, const std::string& file) {
+  AsciiToml ascii = ascii_toml(text, file);
+  TomlDocument doc;
+  doc.columns = std::make_shared<const SourceColumns>(std::move(ascii.columns));
   try {
-    if (!std::filesystem::is_regular_file(path))
-      throw ConfigError({{path, 0, 0, "", "cannot read the experiment file (no such file)"}});
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in) throw ConfigError({{path, 0, 0, "", "cannot read the experiment file"}});
-    if (auto problem = toml_text_problem(text.str(), path)) throw ConfigError({*problem});
-    return toml::parse(text.str(), path);
+    doc.table = toml::parse(ascii.text, file);
   } catch (const toml::parse_error& err) {
-    throw ConfigError({{path, err.source().begin.line, err.source().begin.column, "",
+    const std::int64_t line = err.source().begin.line;
+    throw ConfigError({{file, line, doc.columns->original(line, err.source().begin.column), "",
                         "not valid TOML: " + std::string(err.description())}});
   }
+  return doc;
 }
 
 std::optional<std::int64_t> integer_value(const toml::node& n) {

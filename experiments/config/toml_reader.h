@@ -3,6 +3,7 @@
 // finish() reports the keys nobody read as unknown, with a did-you-mean among the
 // known ones. Problems are collected (not thrown) with the node's line and column.
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -10,10 +11,18 @@
 
 #include <toml++/toml.h>
 
+#include "experiments/config/ascii_toml.h"
 #include "experiments/config/config_error.h"
 #include "nn/options.h"
 
 namespace ablate::experiments {
+
+// A parsed experiment file. TOML++ read the file's ASCII rewrite (ascii_toml.h), so
+// its source positions are the rewrite's; `columns` maps them back to the file's.
+struct TomlDocument {
+  toml::table table;
+  std::shared_ptr<const SourceColumns> columns;
+};
 
 // Where each dotted key path was written (line, column). toml++ drops source positions
 // when a table is copied, and every trial is a patched copy of the file, so positions
@@ -22,14 +31,16 @@ namespace ablate::experiments {
 class PositionIndex {
  public:
   PositionIndex() = default;
-  explicit PositionIndex(const toml::table& doc) { add(doc, ""); }
-  // Records `node` (and everything inside it) at `path`.
+  explicit PositionIndex(const TomlDocument& doc) : columns_(doc.columns) { add(doc.table, ""); }
+  // Records `node` (and everything inside it, all from the indexed document) at `path`.
   void add(const toml::node& node, const std::string& path);
   // The position of `path`, or of its nearest recorded ancestor; (0, 0) if none.
   std::pair<std::int64_t, std::int64_t> find(const std::string& path) const;
 
  private:
+  std::pair<std::int64_t, std::int64_t> original(const toml::source_position& p) const;
   std::map<std::string, std::pair<std::int64_t, std::int64_t>> positions_;
+  std::shared_ptr<const SourceColumns> columns_;
 };
 
 class TomlReader {
@@ -74,9 +85,11 @@ class TomlReader {
   std::set<std::string> known_;
 };
 
-// Parses an experiment file; a missing file or a TOML syntax error becomes a
-// ConfigError with the position.
-toml::table parse_experiment_file(const std::string& path);
+// Parses an experiment file; a missing file, text that cannot be made ASCII
+// (ascii_toml.h) or a TOML syntax error becomes a ConfigError with the position.
+TomlDocument parse_experiment_file(const std::string& path);
+// The same for text already read; `file` names it in messages.
+TomlDocument parse_toml_text(const std::string& text, const std::string& file);
 
 // The value of an integer node, nullopt for any other node. Use this, not
 // node::value<std::int64_t>(): TOML++ 3.3.0 converts a float to int64 with an

@@ -17,7 +17,7 @@ using json = nlohmann::json;
 
 bool is_study_file(const std::string& path) {
   try {
-    return parse_experiment_file(path).get("study") != nullptr;
+    return parse_experiment_file(path).table.get("study") != nullptr;
   } catch (const ConfigError&) {
     return false;  // load_experiment reports why
   }
@@ -32,8 +32,9 @@ struct StudyConfig {
 };
 
 StudyConfig read_study(const std::string& path) {
-  toml::table doc = parse_experiment_file(path);
-  PositionIndex positions(doc);
+  TomlDocument parsed = parse_experiment_file(path);
+  const toml::table& doc = parsed.table;
+  PositionIndex positions(parsed);
   std::vector<ConfigProblem> problems;
   StudyConfig c;
   TomlReader top(&doc, "", path, problems, positions);
