@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Side-by-side speed and memory of ablate and PyTorch on the reference models (issue #6).
+"""Side-by-side speed and memory of ablate and PyTorch on the four reference models.
 
 Builds the four reference Transformers of bench/reference_models.cpp in PyTorch with the
 same shapes, then runs ours (build/bench/bench_models) and PyTorch's alternately, one

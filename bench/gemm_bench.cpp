@@ -1,7 +1,8 @@
 // f32 GEMM throughput of both of ablate's matmul backends (autograd/kernels/gemm.h),
 // single-threaded: square sizes 64…1024 and the shapes the reference Transformers
-// (issue #6: tiny, small, medium, base) multiply. "FLOPS" is 2·M·N·K per call. The
-// OpenBLAS figures depend on OPENBLAS_CORETYPE (see the context line openblas_core).
+// (tiny, small, medium, base; bench/reference_models.h) multiply. "FLOPS" is 2·M·N·K
+// per call. The OpenBLAS figures depend on OPENBLAS_CORETYPE (see the context line
+// openblas_core).
 #include <benchmark/benchmark.h>
 
 #include <vector>

@@ -1,5 +1,5 @@
-// The reference models of issue #6 as full training steps (forward, backward, Adam)
-// and forward-only passes, plus multi-head attention alone. Each reports its time in
+// The four reference models (bench/reference_models.h) as full training steps
+// (forward, backward, Adam) and forward-only passes, plus multi-head attention alone. Each reports its time in
 // ms, the matmul FLOP rate it achieved (GFLOP/s, attention scores included; ×3 for a
 // training step) and the process's peak RSS. bench/compare_torch.py runs these one
 // configuration per process, alternating with PyTorch.

@@ -1,6 +1,6 @@
 #pragma once
-// The four reference configurations of issue #6 (tiny, small, medium, base): a
-// post-norm encoder–decoder, sinusoidal positions, separate Q/K, 1/sqrt(d_k), ReLU
+// The four reference configurations of the PyTorch comparison (tiny, small, medium,
+// base): a post-norm encoder–decoder, sinusoidal positions, separate Q/K, 1/sqrt(d_k), ReLU
 // FFN, dropout 0, Adam, the copy task on random tokens, f32. bench/compare_torch.py
 // builds the same models in PyTorch from the same table (keep the two in step).
 #include <cstdint>

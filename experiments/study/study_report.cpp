@@ -329,10 +329,12 @@ void write_study_report(const std::string& run_dir, const json& study) {
   std::vector<std::string> plots;
   std::ostringstream md;
   md << "# " << study.value("name", "") << "\n\n" << study.value("description", "") << "\n\n"
-     << "Reproduces the scaling-gradient study of the 2021 blog post "
-        "(`../shared/seed/transformer-analysis-2021.txt`): why attention divides its scores "
-        "by sqrt(d_k). Every number is computed through ablate's autograd tape; all values are "
-        "in `study.json`.\n\n";
+     << "Reproduces the scaling-gradient study of the blog post \"深入分析transformer\" "
+        "(2021-03-25, in Chinese): why attention divides its scores by sqrt(d_k). The post "
+        "argues that large scores saturate the softmax and leave its gradients wildly uneven, "
+        "and shows it with a small autograd experiment on softmax gradients, rerun below as "
+        "its code computes it and as intended. Every number is computed through ablate's "
+        "autograd tape; all values are in `study.json`.\n\n";
   if (study.contains("literal")) md << literal_section(study["literal"], plots, dir);
   if (study.contains("corrected")) md << corrected_section(study["corrected"], plots, dir);
   if (study.contains("attention")) md << attention_section(study["attention"], plots, dir);

@@ -2,9 +2,9 @@
 // Studies: experiment files with a [study] table. `ablate run` runs the study's
 // analytic parts, then (if enabled) the file's ordinary sweep as the training part,
 // into the same run directory, and writes study.json, study.md and the study's plots
-// next to the sweep's reports. The one study today is "scaling_gradient" (issue #5):
-// why attention divides scores by sqrt(d_k), after the 2021 blog post in
-// ../shared/seed/.
+// next to the sweep's reports. The one study today is "scaling_gradient": why
+// attention divides scores by sqrt(d_k), after the blog post "深入分析transformer"
+// (2021-03-25; experiments/README.md, "Studies", describes what it runs).
 #include <iosfwd>
 #include <string>
 

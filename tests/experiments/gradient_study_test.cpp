@@ -1,4 +1,4 @@
-// The analytic parts of the scaling-gradient study (issue #5) against closed forms
+// The analytic parts of the scaling-gradient study against closed forms
 // derived here: the study computes every number through the tape, these tests through
 // the formulas, so agreement checks both the study and the autograd underneath it.
 #include <catch2/catch.hpp>
