@@ -22,6 +22,19 @@ namespace {
 
 constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
 
+// A run's name is its directory's: ASCII letters, digits, '_', '-', '.' and any
+// non-ASCII character (a Chinese or accented name is fine; the file is valid UTF-8 by
+// now) except the invisible ones — C1 controls, no-break and other Unicode spaces,
+// zero-width and direction marks, the byte order mark — and never "." or "..".
+bool is_run_name(const std::string& name) {
+  static const std::regex allowed("([A-Za-z0-9_.-]|[\x80-\xFF])+");
+  static const std::regex invisible(
+      "\xC2[\x80-\xA0\xAD]|\xE1\x9A\x80|\xE1\xA0\x8E|\xE2\x80[\x80-\x8F\xA8-\xAF]|"
+      "\xE2\x81[\x9F-\xAF]|\xE3\x80\x80|\xEF\xBB\xBF");
+  return std::regex_match(name, allowed) && !std::regex_search(name, invisible) &&
+         name.find_first_not_of('.') != std::string::npos;
+}
+
 // Checks kind and options against the registry; problems go to `r` at `kind_key` (the
 // kind) and at each option's own key.
 template <class Registry>
@@ -161,8 +174,9 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   std::size_t before = problems.size();
   TomlReader top(&doc, "", file, problems, positions);
   c.name = top.required_string("name");
-  if (!c.name.empty() && !std::regex_match(c.name, std::regex("[A-Za-z0-9_.-]+")))
-    top.problem("name", "\"" + c.name + "\" may only contain letters, digits, '_', '-' and '.' (it names the run directory)");
+  if (!c.name.empty() && !is_run_name(c.name))
+    top.problem("name", "\"" + c.name + "\" may only contain letters (of any script), digits, '_', '-' and '.', "
+                        "and not only dots (it names the run directory)");
   c.description = top.string("description", "");
   c.data_seed = std::uint64_t(top.integer("seed", 0, 0, kMaxInt));
   // A single trial's own seed, as its resolved config.toml records it (so that file runs
