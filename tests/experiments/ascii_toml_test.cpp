@@ -264,18 +264,19 @@ TEST_CASE("every lexical context x every range of TOML++'s unicode tables parses
           "[config][unicode]") {
   const std::vector<char32_t> code_points = table_code_points();
   REQUIRE(code_points.size() > 1500);
-  std::size_t checked = 0;
+  std::size_t checked = 0, failures = 0;
   for (const Context& ctx : contexts())
     for (char32_t cp : code_points) {
       if (cp == 0xFEFF && ctx.text[0] == '@') continue;  // at the file's start U+FEFF is a byte order mark
       std::string failure = check(ctx, utf8(cp), false);
-      if (!failure.empty()) {
+      if (!failure.empty() && ++failures <= 10) {  // every case still runs (and reaches TOML++)
         char code[16];
         std::snprintf(code, sizeof code, "U+%04X", unsigned(cp));
-        FAIL(ctx.name << " with " << code << ": " << failure);
+        FAIL_CHECK(ctx.name << " with " << code << ": " << failure);
       }
       ++checked;
     }
+  CHECK(failures == 0);
   CHECK(checked > contexts().size() * (code_points.size() - 1));
 }
 
@@ -306,11 +307,13 @@ TEST_CASE("malformed UTF-8 in every lexical context is an error at its position"
       {"truncated, then a quote", "\xC3\""},
       {"truncated, then a line break", "\xE2\n"},
   };
+  std::size_t failures = 0;
   for (const Context& ctx : contexts())
     for (const auto& [name, bytes] : malformed) {
       std::string failure = check(ctx, bytes, true);
-      if (!failure.empty()) FAIL(ctx.name << " with " << name << ": " << failure);
+      if (!failure.empty() && ++failures <= 10) FAIL_CHECK(ctx.name << " with " << name << ": " << failure);
     }
+  CHECK(failures == 0);
   // At the very end of the file too (a sequence cut short by the end of the text).
   for (const char* text : {"# \xE2\x82", "s = \"\xF0\x9F", "s = '\xC3", "a = 1\n\xE2"})
     CHECK_THROWS_WITH(parse_toml_text(text, "f.toml"), Catch::Contains("invalid UTF-8 ("));

@@ -18,12 +18,23 @@
 
 namespace ablate::fuzz {
 
+// ABLATE_FUZZ_SCRATCH names it when set: the seeded runs of the test command use a
+// fixed relative path, so the loaders' messages (which name the file) are the same
+// bytes on every machine and libFuzzer's comparison-guided mutations with them.
 inline const std::filesystem::path& scratch_dir() {
   static const std::filesystem::path dir = [] {
-    std::string pattern = (std::filesystem::temp_directory_path() / "ablate-fuzz-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) std::abort();
+    std::filesystem::path path;
+    if (const char* fixed = std::getenv("ABLATE_FUZZ_SCRATCH"); fixed && *fixed) {
+      path = fixed;
+      std::filesystem::remove_all(path);
+      std::filesystem::create_directories(path);
+    } else {
+      std::string pattern = (std::filesystem::temp_directory_path() / "ablate-fuzz-XXXXXX").string();
+      if (!mkdtemp(pattern.data())) std::abort();
+      path = pattern;
+    }
     std::atexit([] { std::filesystem::remove_all(scratch_dir()); });
-    return std::filesystem::path(pattern);
+    return path;
   }();
   return dir;
 }
