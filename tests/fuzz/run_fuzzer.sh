@@ -15,7 +15,7 @@
 # sanitizer report or a violated property fails, and the input is left in
 # WORKDIR/artifacts/ — add it to FOUND as a regression (README.md).
 set -euo pipefail
-mode=$1 target=$2 corpus=$3 found=$4
+mode=$1 target=$(realpath "$2") corpus=$3 found=$4
 dict=${corpus%/}.dict
 dict_flag=()
 [[ -f "$dict" ]] && dict_flag=(-dict="$dict")
