@@ -1,25 +1,56 @@
 #!/usr/bin/env bash
-# Installs the Debian packages ablate builds with, and only those that are missing:
-# a machine that has them all runs no apt-get at all (fast, idempotent).
+# Installs the Debian 12 packages ablate needs, and only those that are missing: a
+# machine that has them all runs no apt-get at all (fast, idempotent).
+#
+#   install-deps.sh run    what README command (a) needs: build the `ablate` CLI and run
+#                          an experiment (scripts/run.sh)
+#   install-deps.sh test   that and what README command (b) needs: the tests, the
+#                          benchmarks, the Clang sanitizer + libFuzzer build
+#                          (scripts/test.sh, scripts/sanitize.sh); the default
+#   install-deps.sh --list run|test
+#                          prints that list, one package a line, and installs nothing
+#
+# Packages are installed with --no-install-recommends, so every package the build
+# needs is named here, even one another package only recommends (ocl-icd-opencl-dev).
+# scripts/fresh-machine-test.sh checks both lists on a brand-new Debian 12 root.
 set -euo pipefail
 
-packages=(
+run_packages=(
   g++ cmake make                  # toolchain (Debian 12: g++ 12, CMake 3.25)
   libeigen3-dev                   # Eigen 3.4: tensors' kernels
   libopenblas-dev                 # OpenBLAS: a GEMM backend
   libdnnl-dev                     # oneDNN: the default f32 GEMM backend
+  ocl-icd-opencl-dev              # OpenCL headers + loader: oneDNN's dnnl-config.cmake
+                                  # requires OpenCL, which libdnnl-dev only recommends
   libboost-dev libboost-program-options-dev   # CLI
   openmpi-bin libopenmpi-dev libboost-mpi-dev # sweeps over MPI ranks (mpirun)
   libtomlplusplus-dev             # TOML++: experiment files
   nlohmann-json3-dev              # JSON: safetensors headers, run records
+  gnuplot-nox                     # plots of sweep results (SVG, PNG)
+)
+test_packages=(
+  "${run_packages[@]}"
   catch2                          # Catch2 v2: tests
   libbenchmark-dev                # Google Benchmark: bench/
-  gnuplot-nox                     # plots of sweep results (SVG, PNG)
   clang-14 libclang-rt-14-dev llvm-14 libomp-14-dev
                                   # the sanitizer + libFuzzer build (scripts/sanitize.sh):
                                   # Clang, its ASan/UBSan/libFuzzer runtimes, the symbolizer,
                                   # and OpenMP for Clang
 )
+
+usage() { echo "usage: $0 [--list] [run|test]" >&2; exit 2; }
+list=0
+if [[ "${1:-}" == "--list" ]]; then list=1; shift; fi
+case "${1:-test}" in
+  run) packages=("${run_packages[@]}") ;;
+  test) packages=("${test_packages[@]}") ;;
+  *) usage ;;
+esac
+[[ $# -le 1 ]] || usage
+if (( list )); then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -29,11 +60,23 @@ done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
 echo "installing: ${missing[*]}"
-sudo=""
-[[ $(id -u) -eq 0 ]] || sudo="sudo"
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo > /dev/null || { echo "$0: not root and no sudo: run this as root" >&2; exit 1; }
+  sudo=(sudo)
+fi
 export DEBIAN_FRONTEND=noninteractive
-# Only refresh the package lists when apt cannot find a package without it.
-if ! $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"; then
-  $sudo apt-get update -q
-  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+# Waits for another apt or dpkg (unattended-upgrades, a second session) instead of failing.
+apt=("${sudo[@]}" apt-get -q -o DPkg::Lock::Timeout=600)
+apt_install() { "${apt[@]}" install -y --no-install-recommends "${missing[@]}"; }
+# A brand-new machine (a debootstrap/mmdebstrap root, a container image) has no package
+# lists at all: fetch them first. Otherwise refresh them only when apt cannot install
+# without it (lists too old: a package unknown, or its version gone from the mirror).
+if ! compgen -G "/var/lib/apt/lists/*_Packages*" > /dev/null; then
+  "${apt[@]}" update
+  apt_install
+elif ! apt_install; then
+  echo "retrying after apt-get update"
+  "${apt[@]}" update
+  apt_install
 fi

@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# README command (b): install what is missing, build everything (library, CLI, tests,
-# benchmarks), run the whole suite through ctest; then the same suite again under
-# AddressSanitizer + UndefinedBehaviorSanitizer with the libFuzzer targets' corpus
-# replays and bounded fuzzing runs (scripts/sanitize.sh, a second build directory).
+# README command (b): install what is missing (install-deps.sh test: command (a)'s
+# packages plus Catch2, Google Benchmark, Clang 14 and its runtimes), build everything
+# (library, CLI, tests, benchmarks), run the whole suite through ctest; then the same
+# suite again under AddressSanitizer + UndefinedBehaviorSanitizer with the libFuzzer
+# targets' corpus replays and seeded fuzzing runs of fixed length (scripts/sanitize.sh,
+# a second build directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh test
+# A build/ that scripts/run.sh configured has the tests and benchmarks off: turn them on.
+if [[ -f build/CMakeCache.txt ]] &&
+   ! { grep -qx 'ABLATE_BUILD_TESTS:BOOL=ON' build/CMakeCache.txt &&
+       grep -qx 'ABLATE_BUILD_BENCH:BOOL=ON' build/CMakeCache.txt; }; then
+  cmake -S . -B build -DABLATE_BUILD_TESTS=ON -DABLATE_BUILD_BENCH=ON > /dev/null
+fi
 bash scripts/build.sh
 cd build
 ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)"
