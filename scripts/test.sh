@@ -7,15 +7,21 @@
 # a second build directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh test
+# Each step's duration is printed when it ends (CI's log shows where the time went).
+step() {  # step NAME COMMAND...
+  local name=$1 t=$SECONDS
+  shift
+  "$@"
+  echo "== $name: $((SECONDS - t)) s"
+}
+step "install" bash scripts/install-deps.sh test
 # A build/ that scripts/run.sh configured has the tests and benchmarks off: turn them on.
 if [[ -f build/CMakeCache.txt ]] &&
    ! { grep -qx 'ABLATE_BUILD_TESTS:BOOL=ON' build/CMakeCache.txt &&
        grep -qx 'ABLATE_BUILD_BENCH:BOOL=ON' build/CMakeCache.txt; }; then
   cmake -S . -B build -DABLATE_BUILD_TESTS=ON -DABLATE_BUILD_BENCH=ON > /dev/null
 fi
-bash scripts/build.sh
-cd build
-ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)"
-cd ..
-bash scripts/sanitize.sh
+step "Release build" bash scripts/build.sh
+step "Release suite" bash -c 'cd build && ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)"'
+step "sanitizer build" bash scripts/sanitize.sh --build-only
+step "sanitizer suite" bash scripts/sanitize.sh
