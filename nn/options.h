@@ -25,6 +25,9 @@ struct OptionSpec {
   std::string doc;
   std::optional<double> min = std::nullopt, max = std::nullopt;  // inclusive, for numbers
   std::vector<std::string> choices = {};                         // for strings; empty = any
+  // A path to a file the trial reads (relative to the experiment file): its content's
+  // SHA-256 enters the trial's identity next to the path (experiments/io/file_digest.h).
+  bool names_file = false;
 };
 
 class Options {

@@ -26,6 +26,7 @@ run_packages=(
   openmpi-bin libopenmpi-dev libboost-mpi-dev # sweeps over MPI ranks (mpirun)
   libtomlplusplus-dev             # TOML++: experiment files
   nlohmann-json3-dev              # JSON: safetensors headers, run records
+  libssl-dev                      # OpenSSL's libcrypto: SHA-256 of the files a trial reads
   gnuplot-nox                     # plots of sweep results (SVG, PNG)
 )
 test_packages=(

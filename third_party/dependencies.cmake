@@ -29,6 +29,9 @@ else()
   target_link_libraries(ablate_toml INTERFACE tomlplusplus::tomlplusplus)
 endif()
 find_package(nlohmann_json 3.11 REQUIRED)                   # nlohmann-json3-dev (safetensors headers)
+# OpenSSL's libcrypto: SHA-256 of every file a trial reads (its content is part of the
+# trial's identity; experiments/io/file_digest.h).
+find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)          # libssl-dev
 
 if(ABLATE_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)                           # catch2 (v2)

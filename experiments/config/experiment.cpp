@@ -245,6 +245,7 @@ Experiment load_experiment(const std::string& path) {
   toml::table base = doc;
   base.erase("sweep");
   std::set<std::string> seen_problems, seen_ids;
+  FileDigests digests;  // each data file hashed once, however many grid points read it
   for (std::size_t p = 0; p < points; ++p) {
     toml::table trial_doc = base;
     PositionIndex trial_positions = positions;
@@ -270,7 +271,7 @@ Experiment load_experiment(const std::string& path) {
       }
     // Validated once per grid point; the seeds only change the trial's seed.
     std::vector<ConfigProblem> point_problems;
-    TrialConfig config = read_trial_config(trial_doc, path, e.base_dir, trial_positions, point_problems);
+    TrialConfig config = read_trial_config(trial_doc, path, e.base_dir, trial_positions, point_problems, digests);
     Trial labelled;
     labelled.point = point;
     for (ConfigProblem& pr : point_problems) {

@@ -2,12 +2,14 @@
 // One trial, fully resolved: every default filled in, every component's options
 // validated against its registry schema. experiments/README.md documents each key.
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include <toml++/toml.h>
 
 #include "experiments/config/config_error.h"
 #include "experiments/config/toml_reader.h"
+#include "experiments/io/file_digest.h"
 #include "nn/transformer/transformer_config.h"
 
 namespace ablate::experiments {
@@ -15,6 +17,9 @@ namespace ablate::experiments {
 struct TaskSpec {
   std::string kind;
   nn::Options options;  // resolved against the task's schema
+  // SHA-256 of each file the options name (option key → 64 hex digits): part of the
+  // resolved config, so of the trial's identity.
+  std::map<std::string, std::string> file_sha256;
 };
 
 struct ModelSpec {
@@ -55,10 +60,11 @@ struct TrialConfig {
 
 // Reads and validates one trial from a TOML document whose [sweep] (if any) is
 // ignored. Problems are appended to `problems` (positions from the nodes, so values
-// that came from a sweep point at the sweep entry). base_dir resolves task data paths.
+// that came from a sweep point at the sweep entry). base_dir resolves task data paths;
+// the files they name are hashed through `digests` (once per loading of a file).
 TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
                               const std::string& base_dir, const PositionIndex& positions,
-                              std::vector<ConfigProblem>& problems);
+                              std::vector<ConfigProblem>& problems, FileDigests& digests);
 
 // The resolved trial as TOML (every key explicit, keys sorted): written as the trial's
 // config.toml, and hashed for its id. Excludes the description (prose changes must not

@@ -26,6 +26,30 @@ constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
 // non-ASCII character (a Chinese or accented name is fine; the file is valid UTF-8 by
 // now) except the invisible ones — C1 controls, no-break and other Unicode spaces,
 // zero-width and direction marks, the byte order mark — and never "." or "..".
+// The SHA-256 of every file the task's options name. A digest recorded in the file (a
+// trial's config.toml) that no longer matches means the data changed since that trial
+// ran: an error, since running it would not reproduce it. A file that cannot be read
+// is left to the task, whose own error names it.
+void read_file_digests(TomlReader& task, const TaskRegistry::Entry& entry, const std::string& base_dir,
+                       const std::map<std::string, std::string>& recorded, FileDigests& digests,
+                       TaskSpec& spec) {
+  for (const nn::OptionSpec& o : entry.options) {
+    if (!o.names_file || !spec.options.has(o.key) || spec.options.get_string(o.key).empty()) continue;
+    const std::string path = resolve_data_path(base_dir, spec.options.get_string(o.key));
+    std::string digest;
+    try {
+      digest = digests.sha256(path);
+    } catch (const std::runtime_error&) {
+      continue;
+    }
+    if (auto r = recorded.find(o.key); r != recorded.end() && r->second != digest)
+      task.problem(o.key + "_sha256", path + " has changed since this config was resolved (SHA-256 " +
+                                          r->second.substr(0, 12) + "… recorded, " + digest.substr(0, 12) +
+                                          "… now); delete this key to run on the new content");
+    spec.file_sha256[o.key] = digest;
+  }
+}
+
 bool is_run_name(const std::string& name) {
   static const std::regex allowed("([A-Za-z0-9_.-]|[\x80-\xFF])+");
   static const std::regex invisible(
@@ -169,7 +193,7 @@ void read_train(TomlReader& top, TrainSpec& s) {
 
 TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
                               const std::string& base_dir, const PositionIndex& positions,
-                              std::vector<ConfigProblem>& problems) {
+                              std::vector<ConfigProblem>& problems, FileDigests& digests) {
   TrialConfig c;
   std::size_t before = problems.size();
   TomlReader top(&doc, "", file, problems, positions);
@@ -189,8 +213,17 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   if (!task_table && !doc.get("task")) top.problem("", "missing required table [task]");
   TomlReader task = top.child(task_table, "task");
   std::string kind = task.required_string("kind");
+  const auto* task_entry = task_registry().find(kind);
+  // A resolved config.toml records the digest of each file next to its path; they are
+  // not options, so they are read first.
+  std::map<std::string, std::string> recorded;
+  if (task_entry)
+    for (const nn::OptionSpec& o : task_entry->options)
+      if (o.names_file)
+        if (std::string r = task.string(o.key + "_sha256", ""); !r.empty()) recorded[o.key] = r;
   nn::Component t = resolve(task, "kind", task_registry(), kind, task.remaining_as_options());
-  c.task = {t.kind, t.options};
+  c.task = {t.kind, t.options, {}};
+  if (task_entry && problems.size() == before) read_file_digests(task, *task_entry, base_dir, recorded, digests, c.task);
   task.finish();
 
   read_model(top, c.model);

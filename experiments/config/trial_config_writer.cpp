@@ -24,6 +24,7 @@ toml::table component(const nn::Component& c) {
 toml::table to_toml(const TrialConfig& c) {
   const nn::TransformerConfig& m = c.model.transformer;
   toml::table task = component({c.task.kind, c.task.options});
+  for (const auto& [key, digest] : c.task.file_sha256) task.insert_or_assign(key + "_sha256", digest);
   toml::table attention{
       {"qk", component(m.attention.qk)},           {"v", component(m.attention.v)},
       {"scale", component(m.attention.scale)},     {"output_projection", m.attention.output_projection},

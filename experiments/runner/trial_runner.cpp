@@ -89,6 +89,11 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
   j["peak_rss_mib"] = o.peak_rss_mib;
   j["seed"] = trial.config.seed;
   j["data_seed"] = trial.config.data_seed;
+  // The files the trial read, with the content it read (its identity includes it).
+  json files = json::object();
+  for (const auto& [key, digest] : trial.config.task.file_sha256)
+    files["task." + key] = {{"path", trial.config.task.options.get_string(key)}, {"sha256", digest}};
+  if (!files.empty()) j["files"] = files;
   j["code_version"] = code_version();
   json point = json::object();
   for (const auto& [k, v] : trial.point) point[k] = v;

@@ -151,9 +151,10 @@ void register_forecast_task(TaskRegistry& r) {
         {"horizon", std::int64_t(8), "predicted steps", 1.0, 10000.0},
         {"length", std::int64_t(2000), "synthetic time steps (ignored with csv)", 2.0, 1e7},
         {"noise", 0.1, "standard deviation of the synthetic noise (ignored with csv)", 0.0, 100.0},
-        {"csv", std::string(),
-         "comma-separated series, relative to the experiment file; "
-         "empty = synthetic data"},
+        {.key = "csv",
+         .default_value = std::string(),
+         .doc = "comma-separated series, relative to the experiment file; empty = synthetic data",
+         .names_file = true},
         {"validation_fraction", 0.2, "the last part of the series in time", 0.01, 0.9},
         {"normalize", true, "z-score each series with training-part statistics"}},
        make_forecast});

@@ -167,7 +167,10 @@ class TextPairs : public Task {
 void register_text_pairs_task(TaskRegistry& r) {
   r.add({"text_pairs",
          "your own sequence pairs: a TSV file source<TAB>target per line",
-         {{"path", std::string(), "the TSV file, relative to the experiment file (required)"},
+         {{.key = "path",
+           .default_value = std::string(),
+           .doc = "the TSV file, relative to the experiment file (required)",
+           .names_file = true},
           {"tokens",
            std::string("char"),
            "tokenization",
