@@ -123,12 +123,18 @@ int run(const std::vector<std::string>& args) {
     if (o.shards > 0) listed = shard_trials(e.trials, o.shard, o.shards);
     else
       for (std::size_t i = 0; i < e.trials.size(); ++i) listed.push_back(i);
-    std::cout << listed.size() << " trials would run into " << o.out << "/" << e.name << "/";
+    // What a real run would do: finished trials are skipped unless --force.
+    const std::string run_dir = o.out + "/" + e.name;
+    std::vector<bool> done(e.trials.size(), false);
+    std::size_t finished = 0;
+    for (std::size_t i : listed) finished += done[i] = !o.force && trial_finished(run_dir + "/trials/" + e.trials[i].id);
+    std::cout << listed.size() - finished << " of " << listed.size() << " trials would run into " << run_dir << "/";
     if (o.shards > 0) std::cout << " (shard " << o.shard << " of " << o.shards << ")";
-    std::cout << "\n";
+    std::cout << "; " << finished << " already done" << (finished ? " (--force reruns them)" : "") << "\n";
     for (std::size_t i : listed) {
       const Trial& t = e.trials[i];
-      std::cout << "  " << t.id << "  seed " << t.config.seed << "  " << t.point_label() << "\n";
+      std::cout << "  " << t.id << (done[i] ? "  done  " : "  to run") << "  seed " << t.config.seed << "  "
+                << t.point_label() << "\n";
     }
     return 0;
   }

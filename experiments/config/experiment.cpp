@@ -111,6 +111,12 @@ std::string Trial::point_label() const {
   return s;
 }
 
+std::string Trial::seeded_label() const {
+  std::string s = point_label();
+  if (!s.empty()) s += ' ';
+  return s.append("seed=").append(std::to_string(config.seed));
+}
+
 std::uint64_t fnv1a64(const std::string& text) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : text) {
@@ -244,7 +250,12 @@ Experiment load_experiment(const std::string& path) {
   for (const SweepAxis& a : axes) points *= a.size();
   toml::table base = doc;
   base.erase("sweep");
-  std::set<std::string> seen_problems, seen_ids;
+  std::set<std::string> seen_ids;
+  // Each problem of a grid point, with the points it arose at (in order of first
+  // appearance): one that arises at every point does not depend on the swept values
+  // and is reported once; others name their points.
+  std::vector<std::pair<ConfigProblem, std::vector<std::string>>> point_problem_list;
+  std::map<std::string, std::size_t> point_problem_index;
   FileDigests digests;  // each data file hashed once, however many grid points read it
   for (std::size_t p = 0; p < points; ++p) {
     toml::table trial_doc = base;
@@ -275,11 +286,9 @@ Experiment load_experiment(const std::string& path) {
     Trial labelled;
     labelled.point = point;
     for (ConfigProblem& pr : point_problems) {
-      bool from_sweep = false;
-      for (const auto& [k, v] : point) from_sweep = from_sweep || pr.key.rfind(k, 0) == 0;
-      if (!point.empty() && (from_sweep || pr.key.rfind("model", 0) == 0))
-        pr.message += " (trial " + labelled.point_label() + ")";
-      if (seen_problems.insert(pr.str()).second) problems.push_back(pr);
+      auto [it, first] = point_problem_index.emplace(pr.str(), point_problem_list.size());
+      if (first) point_problem_list.push_back({pr, {}});
+      point_problem_list[it->second].second.push_back(labelled.point_label());
     }
     if (!point_problems.empty()) continue;
     for (std::uint64_t seed : seeds_given ? e.seeds : std::vector<std::uint64_t>{config.seed}) {
@@ -292,6 +301,20 @@ Experiment load_experiment(const std::string& path) {
       t.id = id.str();
       t.point = point;
       if (seen_ids.insert(t.id).second) e.trials.push_back(std::move(t));
+    }
+  }
+  constexpr std::size_t kPointsNamed = 5;
+  for (const auto& [pr, labels] : point_problem_list) {
+    if (labels.size() == points) {
+      problems.push_back(pr);
+      continue;
+    }
+    for (std::size_t k = 0; k < labels.size() && k < kPointsNamed; ++k) {
+      ConfigProblem at_point = pr;
+      at_point.message += " (trial " + labels[k] + ")";
+      if (k + 1 == kPointsNamed && labels.size() > kPointsNamed)
+        at_point.message += " and " + std::to_string(labels.size() - kPointsNamed) + " more grid points";
+      problems.push_back(at_point);
     }
   }
   if (!problems.empty()) throw ConfigError(problems);

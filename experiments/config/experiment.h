@@ -20,6 +20,7 @@ struct Trial {
   // The swept keys and this trial's values (as written in TOML), in sweep order.
   std::vector<std::pair<std::string, std::string>> point;
   std::string point_label() const;  // "model.attention.qk=shared model.attention.scale=0.5"
+  std::string seeded_label() const;  // point_label() and "seed=N": this replicate
 };
 
 struct Experiment {

@@ -156,6 +156,9 @@ const toml::table* TomlReader::table(const std::string& key) {
 }
 
 TomlDocument parse_experiment_file(const std::string& path) {
+  if (std::filesystem::is_directory(path))
+    throw ConfigError({{path, 0, 0, "", "is a directory, not an experiment file (.toml); to write the reports "
+                                        "of a run directory: ablate report DIR"}});
   if (!std::filesystem::is_regular_file(path))
     throw ConfigError({{path, 0, 0, "", "cannot read the experiment file (no such file)"}});
   std::ifstream in(path, std::ios::binary);

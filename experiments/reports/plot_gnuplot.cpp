@@ -142,7 +142,7 @@ void run_gnuplot(const std::string& dir, const std::string& script, const std::s
     throw std::runtime_error(
         failure(dir, script, "was killed by signal " + std::to_string(WTERMSIG(status)), err));
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-    throw std::runtime_error(failure(dir, script, "could not be started; install it (Debian: gnuplot-nox)", err));
+    throw GnuplotMissing(failure(dir, script, "could not be started; install it (Debian: gnuplot-nox)", err));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw std::runtime_error(
         failure(dir, script, "exited with status " + std::to_string(WEXITSTATUS(status)), err));

@@ -3,6 +3,7 @@
 // gnuplot itself. Scripts refer to their data and outputs by paths relative to the
 // plots directory, and gnuplot is started there, so a user can copy a run anywhere,
 // edit a .gp file and rerun it with `cd plots && gnuplot val_loss.gp`.
+#include <stdexcept>
 #include <string>
 
 namespace ablate::experiments {
@@ -31,6 +32,11 @@ std::string gp_render_each(const std::string& stem, int width, int height, const
 // and stderr captured. Throws std::runtime_error naming the script, with gnuplot's
 // stderr, if gnuplot cannot be started, is killed or exits non-zero.
 // `definitions` (gnuplot commands, e.g. "x=1; y=2") run before the script (-e).
+// A missing gnuplot throws GnuplotMissing: the report then skips the plots with one
+// warning (plots are optional; their data and scripts are still written).
+struct GnuplotMissing : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 void run_gnuplot(const std::string& dir, const std::string& script, const std::string& definitions = "");
 // Renders <stem>.gp (written by gp_render or gp_render_each) in `dir` to <stem>.svg and
 // <stem>.png atomically: gnuplot writes temporary files, which must be complete images

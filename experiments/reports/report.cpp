@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <map>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
 
 namespace ablate::experiments {
@@ -231,6 +233,13 @@ ReportSummary write_reports(const std::string& run_dir) {
   std::string plot_error;
   try {
     plots = write_plots(run_dir, index, rows.size());
+  } catch (const GnuplotMissing&) {
+    // Not a failure of the run: its results are all there. One warning, the same exit
+    // status, and the data and scripts to draw the plots later.
+    std::fprintf(stderr, "warning: gnuplot is not installed (Debian: gnuplot-nox), so %s/plots/ has the "
+                 "plots' data and scripts but no images; the results are complete\n", run_dir.c_str());
+    md << "\nPlots skipped: gnuplot is not installed. `plots/` holds their data and scripts "
+          "(`cd plots && gnuplot <name>.gp` draws one).\n";
   } catch (const std::exception& e) {
     plot_error = e.what();
   }

@@ -125,7 +125,7 @@ RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOp
     if (next < queue.size()) {
       std::int64_t i = queue[next++];
       const Trial& t = e.trials[std::size_t(i)];
-      slot_of[rank] = progress.start(t.id, t.point_label(), t.config.train.steps);
+      slot_of[rank] = progress.start(t.id, t.seeded_label(), t.config.train.steps);
       world.send(rank, kAssign, i);
       return true;
     }

@@ -14,6 +14,17 @@ Progress::Progress(int total_trials, int already_done, bool enabled)
     : enabled_(enabled), tty_(::isatty(2) != 0), total_(total_trials), done_(already_done),
       start_(Clock::now()), last_print_(Clock::now()) {}
 
+std::string short_label(const std::string& label) {
+  std::istringstream in(label);
+  std::string item, out;
+  while (in >> item) {
+    const std::size_t eq = item.find('='), dot = item.rfind('.', eq);
+    if (!out.empty()) out += ' ';
+    out.append(item, dot == std::string::npos || dot > eq ? 0 : dot + 1);
+  }
+  return out;
+}
+
 int Progress::start(const std::string& id, const std::string& label, std::int64_t steps) {
   std::lock_guard<std::mutex> g(mutex_);
   steps_started_total_ += steps;
@@ -53,7 +64,8 @@ std::string Progress::line() const {
   std::int64_t current = 0, remaining = 0;
   for (const Running& r : running_)
     if (r.active) {
-      s << "  " << r.id.substr(0, 6) << " step " << r.step << "/" << r.steps << " loss ";
+      const std::string swept = short_label(r.label);
+      s << "  " << (swept.empty() ? r.id.substr(0, 6) : swept) << " step " << r.step << "/" << r.steps << " loss ";
       s.precision(3);
       s << r.loss;
       current += r.step;

@@ -9,6 +9,11 @@
 
 namespace ablate::experiments {
 
+// "model.attention.qk=shared model.attention.scale=0.5 seed=1" → "qk=shared scale=0.5
+// seed=1": a running trial's swept values, short enough for one line with a trial per
+// core (the progress line shows them instead of the trial's hex id).
+std::string short_label(const std::string& label);
+
 class Progress {
  public:
   Progress(int total_trials, int already_done, bool enabled);

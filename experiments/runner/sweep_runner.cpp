@@ -103,7 +103,7 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
       std::size_t i = next.fetch_add(1);
       if (i >= pending.size()) return;
       const Trial& t = *pending[i];
-      int slot = progress.start(t.id, t.point_label(), t.config.train.steps);
+      int slot = progress.start(t.id, t.seeded_label(), t.config.train.steps);
       TrialOutcome o = run_trial(t, e.base_dir, summary.run_dir + "/trials/" + t.id,
                                  [&](std::int64_t step, double loss) { progress.update(slot, step, loss); });
       progress.finish(slot, o.status);

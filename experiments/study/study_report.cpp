@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <map>
 #include <sstream>
+#include <utility>
 
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/plot_gnuplot.h"
@@ -105,7 +107,14 @@ void plot(const std::string& dir, const std::string& stem, const std::string& da
   fs::create_directories(dir + "/data");
   write_file_atomically(dir + "/data/" + stem + ".dat", data);
   write_file_atomically(dir + "/" + stem + ".gp", gp_render_each(stem, width, 500, body));
-  render_plot(dir, stem);
+  try {
+    render_plot(dir, stem);
+  } catch (const GnuplotMissing&) {  // as for sweeps: one warning, the results are complete
+    static bool warned = false;
+    if (!std::exchange(warned, true))
+      std::fprintf(stderr, "warning: gnuplot is not installed (Debian: gnuplot-nox), so %s has the plots' "
+                   "data and scripts but no images; the results are complete\n", dir.c_str());
+  }
 }
 
 std::string literal_section(const json& l, std::vector<std::string>& plots, const std::string& dir) {

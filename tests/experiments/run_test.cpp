@@ -116,9 +116,11 @@ TEST_CASE("a bad file exits 2 and creates no run directory", "[run]") {
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("train.stepz: unknown key (did you mean 'steps'?)"));
   CHECK_FALSE(fs::exists(dir.str() + "/runs"));
-  CHECK(run_command(kCli + " check " + file).status == 2);
-  CHECK(run_command(kCli + " run").status == 2);
-  CHECK(run_command(kCli + " frobnicate").status == 2);
+  for (const std::string& args : {" check " + file, std::string(" run"), std::string(" frobnicate")}) {
+    CommandResult bad = run_command(kCli + args);
+    INFO("ablate" << args << ":\n" << bad.output);  // a sanitizer's report, if any, is here
+    CHECK(bad.status == 2);
+  }
 }
 
 TEST_CASE("check and dry-run list the trials without running them", "[run]") {
