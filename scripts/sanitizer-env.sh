@@ -8,3 +8,9 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$scripts_dir/lsan.supp:print_suppressions=0"
 ASAN_SYMBOLIZER_PATH=$(command -v llvm-symbolizer-14 || command -v llvm-symbolizer || true)
 export ASAN_SYMBOLIZER_PATH
+# OpenBLAS starts a thread pool (one thread per extra core) when it is loaded, though
+# every GEMM runs on one thread (autograd/kernels/gemm.cpp sets it); that idle thread
+# is then shut down by OpenBLAS's destructor while LeakSanitizer's exit-time check
+# stops the world. One fresh-clone CI run saw a CLI call abort (status 134) with no
+# report of ours; with no pool there is nothing to race.
+export OPENBLAS_NUM_THREADS=1
