@@ -31,7 +31,7 @@ std::string two_trials(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("--dry-run counts the trials that would run and those already done", "[cli]") {
+TEST_CASE("a dry run counts the trials that would run and those already done", "[cli]") {
   ScratchDir dir("honest_dry_run");
   const std::string file = dir.file("exp.toml", two_trials("dry"));
   const std::string out = " --out " + dir.str() + "/runs";
