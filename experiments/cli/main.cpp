@@ -94,6 +94,7 @@ int run(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parse(args, desc, vm, "file")) return 0;
   o.progress = !vm.count("quiet");
+  o.out_given = !vm["out"].defaulted();
   if (o.jobs < 0) throw po::error("--jobs must be >= 0");
   if (!shard.empty()) parse_shard(shard, o);
   // Under mpirun only rank 0 prints or runs a study; the others serve trials or exit.

@@ -5,8 +5,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
+
+#include "experiments/io/atomic_file.h"
 
 namespace ablate::experiments {
 
@@ -126,11 +131,51 @@ std::uint64_t fnv1a64(const std::string& text) {
   return h;
 }
 
+namespace {
+
+struct HomeRun {
+  std::string run_dir, source_dir;
+  std::vector<std::string> swept_keys;
+  // Each indexed trial's sweep point, in sweep order.
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> points;
+};
+
+// A trial's config.toml in its run directory: <run>/trials/<id>/config.toml, where
+// <run> holds the sweep's trials.json.
+std::optional<HomeRun> home_run_of_trial_config(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path file = fs::absolute(path).lexically_normal();
+  const fs::path trial_dir = file.parent_path(), trials = trial_dir.parent_path(), run = trials.parent_path();
+  if (file.filename() != "config.toml" || trials.filename() != "trials" || !fs::is_regular_file(run / "trials.json"))
+    return std::nullopt;
+  HomeRun home{run.string(), ""};
+  try {
+    const auto index = nlohmann::json::parse(read_file((run / "trials.json").string()));
+    home.source_dir = index.value("source_dir", "");
+    home.swept_keys = index.value("swept_keys", std::vector<std::string>{});
+    for (const auto& t : index.at("trials")) {
+      auto& point = home.points[t.at("id").get<std::string>()];
+      for (const std::string& key : home.swept_keys)
+        if (t.at("point").contains(key)) point.emplace_back(key, t.at("point").at(key).get<std::string>());
+    }
+  } catch (const std::exception&) {
+    // an unreadable index: the paths resolve next to the file, as for any other
+  }
+  return home;
+}
+
+}  // namespace
+
 Experiment load_experiment(const std::string& path) {
   Experiment e;
   e.file = path;
   e.base_dir = std::filesystem::path(path).parent_path().string();
   if (e.base_dir.empty()) e.base_dir = ".";
+  const std::optional<HomeRun> home = home_run_of_trial_config(path);
+  if (home) {
+    e.home_run_dir = home->run_dir;
+    if (!home->source_dir.empty()) e.base_dir = home->source_dir;
+  }
   TomlDocument parsed = parse_experiment_file(path);
   const toml::table& doc = parsed.table;
   PositionIndex positions(parsed);
@@ -318,6 +363,13 @@ Experiment load_experiment(const std::string& path) {
     }
   }
   if (!problems.empty()) throw ConfigError(problems);
+  // A trial of a sweep, run again from its config.toml, keeps its place in the sweep.
+  if (home)
+    for (Trial& t : e.trials)
+      if (auto p = home->points.find(t.id); p != home->points.end()) {
+        t.point = p->second;
+        e.swept_keys = home->swept_keys;
+      }
   if (!e.trials.empty()) {
     e.name = e.trials.front().config.name;
     e.description = e.trials.front().config.description;

@@ -25,7 +25,12 @@ struct Trial {
 
 struct Experiment {
   std::string file;      // as given
-  std::string base_dir;  // the file's directory (relative data paths resolve here)
+  // Where relative data paths resolve: the file's directory — or, for a trial's
+  // config.toml inside its run directory (<run>/trials/<id>/config.toml), the
+  // directory of the experiment file that sweep was run from (recorded in the run's
+  // trials.json), so that it reruns from anywhere.
+  std::string base_dir;
+  std::string home_run_dir;  // <run> for such a config.toml, else ""
   std::string name, description;
   std::vector<std::string> swept_keys;
   std::vector<std::uint64_t> seeds;

@@ -28,6 +28,9 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
   }
   json index{{"name", e.name},
              {"description", e.description},
+             // Where the experiment file was: a trial's config.toml resolves its data
+             // paths against it, from wherever it is run (Experiment::base_dir).
+             {"source_dir", fs::absolute(e.base_dir).lexically_normal().string()},
              {"swept_keys", e.swept_keys},
              {"family", e.trials.empty() || e.trials[0].config.model.kind != "encoder_regressor" ? "seq2seq" : "forecast"},
              {"trials", trials}};

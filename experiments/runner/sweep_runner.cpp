@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -49,10 +50,33 @@ SweepPlan::SweepPlan(SweepPlan&&) noexcept = default;
 SweepPlan& SweepPlan::operator=(SweepPlan&&) noexcept = default;
 SweepPlan::~SweepPlan() = default;
 
+namespace {
+
+// The trial ids a run directory's trials.json lists (empty if it has none).
+std::set<std::string> indexed_trials(const std::string& run_dir) {
+  std::set<std::string> ids;
+  try {
+    if (!fs::exists(run_dir + "/trials.json")) return ids;
+    const nlohmann::json index = nlohmann::json::parse(read_file(run_dir + "/trials.json"));
+    for (const auto& t : index.at("trials")) ids.insert(t.at("id").get<std::string>());
+  } catch (const std::exception&) {
+    ids.clear();  // unreadable: the run is rewritten as this experiment's
+  }
+  return ids;
+}
+
+}  // namespace
+
 SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
   SweepPlan plan;
   RunSummary& summary = plan.summary;
-  summary.run_dir = options.out + "/" + e.name;
+  summary.run_dir = !e.home_run_dir.empty() && !options.out_given ? e.home_run_dir : options.out + "/" + e.name;
+  // Some trials of a sweep already there (a trial's config.toml, or a copy of it, run
+  // again): they run into that sweep, whose experiment.toml and trial index stay, and
+  // whose reports are rewritten over all its trials — never replaced by a partial run.
+  const std::set<std::string> indexed = indexed_trials(summary.run_dir);
+  bool part_of_sweep = !e.trials.empty() && e.trials.size() < indexed.size();
+  for (const Trial& t : e.trials) part_of_sweep = part_of_sweep && indexed.count(t.id);
   fs::create_directories(summary.run_dir + "/trials");
   bool sharded = options.shards > 0;
   plan.locks.push_back(std::make_unique<RunLock>(summary.run_dir, ".lock", sharded));
@@ -71,8 +95,10 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
   // for a shard, only in its own trials' directories (other shards may be writing).
   if (!sharded) remove_temporary_files(summary.run_dir);
   for (std::size_t i : mine) remove_temporary_files(summary.run_dir + "/trials/" + e.trials[i].id);
-  write_file_atomically(summary.run_dir + "/experiment.toml", read_file(e.file));
-  write_trial_index(summary.run_dir, e);
+  if (!part_of_sweep) {
+    write_file_atomically(summary.run_dir + "/experiment.toml", read_file(e.file));
+    write_trial_index(summary.run_dir, e);
+  }
   for (std::size_t i : mine) {
     const Trial& t = e.trials[i];
     ++summary.total;

@@ -16,6 +16,7 @@ namespace ablate::experiments {
 
 struct RunOptions {
   std::string out = "runs";
+  bool out_given = false;  // --out on the command line (else a trial's config.toml reruns into its own run)
   int jobs = 0;         // 0 = the number of cores
   bool force = false;   // rerun finished trials
   bool progress = true;

@@ -112,3 +112,58 @@ TEST_CASE("a trial's config.toml refuses data that changed since it ran", "[iden
   CommandResult r = run_command(kCli + " check " + config);
   CHECK(r.status == 2);
 }
+
+namespace {
+
+// summary.json without what depends on the machine's speed.
+nlohmann::json without_timings(nlohmann::json j) {
+  for (const char* k : {"wall_seconds", "steps_per_second", "peak_rss_mib"}) j.erase(k);
+  for (const char* part : {"final", "best"})
+    if (j.contains(part)) j[part].erase("seconds");
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("a trial's config.toml reruns from anywhere into its sweep and keeps the sweep's reports",
+          "[identity]") {
+  ScratchDir dir("identity_rerun");
+  dir.file("a.tsv", pairs("s"));
+  dir.file("b.tsv", pairs("t"));
+  const std::string file = dir.file("exp.toml", data_sweep());
+  const std::string out = dir.str() + "/runs", run = out + "/data";
+  REQUIRE(run_command(kCli + " run " + file + " --out " + out + " --quiet").status == 0);
+  const std::string results = read_text(run + "/results.csv"), summary_md = read_text(run + "/summary.md");
+  const std::string experiment = read_text(run + "/experiment.toml"), index = read_text(run + "/trials.json");
+  const Experiment e = load_experiment(file);
+  const std::string id = e.trials[1].id, trial = run + "/trials/" + id;
+  const auto original = nlohmann::json::parse(read_text(trial + "/summary.json"));
+
+  // From another working directory, by the path of the trial's own config.toml: its
+  // data (next to exp.toml, named relative to it) is found, the trial reruns in place
+  // and reproduces its summary, and the sweep's files still describe all 4 trials.
+  std::filesystem::create_directories(dir.str() + "/elsewhere");
+  CommandResult again = run_command("cd " + dir.str() + "/elsewhere && " + kCli + " run " + trial +
+                                    "/config.toml --force --quiet");
+  INFO(again.output);
+  REQUIRE(again.status == 0);
+  CHECK_THAT(again.output, Catch::Contains(run + ": 1 trials (0 already done, 1 ok"));
+  CHECK(without_timings(nlohmann::json::parse(read_text(trial + "/summary.json"))).dump(1) ==
+        without_timings(original).dump(1));
+  CHECK(read_text(run + "/experiment.toml") == experiment);
+  CHECK(read_text(run + "/trials.json") == index);
+  CHECK(read_text(run + "/summary.md") == summary_md);
+  // results.csv has timing columns; the same 4 trials in the same order.
+  const std::string results_now = read_text(run + "/results.csv");
+  CHECK(std::count(results_now.begin(), results_now.end(), '\n') == std::count(results.begin(), results.end(), '\n'));
+  CHECK(std::filesystem::exists(dir.str() + "/elsewhere/runs") == false);  // nothing written where it was run from
+
+  // A copy of it next to the data, run into the same --out: still a trial of that sweep.
+  const std::string copy = dir.file("copy.toml", read_text(trial + "/config.toml"));
+  CommandResult copied = run_command(kCli + " run " + copy + " --out " + out + " --quiet");
+  INFO(copied.output);
+  REQUIRE(copied.status == 0);
+  CHECK_THAT(copied.output, Catch::Contains("1 trials (1 already done"));
+  CHECK(read_text(run + "/experiment.toml") == experiment);
+  CHECK(read_text(run + "/summary.md") == summary_md);
+}
