@@ -63,6 +63,9 @@ void print_run_summary(const RunSummary& s) {
             << "  table:   " << s.run_dir << "/summary.md\n"
             << "  results: " << s.run_dir << "/results.csv\n"
             << "  plots:   " << s.run_dir << "/plots/\n";
+  if (s.not_in_experiment)
+    std::cout << "  " << s.not_in_experiment << " trials from an earlier version of this file are not in this "
+              << "experiment: kept in trials/, left out of the reports (earlier versions in history/)\n";
 }
 
 // "K/N" with 1 <= K <= N.

@@ -148,7 +148,8 @@ std::optional<HomeRun> home_run_of_trial_config(const std::string& path) {
   const fs::path trial_dir = file.parent_path(), trials = trial_dir.parent_path(), run = trials.parent_path();
   if (file.filename() != "config.toml" || trials.filename() != "trials" || !fs::is_regular_file(run / "trials.json"))
     return std::nullopt;
-  HomeRun home{run.string(), ""};
+  HomeRun home;
+  home.run_dir = run.string();
   try {
     const auto index = nlohmann::json::parse(read_file((run / "trials.json").string()));
     home.source_dir = index.value("source_dir", "");

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -65,6 +66,38 @@ std::set<std::string> indexed_trials(const std::string& run_dir) {
   return ids;
 }
 
+// The run directory holds another version of the experiment file: that version and
+// its trial index are kept in history/, numbered in the order they were replaced,
+// before the current ones take their place.
+void keep_earlier_version(const std::string& run_dir, const std::string& text) {
+  const std::string current = run_dir + "/experiment.toml";
+  if (!fs::exists(current)) return;
+  const std::string earlier = read_file(current);
+  if (earlier == text) return;
+  fs::create_directories(run_dir + "/history");
+  int n = 1;
+  auto numbered = [&](const char* stem, const char* ext) {
+    char name[64];
+    std::snprintf(name, sizeof name, "/history/%s-%03d%s", stem, n, ext);
+    return run_dir + name;
+  };
+  while (fs::exists(numbered("experiment", ".toml"))) ++n;
+  if (fs::exists(run_dir + "/trials.json"))
+    write_file_atomically(numbered("trials", ".json"), read_file(run_dir + "/trials.json"));
+  write_file_atomically(numbered("experiment", ".toml"), earlier);
+}
+
+// Trial directories in run_dir that are not trials of `e`.
+int trials_not_in(const std::string& run_dir, const Experiment& e) {
+  std::set<std::string> ids;
+  for (const Trial& t : e.trials) ids.insert(t.id);
+  int n = 0;
+  if (fs::exists(run_dir + "/trials"))
+    for (const auto& d : fs::directory_iterator(run_dir + "/trials"))
+      n += d.is_directory() && !ids.count(d.path().filename().string()) && fs::exists(d.path() / "summary.json");
+  return n;
+}
+
 }  // namespace
 
 SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
@@ -96,8 +129,11 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
   if (!sharded) remove_temporary_files(summary.run_dir);
   for (std::size_t i : mine) remove_temporary_files(summary.run_dir + "/trials/" + e.trials[i].id);
   if (!part_of_sweep) {
-    write_file_atomically(summary.run_dir + "/experiment.toml", read_file(e.file));
+    const std::string text = read_file(e.file);
+    keep_earlier_version(summary.run_dir, text);
+    write_file_atomically(summary.run_dir + "/experiment.toml", text);
     write_trial_index(summary.run_dir, e);
+    summary.not_in_experiment = trials_not_in(summary.run_dir, e);
   }
   for (std::size_t i : mine) {
     const Trial& t = e.trials[i];

@@ -28,6 +28,9 @@ struct RunOptions {
 struct RunSummary {
   std::string run_dir;
   int total = 0, skipped = 0, ok = 0, diverged = 0, failed = 0;
+  // Trial directories of earlier versions of the experiment file whose trials are not
+  // in this one: kept on disk, left out of the reports.
+  int not_in_experiment = 0;
 };
 
 RunSummary run_experiment(const Experiment& experiment, const RunOptions& options);
