@@ -2,6 +2,7 @@
 // diverged), 1 when a trial failed (or the demo did not learn), 2 for bad usage or a
 // bad experiment file. Errors go to stderr.
 #include <boost/program_options.hpp>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "experiments/tasks/task.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/mpi_sweep.h"
+#include "experiments/runner/stop_signal.h"
 #include "experiments/runner/sweep_runner.h"
 #include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
@@ -142,8 +144,19 @@ int run(const std::vector<std::string>& args) {
     }
     return 0;
   }
-  RunSummary s = run_experiment(e, o);
+  RunSummary s;
+  {
+    StopOnSignals stop_on_signals;
+    s = run_experiment(e, o);
+  }
   print_run_summary(s);
+  if (s.stopped_by) {
+    std::cout << "stopped by " << (s.stopped_by == SIGINT ? "SIGINT" : "SIGTERM") << ": "
+              << s.skipped + s.ok + s.diverged + s.failed << " of " << s.total << " trials finished and kept, "
+              << s.interrupted << " interrupted (they start again), the reports cover the finished ones; "
+              << "resume with: ablate run " << file << (o.out_given ? " --out " + o.out : std::string()) << "\n";
+    return 128 + s.stopped_by;
+  }
   return s.failed ? 1 : 0;
 }
 

@@ -8,8 +8,9 @@
 
 namespace ablate::experiments {
 
-RunLock::RunLock(const std::string& run_dir, const std::string& name, bool shared) {
-  std::string path = run_dir + "/" + name;
+RunLock::RunLock(const std::string& run_dir, const std::string& name, bool shared)
+    : path_(run_dir + "/" + name), shared_(shared) {
+  const std::string& path = path_;
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw std::runtime_error(path + ": cannot create the run lock");
   if (::flock(fd_, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
@@ -21,6 +22,10 @@ RunLock::RunLock(const std::string& run_dir, const std::string& name, bool share
 }
 
 RunLock::~RunLock() {
+  // An exclusive holder removes the file before letting go (no empty .lock is left
+  // behind); anyone who opened it meanwhile fails to lock it and says so. A shared
+  // lock (shards) leaves it to the others.
+  if (!shared_) ::unlink(path_.c_str());
   ::close(fd_);
 }
 

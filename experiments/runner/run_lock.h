@@ -15,6 +15,8 @@ class RunLock {
   RunLock& operator=(const RunLock&) = delete;
 
  private:
+  std::string path_;
+  bool shared_;
   int fd_;
 };
 

@@ -16,6 +16,7 @@
 #include "experiments/reports/report.h"
 #include "experiments/runner/progress.h"
 #include "experiments/runner/run_lock.h"
+#include "experiments/runner/stop_signal.h"
 #include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
 
@@ -147,6 +148,7 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
 void count_outcome(RunSummary& summary, const std::string& status) {
   if (status == "ok") ++summary.ok;
   else if (status == "diverged") ++summary.diverged;
+  else if (status == "interrupted") ++summary.interrupted;
   else ++summary.failed;
 }
 
@@ -162,6 +164,7 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
   std::mutex counts;
   auto worker = [&] {
     while (true) {
+      if (stop_signal()) return;  // asked to stop: no new trial starts
       std::size_t i = next.fetch_add(1);
       if (i >= pending.size()) return;
       const Trial& t = *pending[i];
@@ -178,6 +181,7 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
   worker();
   for (std::thread& t : threads) t.join();
   progress.done();
+  summary.stopped_by = stop_signal();
   write_reports(summary.run_dir);
   return summary;
 }

@@ -31,6 +31,8 @@ struct RunSummary {
   // Trial directories of earlier versions of the experiment file whose trials are not
   // in this one: kept on disk, left out of the reports.
   int not_in_experiment = 0;
+  int interrupted = 0;  // trials stopped by SIGINT / SIGTERM (stop_signal.h), to run again
+  int stopped_by = 0;   // that signal, or 0
 };
 
 RunSummary run_experiment(const Experiment& experiment, const RunOptions& options);

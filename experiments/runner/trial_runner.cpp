@@ -1,5 +1,7 @@
 #include "experiments/runner/trial_runner.h"
 
+#include "experiments/runner/stop_signal.h"
+
 #include <sys/resource.h>
 
 #include <chrono>
@@ -185,6 +187,10 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
     double grad_norm = 0;
     out.status = "ok";
     for (std::int64_t step = 1; step <= c.train.steps; ++step) {
+      if (stop_signal()) {  // SIGINT / SIGTERM: stop at this step boundary, unfinished
+        out.status = "interrupted";
+        break;
+      }
       Var loss = evaluator.training_loss(data);
       double l = loss.item();
       if (!std::isfinite(l)) {
@@ -260,6 +266,9 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
     out.status = "failed";
     out.error = e.what();
   }
+  // An interrupted trial writes no summary.json: it is not finished, and the next run
+  // starts it again.
+  if (out.status == "interrupted") return out;
   out.wall_seconds = elapsed();
   out.steps_per_second = out.wall_seconds > 0 ? double(out.steps) / out.wall_seconds : 0;
   out.peak_rss_mib = peak_rss_mib();

@@ -1,0 +1,22 @@
+#pragma once
+// Ctrl-C (SIGINT) or a scheduler's SIGTERM during `ablate run`: the first asks running
+// trials to stop at their next step boundary — they are left unfinished (no
+// summary.json, so the next run starts them again) — no new trial starts, and the run
+// ends normally: reports for what finished, the lock released, one line saying what was
+// kept and how to resume, exit 128 + the signal. A second SIGINT ends the process at
+// once. (Trials resume from step 0: a mid-trial resumable state is not saved yet.)
+namespace ablate::experiments {
+
+// Installs the handlers for its lifetime (restoring the previous ones after).
+class StopOnSignals {
+ public:
+  StopOnSignals();
+  ~StopOnSignals();
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+};
+
+// The signal that asked the run to stop (SIGINT or SIGTERM), or 0.
+int stop_signal();
+
+}  // namespace ablate::experiments

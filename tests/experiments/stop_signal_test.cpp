@@ -1,0 +1,90 @@
+// SIGINT (Ctrl-C) or SIGTERM (a scheduler's time limit) mid-sweep: the run stops at the
+// next step boundary of its running trials, says what it kept and how to resume, exits
+// 130 or 143, leaves no lock, writes the reports of the finished trials — and the rerun
+// ends with exactly the results of an uninterrupted run.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <thread>
+
+#include "tests/experiments/experiment_files.h"
+
+using namespace ablate::experiments::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCli = ABLATE_CLI;
+
+// results.csv without its timing columns (the last two).
+std::string without_timings(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    for (int k = 0; k < 2; ++k) line = line.substr(0, line.rfind(','));
+    out += line + "\n";
+  }
+  return out;
+}
+
+// Runs the sweep, sends `signal` once `finished` trials are done; returns the exit status.
+int run_and_signal(const std::string& file, const std::string& out, int signal, int finished,
+                   const std::string& log) {
+  const std::string run_dir = out + "/stop";
+  pid_t child = fork();
+  if (child == 0) {
+    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    execl(kCli.c_str(), kCli.c_str(), "run", file.c_str(), "--out", out.c_str(), "--jobs", "1", "--quiet",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  for (int i = 0; i < 4000 && finished_trials(run_dir) < finished; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(child, signal);
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an uninterrupted run", "[signals]") {
+  ScratchDir dir("stop_signal");
+  std::string toml = sweep_experiment("stop");
+  toml.replace(toml.find("steps = 30"), 10, "steps = 300");
+  const std::string file = dir.file("exp.toml", toml);
+  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
+  const std::string clean = read_text(dir.str() + "/clean/stop/results.csv");
+
+  for (auto [signal, name, code] : {std::tuple{SIGINT, "SIGINT", 130}, std::tuple{SIGTERM, "SIGTERM", 143}}) {
+    const std::string out = dir.str() + "/" + name, run_dir = out + "/stop", log = dir.str() + "/" + name + ".log";
+    const int status = run_and_signal(file, out, signal, 2, log);
+    const std::string said = read_text(log);
+    INFO(name << ":\n" << said);
+    CHECK(status == code);
+    CHECK_THAT(said, Catch::Contains(std::string("stopped by ") + name + ": "));
+    CHECK_THAT(said, Catch::Contains("resume with: ablate run " + file + " --out " + out));
+    CHECK_FALSE(fs::exists(run_dir + "/.lock"));
+    const int done = finished_trials(run_dir);
+    CHECK(done >= 2);
+    CHECK(done < 8);
+    // The reports are there, for the finished trials.
+    CHECK_THAT(read_text(run_dir + "/summary.md"), Catch::Contains(std::to_string(done) + " of 8 trials finished"));
+    for (const auto& e : fs::recursive_directory_iterator(run_dir))
+      CHECK(e.path().string().find(".tmp.") == std::string::npos);
+
+    CommandResult rerun = run_command(kCli + " run " + file + " --out " + out + " --jobs 1 --quiet");
+    INFO(rerun.output);
+    REQUIRE(rerun.status == 0);
+    CHECK_THAT(rerun.output, Catch::Contains(std::to_string(done) + " already done"));
+    CHECK(without_timings(read_text(run_dir + "/results.csv")) == without_timings(clean));
+  }
+}
