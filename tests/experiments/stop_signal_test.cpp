@@ -22,17 +22,6 @@ namespace {
 
 const std::string kCli = ABLATE_CLI;
 
-// results.csv without its timing columns (the last two).
-std::string without_timings(const std::string& csv) {
-  std::istringstream in(csv);
-  std::string line, out;
-  while (std::getline(in, line)) {
-    for (int k = 0; k < 2; ++k) line = line.substr(0, line.rfind(','));
-    out += line + "\n";
-  }
-  return out;
-}
-
 // Runs the sweep, sends `signal` once `finished` trials are done; returns the exit status.
 int run_and_signal(const std::string& file, const std::string& out, int signal, int finished,
                    const std::string& log) {
@@ -85,6 +74,6 @@ TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an unin
     INFO(rerun.output);
     REQUIRE(rerun.status == 0);
     CHECK_THAT(rerun.output, Catch::Contains(std::to_string(done) + " already done"));
-    CHECK(without_timings(read_text(run_dir + "/results.csv")) == without_timings(clean));
+    CHECK(results_without_timings(read_text(run_dir + "/results.csv")) == results_without_timings(clean));
   }
 }
