@@ -25,6 +25,16 @@ Generator::Generator(std::uint64_t seed) {
   for (auto& s : s_) s = splitmix64(x);
 }
 
+Generator::State Generator::state() const {
+  return {{s_[0], s_[1], s_[2], s_[3]}, spare_normal_, has_spare_};
+}
+
+void Generator::set_state(const State& state) {
+  for (int i = 0; i < 4; ++i) s_[i] = state.words[i];
+  spare_normal_ = state.spare_normal;
+  has_spare_ = state.has_spare;
+}
+
 std::uint64_t Generator::next_u64() {
   const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
   const std::uint64_t t = s_[1] << 17;

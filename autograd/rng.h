@@ -28,6 +28,16 @@ class Generator {
   // An independent generator for a sub-stream (e.g. one per trial or per worker).
   Generator fork(std::uint64_t stream) const;
 
+  // The whole state (the xoshiro words and the cached second normal draw), so a
+  // stopped training run continues the same stream when resumed.
+  struct State {
+    std::uint64_t words[4];
+    double spare_normal;
+    bool has_spare;
+  };
+  State state() const;
+  void set_state(const State& state);
+
  private:
   std::uint64_t s_[4];
   double spare_normal_ = 0;

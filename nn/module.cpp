@@ -33,6 +33,22 @@ void Module::collect_buffers(const std::string& prefix,
   for (const auto& [name, child] : children_) child->collect_buffers(join(prefix, name), out);
 }
 
+void Module::add_random_stream(std::string name, Generator& generator) {
+  random_streams_.emplace_back(std::move(name), &generator);
+}
+
+void Module::collect_random_streams(const std::string& prefix,
+                                    std::vector<std::pair<std::string, Generator*>>& out) const {
+  for (const auto& [name, g] : random_streams_) out.emplace_back(join(prefix, name), g);
+  for (const auto& [name, child] : children_) child->collect_random_streams(join(prefix, name), out);
+}
+
+std::vector<std::pair<std::string, Generator*>> Module::named_random_streams() const {
+  std::vector<std::pair<std::string, Generator*>> out;
+  collect_random_streams("", out);
+  return out;
+}
+
 void Module::collect_modules(const std::string& prefix,
                              std::vector<std::pair<std::string, Module*>>& out) {
   out.emplace_back(prefix, this);

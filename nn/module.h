@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "autograd/ops.h"
+#include "autograd/rng.h"
 
 namespace ablate::nn {
 
@@ -28,6 +29,9 @@ class Module {
   std::vector<std::pair<std::string, Tensor*>> named_buffers() const;
   std::vector<std::pair<std::string, Module*>> named_modules();  // "" is this module
   Parameter* find_parameter(const std::string& dotted_name) const;
+  // The random generators the module draws from after it is built (dropout masks),
+  // by dotted name: the state a resumed training run must continue.
+  std::vector<std::pair<std::string, Generator*>> named_random_streams() const;
 
   // train() also switches every child; eval() is train(false).
   void train(bool on = true);
@@ -48,6 +52,8 @@ class Module {
  protected:
   Parameter& add_parameter(std::string name, Tensor value, bool requires_grad = true);
   Tensor& add_buffer(std::string name, Tensor value);
+  // A generator owned by this module (it must outlive the registration).
+  void add_random_stream(std::string name, Generator& generator);
   // An empty name inlines the child's names into this module's (no extra level).
   template <class M>
   M& add_module(std::string name, std::unique_ptr<M> child) {
@@ -63,11 +69,14 @@ class Module {
                           std::vector<std::pair<std::string, Parameter*>>& out) const;
   void collect_buffers(const std::string& prefix,
                        std::vector<std::pair<std::string, Tensor*>>& out) const;
+  void collect_random_streams(const std::string& prefix,
+                              std::vector<std::pair<std::string, Generator*>>& out) const;
   void collect_modules(const std::string& prefix, std::vector<std::pair<std::string, Module*>>& out);
 
   std::vector<std::pair<std::string, std::unique_ptr<Parameter>>> parameters_;
   std::vector<std::pair<std::string, std::unique_ptr<Tensor>>> buffers_;
   std::vector<std::pair<std::string, std::unique_ptr<Module>>> children_;
+  std::vector<std::pair<std::string, Generator*>> random_streams_;
   bool training_ = true;
 };
 

@@ -16,6 +16,7 @@
 #include "experiments/tasks/task.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/mpi_sweep.h"
+#include "experiments/runner/resume_state.h"
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/sweep_runner.h"
 #include "experiments/runner/trial_order.h"
@@ -65,9 +66,27 @@ void print_run_summary(const RunSummary& s) {
             << "  table:   " << s.run_dir << "/summary.md\n"
             << "  results: " << s.run_dir << "/results.csv\n"
             << "  plots:   " << s.run_dir << "/plots/\n";
+  if (s.resumed)
+    std::cout << "  " << s.resumed << " trial" << (s.resumed == 1 ? "" : "s")
+              << " continued from a saved state (resumed_from_step in summary.json)\n";
   if (s.not_in_experiment)
     std::cout << "  " << s.not_in_experiment << " trials from an earlier version of this file are not in this "
               << "experiment: kept in trials/, left out of the reports (earlier versions in history/)\n";
+}
+
+// The run's summary lines, and the exit status: 128 + the signal that stopped it, 1
+// when a trial failed, else 0.
+int report_run(const RunSummary& s, const std::string& file, const RunOptions& o) {
+  print_run_summary(s);
+  if (s.stopped_by) {
+    std::cout << "stopped by " << (s.stopped_by == SIGINT ? "SIGINT" : "SIGTERM") << ": "
+              << s.skipped + s.ok + s.diverged + s.failed << " of " << s.total << " trials finished and kept, "
+              << s.interrupted << " interrupted (saved at their last step; they continue from there), the reports "
+              << "cover the finished ones; "
+              << "resume with: ablate run " << file << (o.out_given ? " --out " + o.out : std::string()) << "\n";
+    return 128 + s.stopped_by;
+  }
+  return s.failed ? 1 : 0;
 }
 
 // "K/N" with 1 <= K <= N.
@@ -106,10 +125,13 @@ int run(const std::vector<std::string>& args) {
   bool worker_rank = g_mpi && g_mpi->rank() != 0;
   if (worker_rank && (dry_run || is_study_file(file))) return 0;
   if (g_mpi && !dry_run && !is_study_file(file)) {
-    MpiRunResult m = run_experiment_mpi(file, o);
+    MpiRunResult m;
+    {
+      StopOnSignals stop_on_signals;  // on every rank: mpirun passes SIGTERM on to each
+      m = run_experiment_mpi(file, o);
+    }
     if (m.is_worker) return 0;
-    print_run_summary(m.summary);
-    return m.summary.failed ? 1 : 0;
+    return report_run(m.summary, file, o);
   }
   if (!dry_run && is_study_file(file)) {
     StudySummary s = run_study(file, o);
@@ -133,13 +155,18 @@ int run(const std::vector<std::string>& args) {
     const std::string run_dir = o.out + "/" + e.name;
     std::vector<bool> done(e.trials.size(), false);
     std::size_t finished = 0;
-    for (std::size_t i : listed) finished += done[i] = !o.force && trial_finished(run_dir + "/trials/" + e.trials[i].id);
+    std::vector<bool> resumes(e.trials.size());
+    for (std::size_t i : listed) {
+      const std::string dir = run_dir + "/trials/" + e.trials[i].id;
+      finished += done[i] = !o.force && trial_finished(dir);
+      resumes[i] = !done[i] && !o.force && std::filesystem::exists(dir + "/" + kResumeFile);
+    }
     std::cout << listed.size() - finished << " of " << listed.size() << " trials would run into " << run_dir << "/";
     if (o.shards > 0) std::cout << " (shard " << o.shard << " of " << o.shards << ")";
     std::cout << "; " << finished << " already done" << (finished ? " (--force reruns them)" : "") << "\n";
     for (std::size_t i : listed) {
       const Trial& t = e.trials[i];
-      std::cout << "  " << t.id << (done[i] ? "  done  " : "  to run") << "  seed " << t.config.seed << "  "
+      std::cout << "  " << t.id << (done[i] ? "  done  " : resumes[i] ? "  resume" : "  to run") << "  seed " << t.config.seed << "  "
                 << t.point_label() << "\n";
     }
     return 0;
@@ -149,15 +176,7 @@ int run(const std::vector<std::string>& args) {
     StopOnSignals stop_on_signals;
     s = run_experiment(e, o);
   }
-  print_run_summary(s);
-  if (s.stopped_by) {
-    std::cout << "stopped by " << (s.stopped_by == SIGINT ? "SIGINT" : "SIGTERM") << ": "
-              << s.skipped + s.ok + s.diverged + s.failed << " of " << s.total << " trials finished and kept, "
-              << s.interrupted << " interrupted (they start again), the reports cover the finished ones; "
-              << "resume with: ablate run " << file << (o.out_given ? " --out " + o.out : std::string()) << "\n";
-    return 128 + s.stopped_by;
-  }
-  return s.failed ? 1 : 0;
+  return report_run(s, file, o);
 }
 
 int check(const std::vector<std::string>& args) {

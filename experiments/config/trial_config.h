@@ -46,6 +46,9 @@ struct TrainSpec {
   // Threads of this trial's matrix products (oneDNN). 1 = the default, one core per
   // trial, side by side under --jobs; more helps one large trial on an idle machine.
   std::int64_t threads = 1;
+  // Steps between saves of the resumable state (resume_state.h); 0 = about every five
+  // minutes of training. Not part of the trial's identity: it cannot change a result.
+  std::int64_t resume_every = 0;
 };
 
 struct TrialConfig {

@@ -186,6 +186,7 @@ void read_train(TomlReader& top, TrainSpec& s) {
   s.checkpoint = r.boolean("checkpoint", false);
   s.attention_telemetry = r.boolean("attention_telemetry", false);
   s.threads = r.integer("threads", 1, 1, 256);
+  s.resume_every = r.integer("resume_every", 0, 0, 1'000'000'000);
   r.finish();
 }
 

@@ -16,6 +16,8 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/progress.h"
+#include "experiments/runner/resume_state.h"
+#include "experiments/runner/stop_signal.h"
 #include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
 
@@ -26,9 +28,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Messages. Rank 0 → worker: kAssign (trial index) or kStop. Worker → rank 0: kReady
-// once, kProgress (step, loss) while training, kRecord (the trial's files) at the end.
-enum Tag { kReady = 1, kAssign = 2, kStop = 3, kProgress = 4, kRecord = 5 };
+// Messages. Rank 0 → worker: kAssign (a trial, with its saved state if it has one) or
+// kStop. Worker → rank 0: kReady once, kProgress (step, loss) while training, kState
+// (the trial's resume state, each time it is saved), kRecord (the trial's files) when
+// it finished or was stopped.
+enum Tag { kReady = 1, kAssign = 2, kStop = 3, kProgress = 4, kRecord = 5, kState = 6 };
 
 // The experiment as rank 0 read it, so workers expand exactly the same trials.
 struct Broadcast {
@@ -40,14 +44,27 @@ struct Broadcast {
   }
 };
 
-// A finished trial: its index, status and every file of its directory (name, bytes).
+// A trial to run, with the bytes of its resume.safetensors (empty: none), so a rank
+// continues a trial stopped on any other rank.
+struct Assignment {
+  std::int64_t index = 0;
+  std::string resume_state;
+  template <class Archive>
+  void serialize(Archive& a, unsigned) {
+    a& index& resume_state;
+  }
+};
+
+// A finished or stopped trial: its index, status and every file of its directory
+// (name, bytes).
 struct Record {
   std::int64_t index = 0;
   std::string status;
+  std::int64_t resumed_from_step = 0;
   std::vector<std::string> names, contents;
   template <class Archive>
   void serialize(Archive& a, unsigned) {
-    a& index& status& names& contents;
+    a& index& status& resumed_from_step& names& contents;
   }
 };
 
@@ -74,15 +91,18 @@ void worker(mpi::communicator& world, const Broadcast& b) {
       world.recv(0, kStop);
       break;
     }
-    std::int64_t index = 0;
-    world.recv(0, kAssign, index);
-    const Trial& t = e.trials[std::size_t(index)];
+    Assignment a;
+    world.recv(0, kAssign, a);
+    const Trial& t = e.trials[std::size_t(a.index)];
     fs::path dir = scratch / t.id;
     fs::remove_all(dir);
-    TrialOutcome o = run_trial(t, e.base_dir, dir.string(), [&](std::int64_t step, double loss) {
-      world.send(0, kProgress, std::make_pair(step, loss));
-    });
-    Record r{index, o.status, {}, {}};
+    fs::create_directories(dir);
+    if (!a.resume_state.empty()) write_file_atomically((dir / kResumeFile).string(), a.resume_state);
+    TrialOutcome o = run_trial(
+        t, e.base_dir, dir.string(),
+        [&](std::int64_t step, double loss) { world.send(0, kProgress, std::make_pair(step, loss)); },
+        [&](const std::string& path) { world.send(0, kState, std::make_pair(a.index, read_file(path))); });
+    Record r{a.index, o.status, o.resumed_from_step, {}, {}};
     for (const auto& f : fs::directory_iterator(dir)) {
       r.names.push_back(f.path().filename().string());
       r.contents.push_back(read_file(f.path().string()));
@@ -94,13 +114,19 @@ void worker(mpi::communicator& world, const Broadcast& b) {
 }
 
 // Writes a trial's files into its directory, summary.json last (its presence marks
-// the trial finished, so an interrupted write is rerun, never half-trusted).
+// the trial finished, so an interrupted write is rerun, never half-trusted). A finished
+// trial's resume state, written there while it ran, goes once summary.json is there.
 void write_record(const std::string& dir, const Record& r) {
   fs::create_directories(dir);
+  bool finished = false;
   for (std::size_t i = 0; i < r.names.size(); ++i)
     if (r.names[i] != "summary.json") write_file_atomically(dir + "/" + r.names[i], r.contents[i]);
   for (std::size_t i = 0; i < r.names.size(); ++i)
-    if (r.names[i] == "summary.json") write_file_atomically(dir + "/" + r.names[i], r.contents[i]);
+    if (r.names[i] == "summary.json") {
+      write_file_atomically(dir + "/" + r.names[i], r.contents[i]);
+      finished = true;
+    }
+  if (finished) fs::remove(dir + "/" + kResumeFile);
 }
 
 RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOptions& options) {
@@ -121,12 +147,14 @@ RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOp
   std::size_t next = 0;
   Progress progress(summary.total, summary.skipped, options.progress);
   std::map<int, int> slot_of;  // rank → progress slot of its running trial
+  auto trial_dir = [&](std::int64_t i) { return summary.run_dir + "/trials/" + e.trials[std::size_t(i)].id; };
   auto hand_out = [&](int rank) {
-    if (next < queue.size()) {
-      std::int64_t i = queue[next++];
-      const Trial& t = e.trials[std::size_t(i)];
+    if (next < queue.size() && !stop_signal()) {  // asked to stop: no new trial starts
+      Assignment a{queue[next++], {}};
+      const Trial& t = e.trials[std::size_t(a.index)];
+      if (fs::exists(trial_dir(a.index) + "/" + kResumeFile)) a.resume_state = read_file(trial_dir(a.index) + "/" + kResumeFile);
       slot_of[rank] = progress.start(t.id, t.seeded_label(), t.config.train.steps);
-      world.send(rank, kAssign, i);
+      world.send(rank, kAssign, a);
       return true;
     }
     world.send(rank, kStop);
@@ -150,17 +178,22 @@ RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOp
       std::pair<std::int64_t, double> p;
       world.recv(rank, kProgress, p);
       progress.update(slot_of[rank], p.first, p.second);
+    } else if (s->tag() == kState) {
+      std::pair<std::int64_t, std::string> state;
+      world.recv(rank, kState, state);
+      fs::create_directories(trial_dir(state.first));
+      write_file_atomically(trial_dir(state.first) + "/" + kResumeFile, state.second);
     } else if (s->tag() == kRecord) {
       Record r;
       world.recv(rank, kRecord, r);
-      const Trial& t = e.trials[std::size_t(r.index)];
-      write_record(summary.run_dir + "/trials/" + t.id, r);
+      write_record(trial_dir(r.index), r);
       progress.finish(slot_of[rank], r.status);
-      count_outcome(summary, r.status);
+      count_outcome(summary, r.status, r.resumed_from_step);
       if (!hand_out(rank)) --working;
     }
   }
   progress.done();
+  summary.stopped_by = stop_signal();
   write_reports(summary.run_dir);
   return summary;
 }

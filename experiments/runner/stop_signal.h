@@ -1,10 +1,10 @@
 #pragma once
 // Ctrl-C (SIGINT) or a scheduler's SIGTERM during `ablate run`: the first asks running
-// trials to stop at their next step boundary — they are left unfinished (no
-// summary.json, so the next run starts them again) — no new trial starts, and the run
-// ends normally: reports for what finished, the lock released, one line saying what was
-// kept and how to resume, exit 128 + the signal. A second SIGINT ends the process at
-// once. (Trials resume from step 0: a mid-trial resumable state is not saved yet.)
+// trials to stop at their next step boundary — they save their state there and are left
+// unfinished (no summary.json; the next run continues them, resume_state.h) — no new
+// trial starts, and the run ends normally: reports for what finished, the lock
+// released, one line saying what was kept and how to resume, exit 128 + the signal. A
+// second SIGINT ends the process at once.
 namespace ablate::experiments {
 
 // Installs the handlers for its lifetime (restoring the previous ones after).

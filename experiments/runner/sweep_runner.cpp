@@ -15,6 +15,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/progress.h"
+#include "experiments/runner/resume_state.h"
 #include "experiments/runner/run_lock.h"
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/trial_order.h"
@@ -139,13 +140,20 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
   for (std::size_t i : mine) {
     const Trial& t = e.trials[i];
     ++summary.total;
-    if (!options.force && trial_finished(summary.run_dir + "/trials/" + t.id)) ++summary.skipped;
-    else plan.pending.push_back(&t);
+    const std::string dir = summary.run_dir + "/trials/" + t.id;
+    if (!options.force && trial_finished(dir)) {
+      ++summary.skipped;
+      continue;
+    }
+    plan.pending.push_back(&t);
+    // --force starts every trial again, also one stopped with a saved state.
+    if (options.force) fs::remove(dir + "/" + kResumeFile);
   }
   return plan;
 }
 
-void count_outcome(RunSummary& summary, const std::string& status) {
+void count_outcome(RunSummary& summary, const std::string& status, std::int64_t resumed_from_step) {
+  summary.resumed += resumed_from_step > 0;
   if (status == "ok") ++summary.ok;
   else if (status == "diverged") ++summary.diverged;
   else if (status == "interrupted") ++summary.interrupted;
@@ -173,7 +181,7 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
                                  [&](std::int64_t step, double loss) { progress.update(slot, step, loss); });
       progress.finish(slot, o.status);
       std::lock_guard<std::mutex> g(counts);
-      count_outcome(summary, o.status);
+      count_outcome(summary, o.status, o.resumed_from_step);
     }
   };
   std::vector<std::thread> threads;

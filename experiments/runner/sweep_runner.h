@@ -31,6 +31,7 @@ struct RunSummary {
   // Trial directories of earlier versions of the experiment file whose trials are not
   // in this one: kept on disk, left out of the reports.
   int not_in_experiment = 0;
+  int resumed = 0;      // trials that continued from a saved state (resume_state.h)
   int interrupted = 0;  // trials stopped by SIGINT / SIGTERM (stop_signal.h), to run again
   int stopped_by = 0;   // that signal, or 0
 };
@@ -51,8 +52,9 @@ struct SweepPlan {
   ~SweepPlan();
 };
 SweepPlan plan_sweep(const Experiment& experiment, const RunOptions& options);
-// Adds one finished trial's status (ok | diverged | failed) to the counts.
-void count_outcome(RunSummary& summary, const std::string& status);
+// Adds one trial's outcome (ok | diverged | failed | interrupted, and whether it
+// continued from a saved state) to the counts.
+void count_outcome(RunSummary& summary, const std::string& status, std::int64_t resumed_from_step);
 
 // True when dir/summary.json records a finished trial (ok or diverged).
 bool trial_finished(const std::string& trial_dir);

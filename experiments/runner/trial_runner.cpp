@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "autograd/kernels/gemm.h"
 #include "experiments/model_factory.h"
 #include "experiments/runner/evaluation.h"
+#include "experiments/runner/resume_state.h"
 #include "nn/checkpoint.h"
 #include "nn/optim/gradients.h"
 #include "nn/optim/optimizer.h"
@@ -79,6 +81,7 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
   if (!o.error.empty()) j["error"] = o.error;
   j["params"] = o.params;
   j["steps"] = o.steps;
+  j["resumed_from_step"] = o.resumed_from_step;
   if (o.diverged_at) j["diverged_at"] = o.diverged_at;
   j["stopped_early"] = o.stopped_early;
   j["final"] = summary_record(o.final);
@@ -151,14 +154,17 @@ json attention_maps(const Task& task, TrialModel& model) {
 }  // namespace
 
 TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const std::string& dir,
-                       const TrialProgress& progress) {
+                       const TrialProgress& progress, const StateSaved& state_saved) {
   std::filesystem::create_directories(dir);
   write_file_atomically(dir + "/config.toml", trial.config_toml);
+  const std::string resume_path = dir + "/" + kResumeFile;
   const TrialConfig& c = trial.config;
   TrialOutcome out;
-  std::string metrics_log;
+  TrainingProgress p;  // what the loop carries from step to step (and a resume restores)
+  p.best_val = INFINITY;
   auto start = Clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  double earlier_seconds = 0;  // training time before a resume
+  auto elapsed = [&] { return earlier_seconds + std::chrono::duration<double>(Clock::now() - start).count(); };
   Tape& tape = Tape::current();
   // GEMM threads are a per-thread setting: this trial's, restored for the next trial
   // that runs on this worker thread.
@@ -182,12 +188,37 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
     std::vector<Parameter*> params = model.module->parameters();
     Generator data(Generator(c.seed).fork(kBatchStream));
     Evaluator evaluator(c, *task, model);
-    double loss_sum = 0, best_val = INFINITY;
-    std::int64_t loss_count = 0, evals_without_gain = 0;
+    std::string ignored;
+    if (std::optional<TrainingProgress> saved =
+            load_resume_state(resume_path, trial, *model.module, *optimizer, data, &ignored)) {
+      p = std::move(*saved);
+      out.resumed_from_step = out.steps = p.step;
+      out.final = p.final;
+      out.best = p.best;
+      earlier_seconds = p.seconds;
+      start = Clock::now();
+    } else if (!ignored.empty()) {
+      std::fprintf(stderr, "ablate: %s\n", ignored.c_str());
+    }
+    // The state is saved every resume_every steps, or after about five minutes of
+    // training, and when asked to stop.
+    constexpr double kSecondsBetweenSaves = 300;
+    double saved_at = elapsed();
+    std::int64_t saved_step = p.step;
+    auto save_state = [&] {
+      p.final = out.final;
+      p.best = out.best;
+      p.seconds = elapsed();
+      save_resume_state(resume_path, trial, *model.module, *optimizer, data, p);
+      saved_at = p.seconds;
+      saved_step = p.step;
+      if (state_saved) state_saved(resume_path);
+    };
     double grad_norm = 0;
     out.status = "ok";
-    for (std::int64_t step = 1; step <= c.train.steps; ++step) {
-      if (stop_signal()) {  // SIGINT / SIGTERM: stop at this step boundary, unfinished
+    for (std::int64_t step = p.step + 1; step <= c.train.steps; ++step) {
+      if (stop_signal()) {  // SIGINT / SIGTERM: stop at this step boundary, resumable
+        if (p.step > saved_step) save_state();
         out.status = "interrupted";
         break;
       }
@@ -219,9 +250,9 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
       double lr = schedule->lr(step);
       optimizer->step(lr);
       optimizer->zero_grad();
-      loss_sum += l;
-      ++loss_count;
-      out.steps = step;
+      p.loss_sum += l;
+      ++p.loss_count;
+      out.steps = p.step = step;
       if (progress && (step % 10 == 0 || step == 1)) progress(step, l);
       if (evaluating) {
         std::vector<Evaluation::AttentionStats> attention;
@@ -236,24 +267,27 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
         if (c.train.attention_telemetry)
           for (auto& [name, m] : nn::attention_modules(*model.module)) m->telemetry().reset();
         e.step = step;
-        e.train_loss = loss_sum / double(loss_count);
+        e.train_loss = p.loss_sum / double(p.loss_count);
         e.lr = lr;
         e.grad_norm = grad_norm;
         e.seconds = elapsed();
-        loss_sum = 0;
-        loss_count = 0;
-        metrics_log += to_json(e).dump() + "\n";
-        write_file_atomically(dir + "/metrics.jsonl", metrics_log);
+        p.loss_sum = 0;
+        p.loss_count = 0;
+        p.metrics_log += to_json(e).dump() + "\n";
+        write_file_atomically(dir + "/metrics.jsonl", p.metrics_log);
         out.final = e;
-        if (e.val_loss < best_val) {
-          best_val = e.val_loss;
+        if (e.val_loss < p.best_val) {
+          p.best_val = e.val_loss;
           out.best = e;
-          evals_without_gain = 0;
-        } else if (c.train.patience > 0 && ++evals_without_gain >= c.train.patience) {
+          p.evals_without_gain = 0;
+        } else if (c.train.patience > 0 && ++p.evals_without_gain >= c.train.patience) {
           out.stopped_early = true;
           break;
         }
       }
+      if (step < c.train.steps && (c.train.resume_every > 0 ? step % c.train.resume_every == 0
+                                                             : elapsed() - saved_at >= kSecondsBetweenSaves))
+        save_state();
     }
     if (out.status == "ok" && model.seq2seq)
       write_file_atomically(dir + "/attention.json", attention_maps(*task, model).dump() + "\n");
@@ -267,13 +301,18 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
     out.error = e.what();
   }
   // An interrupted trial writes no summary.json: it is not finished, and the next run
-  // starts it again.
+  // continues it from its resume state.
   if (out.status == "interrupted") return out;
   out.wall_seconds = elapsed();
-  out.steps_per_second = out.wall_seconds > 0 ? double(out.steps) / out.wall_seconds : 0;
+  // The speed of this process's part of the training (a resumed trial's earlier part
+  // ran elsewhere, perhaps on another machine).
+  const double seconds_here = out.wall_seconds - earlier_seconds;
+  out.steps_per_second = seconds_here > 0 ? double(out.steps - out.resumed_from_step) / seconds_here : 0;
   out.peak_rss_mib = peak_rss_mib();
-  if (metrics_log.empty()) write_file_atomically(dir + "/metrics.jsonl", "");
+  if (p.metrics_log.empty()) write_file_atomically(dir + "/metrics.jsonl", "");
   write_file_atomically(dir + "/summary.json", summary_json(trial, out).dump(2) + "\n");
+  std::error_code gone;
+  std::filesystem::remove(resume_path, gone);  // finished: nothing left to resume
   return out;
 }
 

@@ -7,6 +7,7 @@
 //   checkpoint.safetensors   (train.checkpoint = true)
 //   attention.json   the final model's attention weights on the first validation
 //                    example, per module and head (sequence tasks), for heatmaps
+//   resume.safetensors  while unfinished: the state it continues from (resume_state.h)
 // Single-threaded and deterministic: the same config gives bit-identical metrics
 // whatever else runs beside it. summary.json is written last, so its presence marks
 // a finished trial.
@@ -43,6 +44,7 @@ struct TrialOutcome {
   std::string status;  // ok | diverged | failed
   std::string error;   // for failed (and the reason for diverged)
   std::int64_t steps = 0;
+  std::int64_t resumed_from_step = 0;  // steps restored from a saved state (0 = ran through)
   std::int64_t diverged_at = 0;
   bool stopped_early = false;
   Evaluation final, best;
@@ -52,9 +54,13 @@ struct TrialOutcome {
 
 // Progress callback: (step, train loss) every few steps, from the trial's thread.
 using TrialProgress = std::function<void(std::int64_t step, double loss)>;
+// Called from the trial's thread after each save of its resume state, with the file's
+// path (an MPI rank sends it on to rank 0).
+using StateSaved = std::function<void(const std::string& path)>;
 
+// Continues from dir/resume.safetensors when it holds a state of this trial.
 TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const std::string& dir,
-                       const TrialProgress& progress = {});
+                       const TrialProgress& progress = {}, const StateSaved& state_saved = {});
 
 // The version string compiled into the binary (git describe at configure time).
 const char* code_version();

@@ -40,6 +40,7 @@ Seq2SeqTransformer::Seq2SeqTransformer(const TransformerConfig& config,
                                        const VocabularyOptions& vocab, std::uint64_t seed)
     : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), config_(config), vocab_(vocab) {
   BuildContext ctx = make_build_context(config, init_, dropout_);
+  add_random_stream("dropout", dropout_);
   if (vocab.source_vocab <= 0 || vocab.target_vocab <= 0)
     throw std::invalid_argument("seq2seq: vocabulary sizes must be positive");
   if (vocab.share_embeddings && vocab.source_vocab != vocab.target_vocab)
@@ -147,6 +148,7 @@ EncoderClassifier::EncoderClassifier(const TransformerConfig& config, std::int64
                                      std::int64_t classes, std::int32_t pad, std::uint64_t seed)
     : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), pad_(pad) {
   BuildContext ctx = make_build_context(config, init_, dropout_);
+  add_random_stream("dropout", dropout_);
   embed_ = &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
                                                                  config.scale_embeddings, config.dtype));
   positions_ = &add_module("positions", make_positions(config, ctx));
@@ -179,6 +181,7 @@ EncoderRegressor::EncoderRegressor(const TransformerConfig& config, std::int64_t
     : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), horizon_(horizon),
       out_features_(out_features) {
   BuildContext ctx = make_build_context(config, init_, dropout_);
+  add_random_stream("dropout", dropout_);
   input_ = &add_module("input", std::make_unique<Linear>(in_features, config.d_model, true, init_,
                                                           LinearInit::xavier_uniform, config.dtype));
   positions_ = &add_module("positions", make_positions(config, ctx));
@@ -201,6 +204,7 @@ DecoderLanguageModel::DecoderLanguageModel(const TransformerConfig& config, std:
                                            std::int32_t pad, bool tie_output, std::uint64_t seed)
     : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), pad_(pad) {
   BuildContext ctx = make_build_context(config, init_, dropout_);
+  add_random_stream("dropout", dropout_);
   embed_ = &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
                                                                  config.scale_embeddings, config.dtype));
   positions_ = &add_module("positions", make_positions(config, ctx));

@@ -94,10 +94,11 @@ inline std::string results_without_timings(const std::string& csv) {
 }
 
 // A trial's summary.json without its timings (wall time, speed, peak RSS, and the
-// seconds of its final and best evaluations): what must not depend on where it ran.
+// seconds of its final and best evaluations) and without resumed_from_step: what must
+// not depend on where it ran, or on whether it was stopped and resumed on the way.
 inline nlohmann::json summary_without_timings(const std::string& text) {
   nlohmann::json j = nlohmann::json::parse(text);
-  for (const char* key : {"wall_seconds", "steps_per_second", "peak_rss_mib"}) j.erase(key);
+  for (const char* key : {"wall_seconds", "steps_per_second", "peak_rss_mib", "resumed_from_step"}) j.erase(key);
   for (const char* part : {"final", "best"})
     if (j.contains(part)) j[part].erase("seconds");
   return j;

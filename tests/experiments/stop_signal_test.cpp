@@ -70,10 +70,20 @@ TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an unin
     for (const auto& e : fs::recursive_directory_iterator(run_dir))
       CHECK(e.path().string().find(".tmp.") == std::string::npos);
 
+    // The interrupted trial saved its state at the step it stopped at (unless it had
+    // not begun its first step) and continues from there.
+    std::vector<std::string> saved;
+    for (const auto& d : fs::directory_iterator(run_dir + "/trials"))
+      if (fs::exists(d.path() / "resume.safetensors")) saved.push_back(d.path().string());
+    CHECK(saved.size() <= 1);  // --jobs 1: one trial was running
+
     CommandResult rerun = run_command(kCli + " run " + file + " --out " + out + " --jobs 1 --quiet");
     INFO(rerun.output);
     REQUIRE(rerun.status == 0);
     CHECK_THAT(rerun.output, Catch::Contains(std::to_string(done) + " already done"));
     CHECK(results_without_timings(read_text(run_dir + "/results.csv")) == results_without_timings(clean));
+    for (const std::string& trial : saved)
+      CHECK(nlohmann::json::parse(read_text(trial + "/summary.json")).at("resumed_from_step").get<int>() > 0);
+    CHECK(summaries_differing(dir.str() + "/clean/stop", run_dir).empty());
   }
 }

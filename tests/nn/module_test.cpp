@@ -80,3 +80,35 @@ TEST_CASE("to(f64) converts parameters, gradients and buffers") {
   }
   for (auto& [name, b] : model.named_buffers()) CHECK(b->dtype() == DType::f64);
 }
+
+TEST_CASE("every model names the dropout generator it draws from while training") {
+  // A resumed training run restores these streams; a model that drew from a generator
+  // it does not list would resume with other dropout masks.
+  TransformerConfig c = testing::small_transformer(16);
+  c.dropout = 0.1;
+  Seq2SeqTransformer seq2seq(c, {.source_vocab = 7, .target_vocab = 9}, 0);
+  EncoderClassifier classifier(c, 7, 3, 0, 0);
+  EncoderRegressor regressor(c, 2, 3, 2, 0);
+  DecoderLanguageModel lm(c, 7, 0, false, 0);
+  for (Module* m : std::initializer_list<Module*>{&seq2seq, &classifier, &regressor, &lm}) {
+    auto streams = m->named_random_streams();
+    REQUIRE(streams.size() == 1);
+    CHECK(streams[0].first == "dropout");
+  }
+  // The listed generator is the one the dropout masks come from: restoring its state
+  // restores the masks.
+  Generator::State before = seq2seq.named_random_streams()[0].second->state();
+  Tensor src = Tensor::from_data({1, 3}, std::vector<std::int32_t>{3, 4, 5});
+  Tensor tgt = Tensor::from_data({1, 3}, std::vector<std::int32_t>{1, 4, 5});
+  auto output = [&] {
+    Var y = seq2seq.forward(src, tgt);
+    std::vector<double> v;
+    for (std::int64_t i = 0; i < y.value().numel(); ++i) v.push_back(y.value().at(i));
+    Tape::current().reset();
+    return v;
+  };
+  std::vector<double> first = output();
+  CHECK(output() != first);  // new masks
+  seq2seq.named_random_streams()[0].second->set_state(before);
+  CHECK(output() == first);
+}

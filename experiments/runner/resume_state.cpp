@@ -1,0 +1,182 @@
+#include "experiments/runner/resume_state.h"
+
+#include <bit>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "nn/checkpoint.h"
+#include "nn/transformer/transformer_stacks.h"
+
+namespace ablate::experiments {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char* kKind = "ablate-resume-state";
+constexpr int kProgressVersion = 1;
+
+// A double by its bit pattern (JSON's unsigned integers hold 64 bits exactly; its
+// numbers would lose NaN payloads, infinities and, through some readers, the last bit).
+json exact(double v) { return std::bit_cast<std::uint64_t>(v); }
+double exact_double(const json& j) { return std::bit_cast<double>(j.get<std::uint64_t>()); }
+
+json exact(const std::vector<double>& v) {
+  json out = json::array();
+  for (double x : v) out.push_back(exact(x));
+  return out;
+}
+std::vector<double> exact_doubles(const json& j) {
+  std::vector<double> out;
+  for (const json& x : j) out.push_back(exact_double(x));
+  return out;
+}
+
+json exact(const Evaluation& e) {
+  json metrics = json::array(), grad_norms = json::array(), attention = json::array();
+  for (const auto& [name, v] : e.metrics) metrics.push_back({name, exact(v)});
+  for (const auto& [name, v] : e.grad_norms) grad_norms.push_back({name, exact(v)});
+  for (const auto& a : e.attention)
+    attention.push_back({{"module", a.module}, {"entropy", exact(a.entropy)}, {"max_prob", exact(a.max_prob)}});
+  return {{"step", e.step}, {"train_loss", exact(e.train_loss)}, {"val_loss", exact(e.val_loss)},
+          {"lr", exact(e.lr)}, {"grad_norm", exact(e.grad_norm)}, {"seconds", exact(e.seconds)},
+          {"metrics", metrics}, {"grad_norms", grad_norms}, {"attention", attention}};
+}
+
+Evaluation exact_evaluation(const json& j) {
+  Evaluation e;
+  e.step = j.at("step").get<std::int64_t>();
+  e.train_loss = exact_double(j.at("train_loss"));
+  e.val_loss = exact_double(j.at("val_loss"));
+  e.lr = exact_double(j.at("lr"));
+  e.grad_norm = exact_double(j.at("grad_norm"));
+  e.seconds = exact_double(j.at("seconds"));
+  for (const json& m : j.at("metrics")) e.metrics[m.at(0).get<std::string>()] = exact_double(m.at(1));
+  for (const json& g : j.at("grad_norms")) e.grad_norms.emplace_back(g.at(0).get<std::string>(), exact_double(g.at(1)));
+  for (const json& a : j.at("attention"))
+    e.attention.push_back({a.at("module").get<std::string>(), exact_doubles(a.at("entropy")),
+                           exact_doubles(a.at("max_prob"))});
+  return e;
+}
+
+json exact(const Generator& g) {
+  Generator::State s = g.state();
+  return {{"words", {s.words[0], s.words[1], s.words[2], s.words[3]}},
+          {"spare_normal", exact(s.spare_normal)}, {"has_spare", s.has_spare}};
+}
+
+Generator::State generator_state(const json& j) {
+  Generator::State s{};
+  for (int i = 0; i < 4; ++i) s.words[i] = j.at("words").at(i).get<std::uint64_t>();
+  s.spare_normal = exact_double(j.at("spare_normal"));
+  s.has_spare = j.at("has_spare").get<bool>();
+  return s;
+}
+
+json progress_json(nn::Module& model, const Generator& batches, const TrainingProgress& p) {
+  json streams = json::object(), telemetry = json::object();
+  for (const auto& [name, g] : model.named_random_streams()) streams[name] = exact(*g);
+  for (const auto& [name, m] : nn::attention_modules(model)) {
+    const nn::AttentionTelemetry& t = m->telemetry();
+    telemetry[name] = {{"entropy_sum", exact(t.entropy_sum)}, {"max_prob_sum", exact(t.max_prob_sum)},
+                       {"rows", t.rows}};
+  }
+  return {{"version", kProgressVersion},
+          {"step", p.step},
+          {"loss_sum", exact(p.loss_sum)},
+          {"loss_count", p.loss_count},
+          {"best_val", exact(p.best_val)},
+          {"evals_without_gain", p.evals_without_gain},
+          {"final", exact(p.final)},
+          {"best", exact(p.best)},
+          {"metrics_log", p.metrics_log},
+          {"seconds", exact(p.seconds)},
+          {"batches", exact(batches)},
+          {"random_streams", streams},
+          {"attention_telemetry", telemetry}};
+}
+
+}  // namespace
+
+void save_resume_state(const std::string& path, const Trial& trial, nn::Module& model,
+                       const nn::Optimizer& optimizer, const Generator& batches,
+                       const TrainingProgress& progress) {
+  nn::save_checkpoint(model, path,
+                      {{"kind", kKind},
+                       {"config", trial.config_toml},
+                       {"code_version", code_version()},
+                       {"progress", progress_json(model, batches, progress).dump()}},
+                      optimizer.state());
+}
+
+std::optional<TrainingProgress> load_resume_state(const std::string& path, const Trial& trial,
+                                                  nn::Module& model, nn::Optimizer& optimizer,
+                                                  Generator& batches, std::string* ignored) {
+  std::error_code missing;
+  if (!std::filesystem::exists(path, missing)) return std::nullopt;
+  auto ignore = [&](const std::string& why) -> std::optional<TrainingProgress> {
+    if (ignored) *ignored = path + ": " + why + "; the trial starts again from step 0";
+    return std::nullopt;
+  };
+  nn::SafetensorsFile file;
+  json j;
+  try {
+    file = nn::read_safetensors(path);
+  } catch (const std::exception& e) {
+    return ignore(std::string("unreadable (") + e.what() + ")");
+  }
+  auto meta = [&](const char* key) {
+    auto it = file.metadata.find(key);
+    return it == file.metadata.end() ? std::string() : it->second;
+  };
+  if (meta("kind") != kKind) return ignore("not a resume state");
+  if (meta("config") != trial.config_toml) return ignore("saved for another configuration");
+  if (meta("code_version") != code_version())
+    return ignore("saved by ablate " + meta("code_version") + ", this is " + code_version());
+  TrainingProgress p;
+  std::vector<std::pair<Generator*, Generator::State>> streams;
+  std::vector<std::pair<nn::AttentionTelemetry*, nn::AttentionTelemetry>> telemetry;
+  Generator::State batch_state{};
+  try {  // everything is read and checked before anything is changed
+    j = json::parse(meta("progress"));
+    if (j.at("version").get<int>() != kProgressVersion) return ignore("written in another progress format");
+    p.step = j.at("step").get<std::int64_t>();
+    p.loss_sum = exact_double(j.at("loss_sum"));
+    p.loss_count = j.at("loss_count").get<std::int64_t>();
+    p.best_val = exact_double(j.at("best_val"));
+    p.evals_without_gain = j.at("evals_without_gain").get<std::int64_t>();
+    p.final = exact_evaluation(j.at("final"));
+    p.best = exact_evaluation(j.at("best"));
+    p.metrics_log = j.at("metrics_log").get<std::string>();
+    p.seconds = exact_double(j.at("seconds"));
+    batch_state = generator_state(j.at("batches"));
+    const json& saved_streams = j.at("random_streams");
+    for (const auto& [name, g] : model.named_random_streams())
+      streams.emplace_back(g, generator_state(saved_streams.at(name)));
+    const json& saved_telemetry = j.at("attention_telemetry");
+    for (const auto& [name, m] : nn::attention_modules(model)) {
+      const json& t = saved_telemetry.at(name);
+      telemetry.emplace_back(&m->telemetry(), nn::AttentionTelemetry{exact_doubles(t.at("entropy_sum")),
+                                                                     exact_doubles(t.at("max_prob_sum")),
+                                                                     t.at("rows").get<std::int64_t>()});
+    }
+  } catch (const std::exception& e) {
+    return ignore(std::string("its progress record is damaged (") + e.what() + ")");
+  }
+  // The same config and build made the same model, so the tensors fit; if they do
+  // not, the file was altered, and the trial fails with this message.
+  try {
+    optimizer.load_state(file.tensors);
+    nn::load_checkpoint(model, path, /*strict=*/true);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": cannot restore this trial's state (" + e.what() +
+                             "); delete the file to start the trial again");
+  }
+  batches.set_state(batch_state);
+  for (auto& [g, s] : streams) g->set_state(s);
+  for (auto& [t, saved] : telemetry) *t = std::move(saved);
+  return p;
+}
+
+}  // namespace ablate::experiments
