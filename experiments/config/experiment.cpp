@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "experiments/config/toml_writer.h"
 #include "experiments/io/atomic_file.h"
 
 namespace ablate::experiments {
@@ -29,11 +30,8 @@ struct SweepAxis {
   std::size_t size() const { return values.empty() ? 0 : values[0].size(); }
 };
 
-// A swept value as the point label shows it: strings bare, floats in their shortest
-// round-trip form, other scalars as TOML writes them, arrays and tables inline.
-// Arrays and tables are written here, not by TOML++: its 3.3.0 formatter casts log10
-// of each float in an array to size_t, undefined for floats below 1 (found by the
-// experiment-file fuzzer).
+// A swept value as the point label shows it: strings bare (also inside arrays and
+// tables), everything else as toml_writer.h writes it.
 std::string display(const toml::node& n) {
   std::ostringstream s;
   if (auto str = n.as_string()) {
@@ -50,15 +48,8 @@ std::string display(const toml::node& n) {
       first = false;
     }
     s << (first ? "}" : " }");
-  } else if (auto number = n.as_floating_point()) {
-    // The shortest text that reads back as the same double: 0.05, not 0.050000000000000003.
-    char buffer[32];
-    auto end = std::to_chars(buffer, buffer + sizeof buffer, number->get()).ptr;
-    std::string text(buffer, end);
-    if (text.find_first_of(".eni") == std::string::npos) text += ".0";  // 3.0 stays a float
-    s << text;
   } else {
-    n.visit([&](const auto& v) { s << v; });
+    s << toml_value_text(n);
   }
   return s.str();
 }

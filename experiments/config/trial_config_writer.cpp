@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "experiments/config/trial_config.h"
+#include "experiments/config/toml_writer.h"
 
 namespace ablate::experiments {
 
@@ -77,9 +78,7 @@ toml::table to_toml(const TrialConfig& c) {
 }
 
 std::string to_toml_string(const TrialConfig& c) {
-  std::ostringstream s;
-  s << to_toml(c) << "\n";
-  return s.str();
+  return toml_document_text(to_toml(c));
 }
 
 }  // namespace ablate::experiments

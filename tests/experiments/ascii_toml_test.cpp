@@ -349,7 +349,7 @@ TEST_CASE("a Chinese or accented name and description round-trip into config.tom
   // The resolved config keeps the name (the description is not part of a trial's
   // identity, so not of config.toml) and loads back as the same trial.
   const std::string config = dir.file("config.toml", e.trials[0].config_toml);
-  CHECK_THAT(e.trials[0].config_toml, Catch::Contains("name = '消融-é'"));
+  CHECK_THAT(e.trials[0].config_toml, Catch::Contains("name = \"消融-é\""));
   Experiment again = load_experiment(config);
   REQUIRE(again.trials.size() == 1);
   CHECK(again.trials[0].id == e.trials[0].id);

@@ -58,8 +58,8 @@ TEST_CASE("editing a data file reruns exactly the trials that read it", "[identi
   Experiment before = load_experiment(file);
   REQUIRE(before.trials.size() == 4);
   // config.toml records the digest next to the path.
-  CHECK_THAT(before.trials[0].config_toml, Catch::Contains("path = 'a.tsv'\npath_sha256 = '" +
-                                                           sha256_of_file(dir.str() + "/a.tsv") + "'"));
+  CHECK_THAT(before.trials[0].config_toml, Catch::Contains("path = \"a.tsv\"\npath_sha256 = \"" +
+                                                           sha256_of_file(dir.str() + "/a.tsv") + "\""));
   const std::string out = dir.str() + "/runs";
   CommandResult first = run_command(kCli + " run " + file + " --out " + out + " --quiet");
   REQUIRE(first.status == 0);
