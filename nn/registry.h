@@ -6,7 +6,8 @@
 //
 // Library components are registered in the axis's registry function (a list of one
 // line per component). Code outside the library registers with ABLATE_REGISTER in its
-// own .cpp file, which runs before main():
+// own .cpp file, which runs when its program starts or its plugin is loaded
+// (ablate_add_plugin, nn/README.md):
 //
 //   ABLATE_REGISTER(ablate::nn::position_registry(), {"my_positions", "what it does",
 //                   {/* OptionSpecs */}, [](const Options& o, const BuildContext& c) {
@@ -19,6 +20,16 @@
 #include "nn/options.h"
 
 namespace ablate::nn {
+
+// While a plugin's shared module loads, its ABLATE_REGISTER lines report here instead
+// of throwing: what each adds ("norm: scale") and the names that clash with a
+// component already registered (a throw from a static initializer would terminate the
+// process). Null outside a load; set by experiments/plugins/plugin.h.
+struct PluginRegistrations {
+  std::vector<std::string> added;    // "axis: name"
+  std::vector<std::string> clashes;  // "axis: name"
+};
+PluginRegistrations*& plugin_registrations();
 
 template <class Product, class... Args>
 class Registry {
@@ -36,8 +47,13 @@ class Registry {
   const std::string& axis() const { return axis_; }
 
   void add(Entry entry) {
-    if (find(entry.name))
-      throw std::logic_error(axis_ + ": component '" + entry.name + "' registered twice");
+    PluginRegistrations* plugin = plugin_registrations();
+    if (find(entry.name)) {
+      if (!plugin) throw std::logic_error(axis_ + ": component '" + entry.name + "' registered twice");
+      plugin->clashes.push_back(axis_ + ": " + entry.name);
+      return;
+    }
+    if (plugin) plugin->added.push_back(axis_ + ": " + entry.name);
     entries_.push_back(std::move(entry));
   }
 

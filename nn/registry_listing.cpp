@@ -24,6 +24,11 @@ AxisInfo describe(const R& registry) {
 
 }  // namespace
 
+PluginRegistrations*& plugin_registrations() {
+  static PluginRegistrations* current = nullptr;
+  return current;
+}
+
 std::vector<AxisInfo> registry_listing() {
   return {describe(query_key_registry()),   describe(value_registry()),
           describe(score_scale_registry()), describe(position_registry()),

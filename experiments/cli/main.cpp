@@ -15,6 +15,7 @@
 #include "experiments/demo.h"
 #include "experiments/tasks/task.h"
 #include "experiments/reports/report.h"
+#include "experiments/plugins/plugin.h"
 #include "experiments/runner/mpi_sweep.h"
 #include "experiments/runner/resume_state.h"
 #include "experiments/runner/stop_signal.h"
@@ -70,8 +71,9 @@ void print_run_summary(const RunSummary& s) {
     std::cout << "  " << s.resumed << " trial" << (s.resumed == 1 ? "" : "s")
               << " continued from a saved state (resumed_from_step in summary.json)\n";
   if (s.not_in_experiment)
-    std::cout << "  " << s.not_in_experiment << " trials from an earlier version of this file are not in this "
-              << "experiment: kept in trials/, left out of the reports (earlier versions in history/)\n";
+    std::cout << "  " << s.not_in_experiment << " trials from an earlier version of this file (or of the data "
+              << "or plugins it reads) are not in this experiment: kept in trials/, left out of the reports "
+              << "(earlier versions of the file in history/)\n";
 }
 
 // The run's summary lines, and the exit status: 128 + the signal that stopped it, 1
@@ -114,6 +116,7 @@ int run(const std::vector<std::string>& args) {
       "force", po::bool_switch(&o.force), "rerun finished trials")(
       "shard", po::value(&shard), "K/N: run only the K-th of N slices of the trials (job arrays)")(
       "dry-run", po::bool_switch(&dry_run), "validate and list the trials, run nothing")(
+      "plugin", po::value(&o.plugins)->composing(), "load a plugin (repeatable; see nn/README.md)")(
       "quiet,q", "no progress line");
   po::variables_map vm;
   if (!parse(args, desc, vm, "file")) return 0;
@@ -145,7 +148,7 @@ int run(const std::vector<std::string>& args) {
                 << s.training.failed << " failed), table in " << s.run_dir << "/summary.md\n";
     return s.training.failed ? 1 : 0;
   }
-  Experiment e = load_experiment(file);
+  Experiment e = load_experiment(file, {o.plugins, ""});
   if (dry_run) {
     std::vector<std::size_t> listed;
     if (o.shards > 0) listed = shard_trials(e.trials, o.shard, o.shards);
@@ -182,10 +185,12 @@ int run(const std::vector<std::string>& args) {
 int check(const std::vector<std::string>& args) {
   std::string file;
   po::options_description desc("ablate check FILE");
-  desc.add_options()("file", po::value(&file), "experiment file (.toml)");
+  std::vector<std::string> plugins;
+  desc.add_options()("file", po::value(&file), "experiment file (.toml)")(
+      "plugin", po::value(&plugins)->composing(), "load a plugin (repeatable)");
   po::variables_map vm;
   if (!parse(args, desc, vm, "file")) return 0;
-  Experiment e = load_experiment(file);
+  Experiment e = load_experiment(file, {plugins, ""});
   std::cout << file << ": ok, " << e.trials.size() << " trials";
   if (!e.swept_keys.empty()) {
     std::cout << " (";
@@ -212,6 +217,36 @@ int report(const std::vector<std::string>& args) {
   std::cout << "\n  table:   " << dir << "/summary.md\n  results: " << dir << "/results.csv\n";
   for (const std::string& id : r.missing_ids) std::cout << "  missing: " << id << "\n";
   return r.failed ? 1 : 0;
+}
+
+int list(const std::vector<std::string>& args) {
+  std::vector<std::string> plugins;
+  po::options_description desc("ablate list");
+  desc.add_options()("plugin", po::value(&plugins)->composing(), "also list what this plugin adds (repeatable)");
+  po::variables_map vm;
+  if (!parse(args, desc, vm)) return 0;
+  std::vector<const Plugin*> loaded;
+  for (const std::string& path : plugins) {
+    try {
+      loaded.push_back(&load_plugin(path));
+    } catch (const PluginError& e) {
+      std::cerr << "ablate list: --plugin " << e.what() << "\n";
+      return 2;
+    }
+  }
+  std::cout << ablate::nn::format_registry_listing() << "task\n";
+  for (const auto& entry : task_registry().entries()) {
+    std::cout << "  " << entry.name << std::string(entry.name.size() < 16 ? 16 - entry.name.size() : 1, ' ')
+              << entry.description << "\n";
+    for (const auto& o : entry.options)
+      std::cout << "      " << o.key << " = " << ablate::nn::option_to_string(o.default_value) << "  (" << o.doc << ")\n";
+  }
+  for (const Plugin* p : loaded) {
+    std::cout << "\nplugin " << p->path << " (built for ablate " << p->built_for << ", SHA-256 "
+              << p->sha256.substr(0, 16) << "…) adds:\n";
+    for (const std::string& c : p->components) std::cout << "  " << c << "\n";
+  }
+  return 0;
 }
 
 int demo(const std::vector<std::string>& args) {
@@ -259,17 +294,7 @@ int main(int argc, char** argv) {
     if (command == "check") return check(args);
     if (command == "report") return report(args);
     if (command == "demo") return demo(args);
-    if (command == "list") {
-      if (!args.empty() && args[0] != "--help") throw po::error("list takes no arguments");
-      std::cout << ablate::nn::format_registry_listing() << "task\n";
-      for (const auto& entry : task_registry().entries()) {
-        std::cout << "  " << entry.name << std::string(entry.name.size() < 16 ? 16 - entry.name.size() : 1, ' ')
-                  << entry.description << "\n";
-        for (const auto& o : entry.options)
-          std::cout << "      " << o.key << " = " << ablate::nn::option_to_string(o.default_value) << "  (" << o.doc << ")\n";
-      }
-      return 0;
-    }
+    if (command == "list") return list(args);
     std::cerr << "ablate: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const ConfigError& e) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,8 @@
 
 #include "experiments/config/toml_writer.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/plugins/plugin.h"
+#include "experiments/tasks/task.h"
 
 namespace ablate::experiments {
 
@@ -158,7 +161,63 @@ std::optional<HomeRun> home_run_of_trial_config(const std::string& path) {
 
 }  // namespace
 
-Experiment load_experiment(const std::string& path) {
+// The file's `plugins` (paths relative to base_dir; with the digests a resolved
+// config.toml recorded, `plugins_sha256`, checked) and then the command line's,
+// loaded; every problem is appended.
+std::vector<PluginRef> load_plugins(const toml::table& doc, const std::string& path, const std::string& base_dir,
+                                    const PositionIndex& positions, const std::vector<std::string>& from_command_line,
+                                    std::vector<ConfigProblem>& problems) {
+  std::vector<PluginRef> plugins;
+  std::set<std::string> resolved_paths;
+  auto problem = [&](const std::string& key, const std::string& message) {
+    auto [l, c] = positions.find(key);
+    problems.push_back({path, l, c, key, message});
+  };
+  // Null (and a problem reported) when it cannot be loaded, or when already listed.
+  auto load = [&](const std::string& as_written, const std::string& resolved,
+                  const std::function<void(const std::string&)>& report) -> const Plugin* {
+    try {
+      const Plugin& plugin = load_plugin(resolved);
+      if (!resolved_paths.insert(plugin.path).second) return nullptr;  // named twice: loaded once
+      plugins.push_back({as_written, plugin.sha256, plugin.built_for});
+      return &plugin;
+    } catch (const PluginError& e) {
+      report(e.what());
+      return nullptr;
+    }
+  };
+  std::vector<std::string> listed, recorded;
+  for (const char* key : {"plugins", "plugins_sha256"}) {
+    const toml::node* node = doc.get(key);
+    if (!node) continue;
+    const toml::array* array = node->as_array();
+    std::vector<std::string>& out = std::string(key) == "plugins" ? listed : recorded;
+    if (array)
+      for (const toml::node& item : *array)
+        if (auto text = item.value<std::string>()) out.push_back(*text);
+    if (!array || out.size() != array->size())
+      problem(key, std::string("must be a list of ") + (out.data() == listed.data() ? "paths to plugin files"
+                                                                                    : "SHA-256 digests"));
+  }
+  if (!recorded.empty() && recorded.size() != listed.size())
+    problem("plugins_sha256", "lists " + std::to_string(recorded.size()) + " digests for " +
+                                  std::to_string(listed.size()) + " plugins");
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    const Plugin* plugin = load(listed[i], resolve_data_path(base_dir, listed[i]),
+                                [&](const std::string& why) { problem("plugins", why); });
+    if (plugin && i < recorded.size() && recorded[i] != plugin->sha256)
+      problem("plugins_sha256", plugin->path + " has changed since this config was resolved (SHA-256 " +
+                                    recorded[i].substr(0, 12) + "… recorded, " + plugin->sha256.substr(0, 12) +
+                                    "… now); delete this key to run with the new build");
+  }
+  for (const std::string& given : from_command_line) {
+    const std::string absolute = std::filesystem::absolute(given).lexically_normal().string();
+    load(absolute, absolute, [&](const std::string& why) { problems.push_back({"--plugin", 0, 0, "", why}); });
+  }
+  return plugins;
+}
+
+Experiment load_experiment(const std::string& path, const LoadOptions& options) {
   Experiment e;
   e.file = path;
   e.base_dir = std::filesystem::path(path).parent_path().string();
@@ -168,10 +227,15 @@ Experiment load_experiment(const std::string& path) {
     e.home_run_dir = home->run_dir;
     if (!home->source_dir.empty()) e.base_dir = home->source_dir;
   }
+  if (!options.base_dir.empty()) e.base_dir = options.base_dir;
   TomlDocument parsed = parse_experiment_file(path);
   const toml::table& doc = parsed.table;
   PositionIndex positions(parsed);
   std::vector<ConfigProblem> problems;
+
+  // ---- the plugins, before anything names their components
+  e.plugins = load_plugins(doc, path, e.base_dir, positions, options.plugins, problems);
+  if (!problems.empty()) throw ConfigError(problems);
 
   // ---- the sweep
   std::vector<SweepAxis> axes;
@@ -191,6 +255,13 @@ Experiment load_experiment(const std::string& path) {
       std::stable_sort(entries.begin(), entries.end(), by_position);
       for (const auto& [key, node] : entries) {
         const toml::node& v = *node;
+        if (key == "plugins" || key == "plugins_sha256") {  // loaded once, before any trial is read
+          auto [l, c] = positions.find("sweep." + key);
+          problems.push_back({path, l, c, "sweep." + key,
+                              "plugins cannot be swept: list every plugin in the top-level `plugins` (loading "
+                              "one only adds components; sweep the component's axis instead)"});
+          continue;
+        }
         if (key == "seeds") {
           const toml::array* a = v.as_array();
           auto [l, c] = positions.find("sweep.seeds");
@@ -320,6 +391,7 @@ Experiment load_experiment(const std::string& path) {
     // Validated once per grid point; the seeds only change the trial's seed.
     std::vector<ConfigProblem> point_problems;
     TrialConfig config = read_trial_config(trial_doc, path, e.base_dir, trial_positions, point_problems, digests);
+    config.plugins = e.plugins;
     Trial labelled;
     labelled.point = point;
     for (ConfigProblem& pr : point_problems) {

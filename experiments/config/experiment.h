@@ -35,9 +35,22 @@ struct Experiment {
   std::vector<std::string> swept_keys;
   std::vector<std::uint64_t> seeds;
   std::vector<Trial> trials;  // grid order (first swept key slowest), seeds innermost
+  std::vector<PluginRef> plugins;  // loaded, in order; every trial's config lists them
 };
 
-Experiment load_experiment(const std::string& path);
+struct LoadOptions {
+  // Plugins named on the command line (--plugin), as given (relative to the working
+  // directory); loaded after the file's own `plugins`.
+  std::vector<std::string> plugins;
+  // Where relative paths resolve, instead of the file's directory ("" = as above): an
+  // MPI rank loading rank 0's file from a copy passes rank 0's base_dir.
+  std::string base_dir;
+};
+
+// Loads the experiment's plugins (its `plugins` key, then options.plugins) first, so
+// their components validate like built-in ones; a plugin that cannot be used is a
+// ConfigError at the `plugins` key (or, from the command line, at "--plugin").
+Experiment load_experiment(const std::string& path, const LoadOptions& options = {});
 
 // FNV-1a 64-bit: a stable hash (the same on every machine and compiler).
 std::uint64_t fnv1a64(const std::string& text);

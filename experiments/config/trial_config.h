@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -51,11 +52,20 @@ struct TrainSpec {
   std::int64_t resume_every = 0;
 };
 
+// A plugin the trial's experiment loads (experiments/plugins/plugin.h), part of the
+// trial's identity by content.
+struct PluginRef {
+  std::string path;       // as the experiment file names it (relative to it), or absolute (--plugin)
+  std::string sha256;
+  std::string built_for;  // the ablate version it was built against
+};
+
 struct TrialConfig {
   std::string name;
   std::string description;
   std::uint64_t data_seed = 0;  // top-level `seed`: task data and validation split
   std::uint64_t seed = 0;       // this replicate: initialisation, dropout, batches
+  std::vector<PluginRef> plugins;
   TaskSpec task;
   ModelSpec model;
   TrainSpec train;

@@ -208,6 +208,8 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   // exactly that trial again); sweeps set it from sweep.seeds instead.
   c.seed = std::uint64_t(top.integer("trial_seed", 0, 0, kMaxInt));
   top.node("sweep");  // expanded by the sweep, not part of a trial
+  top.node("plugins");  // loaded (and recorded in c.plugins) by load_experiment, before any trial is read
+  top.node("plugins_sha256");
   top.node("study");  // a study file's analytic parts (experiments/study/), not part of a trial
 
   const toml::table* task_table = top.table("task");

@@ -69,12 +69,23 @@ toml::table to_toml(const TrialConfig& c) {
   // Written only when set, so the resolved config (and the trial id hashed from it) of
   // every existing single-threaded trial stays the same.
   if (s.threads != 1) train.insert("threads", s.threads);
-  return toml::table{{"name", c.name},
-                     {"seed", std::int64_t(c.data_seed)},
-                     {"trial_seed", std::int64_t(c.seed)},
-                     {"task", task},
-                     {"model", model},
-                     {"train", train}};
+  toml::table doc{{"name", c.name},
+                  {"seed", std::int64_t(c.data_seed)},
+                  {"trial_seed", std::int64_t(c.seed)},
+                  {"task", task},
+                  {"model", model},
+                  {"train", train}};
+  // Written only when there are plugins, so trials without them keep their ids.
+  if (!c.plugins.empty()) {
+    toml::array paths, digests;
+    for (const PluginRef& p : c.plugins) {
+      paths.push_back(p.path);
+      digests.push_back(p.sha256);
+    }
+    doc.insert("plugins", paths);
+    doc.insert("plugins_sha256", digests);
+  }
+  return doc;
 }
 
 std::string to_toml_string(const TrialConfig& c) {

@@ -11,31 +11,58 @@
 
 namespace ablate::experiments {
 
+namespace {
+
+// One SHA-256 computation (OpenSSL's EVP interface); `what` names the input in errors.
+class Sha256 {
+ public:
+  explicit Sha256(const std::string& what) : what_(what), ctx_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
+    if (!ctx_ || EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr) != 1)
+      throw std::runtime_error(what_ + ": cannot start a SHA-256 digest (OpenSSL)");
+  }
+  void update(const char* data, std::size_t size) {
+    if (size > 0 && EVP_DigestUpdate(ctx_.get(), data, size) != 1)
+      throw std::runtime_error(what_ + ": SHA-256 digest failed (OpenSSL)");
+  }
+  std::string hex() {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (EVP_DigestFinal_ex(ctx_.get(), digest, &length) != 1)
+      throw std::runtime_error(what_ + ": SHA-256 digest failed (OpenSSL)");
+    std::string out;
+    char byte[3];
+    for (unsigned int k = 0; k < length; ++k) {
+      std::snprintf(byte, sizeof byte, "%02x", unsigned(digest[k]));
+      out += byte;
+    }
+    return out;
+  }
+
+ private:
+  std::string what_;
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx_;
+};
+
+}  // namespace
+
 std::string sha256_of_file(const std::string& path) {
   if (std::filesystem::is_directory(path)) throw std::runtime_error(path + ": is a directory, not a data file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the file");
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error(path + ": cannot start a SHA-256 digest (OpenSSL)");
+  Sha256 digest(path);
   std::vector<char> buffer(1 << 16);
   while (in) {
     in.read(buffer.data(), std::streamsize(buffer.size()));
-    if (in.gcount() > 0 && EVP_DigestUpdate(ctx.get(), buffer.data(), std::size_t(in.gcount())) != 1)
-      throw std::runtime_error(path + ": SHA-256 digest failed (OpenSSL)");
+    if (in.gcount() > 0) digest.update(buffer.data(), std::size_t(in.gcount()));
   }
   if (in.bad()) throw std::runtime_error(path + ": read error");
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_DigestFinal_ex(ctx.get(), digest, &length) != 1)
-    throw std::runtime_error(path + ": SHA-256 digest failed (OpenSSL)");
-  std::string hex;
-  char byte[3];
-  for (unsigned int k = 0; k < length; ++k) {
-    std::snprintf(byte, sizeof byte, "%02x", unsigned(digest[k]));
-    hex += byte;
-  }
-  return hex;
+  return digest.hex();
+}
+
+std::string sha256_of_bytes(const std::string& bytes) {
+  Sha256 digest("in-memory bytes");
+  digest.update(bytes.data(), bytes.size());
+  return digest.hex();
 }
 
 const std::string& FileDigests::sha256(const std::string& path) {

@@ -11,6 +11,8 @@ namespace ablate::experiments {
 // SHA-256 of the file's bytes as 64 lowercase hex digits; throws std::runtime_error
 // naming the path when it cannot be read.
 std::string sha256_of_file(const std::string& path);
+// The same of bytes already read.
+std::string sha256_of_bytes(const std::string& bytes);
 
 // Digests of one loading of an experiment, each file read once however many trials
 // name it (a sweep of 1,000 trials over one data file hashes it once).

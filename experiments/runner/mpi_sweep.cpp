@@ -38,9 +38,10 @@ enum Tag { kReady = 1, kAssign = 2, kStop = 3, kProgress = 4, kRecord = 5, kStat
 struct Broadcast {
   std::string error;  // non-empty: rank 0 could not load the file; workers stop
   std::string file, base_dir, text;
+  std::vector<std::string> plugins;  // --plugin paths, absolute (each rank loads them)
   template <class Archive>
   void serialize(Archive& a, unsigned) {
-    a& error& file& base_dir& text;
+    a& error& file& base_dir& text& plugins;
   }
 };
 
@@ -69,13 +70,13 @@ struct Record {
 };
 
 // Workers parse the text rank 0 sent, from a private copy, with rank 0's base
-// directory (relative data paths resolve as they did there).
+// directory (relative data and plugin paths resolve as they did there), and load the
+// same plugins.
 Experiment load_copy(const Broadcast& b, const std::string& scratch) {
   std::string path = scratch + "/experiment.toml";
   write_file_atomically(path, b.text);
-  Experiment e = load_experiment(path);
+  Experiment e = load_experiment(path, {b.plugins, b.base_dir});
   e.file = b.file;
-  e.base_dir = b.base_dir;
   return e;
 }
 
@@ -222,9 +223,10 @@ MpiRunResult run_experiment_mpi(const std::string& file, const RunOptions& optio
   Experiment e;
   if (world.rank() == 0) {
     try {
-      e = load_experiment(file);
+      e = load_experiment(file, {options.plugins, ""});
       b.file = e.file;
-      b.base_dir = e.base_dir;
+      b.base_dir = std::filesystem::absolute(e.base_dir).string();
+      for (const std::string& p : options.plugins) b.plugins.push_back(std::filesystem::absolute(p).string());
       b.text = read_file(file);
     } catch (const std::exception& err) {
       b.error = err.what();
@@ -236,7 +238,7 @@ MpiRunResult run_experiment_mpi(const std::string& file, const RunOptions& optio
     if (b.error.empty()) worker(world, b);
     return result;
   }
-  if (!b.error.empty()) load_experiment(file);  // rethrows the ConfigError for the CLI
+  if (!b.error.empty()) load_experiment(file, {options.plugins, ""});  // rethrows the ConfigError for the CLI
   result.summary = world.size() == 1 ? run_experiment(e, options) : coordinate(world, e, options);
   return result;
 }

@@ -23,6 +23,7 @@ struct RunOptions {
   // --shard K/N: run only the K-th (1-based) of N deterministic, work-balanced slices
   // of the trial list (experiments/runner/trial_order.h). 0/0 = the whole sweep.
   int shard = 0, shards = 0;
+  std::vector<std::string> plugins;  // --plugin paths (experiments/plugins/plugin.h)
 };
 
 struct RunSummary {

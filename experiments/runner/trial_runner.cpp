@@ -100,6 +100,12 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
     files["task." + key] = {{"path", trial.config.task.options.get_string(key)}, {"sha256", digest}};
   if (!files.empty()) j["files"] = files;
   j["code_version"] = code_version();
+  if (!trial.config.plugins.empty()) {
+    json plugins = json::array();
+    for (const PluginRef& p : trial.config.plugins)
+      plugins.push_back({{"path", p.path}, {"sha256", p.sha256}, {"built_for", p.built_for}});
+    j["plugins"] = plugins;
+  }
   json point = json::object();
   for (const auto& [k, v] : trial.point) point[k] = v;
   j["point"] = point;

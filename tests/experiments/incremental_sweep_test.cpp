@@ -43,7 +43,7 @@ TEST_CASE("an edited experiment file reuses, runs and sets aside trials, and kee
   INFO(second.output);
   REQUIRE(second.status == 0);
   CHECK_THAT(second.output, Catch::Contains("2 trials (1 already done, 1 ok"));
-  CHECK_THAT(second.output, Catch::Contains("1 trials from an earlier version of this file are not in this experiment"));
+  CHECK_THAT(second.output, Catch::Contains("1 trials from an earlier version of this file (or of the data or plugins it reads) are not in this experiment"));
   CHECK(read_text(run + "/experiment.toml") == v2);
   CHECK(read_text(run + "/history/experiment-001.toml") == v1);
   CHECK(fs::exists(run + "/history/trials-001.json"));
