@@ -46,10 +46,11 @@ constexpr const char* kUsage =
 // Parses `args` against `desc` (+ one positional argument named `positional`, if
 // given); returns false after printing help.
 bool parse(const std::vector<std::string>& args, po::options_description& desc,
-           po::variables_map& vm, const char* positional = nullptr) {
+           po::variables_map& vm, const char* positional = nullptr, const char* rest = nullptr) {
   desc.add_options()("help,h", "show this help");
   po::positional_options_description pos;
   if (positional) pos.add(positional, 1);
+  if (rest) pos.add(rest, -1);
   po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
@@ -76,6 +77,27 @@ void print_run_summary(const RunSummary& s) {
               << "(earlier versions of the file in history/)\n";
 }
 
+// The command that runs the same again (and so resumes it).
+std::string run_command_line(const std::string& file, const RunOptions& o) {
+  auto quoted = [](const std::string& arg) {
+    if (arg.find_first_of(" \t'\"[]{}*?$&;|<>()\\") == std::string::npos) return arg;
+    std::string q = "'";
+    for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on " " + std::string.
+  std::string line = "ablate run ";
+  line += quoted(file);
+  auto append = [&](const char* flag, const std::string& value) {
+    line += flag;
+    line += quoted(value);
+  };
+  for (const std::string& p : o.plugins) append(" --plugin ", p);
+  if (o.out_given) append(" --out ", o.out);
+  for (const std::string& v : o.overrides) append(" ", v);
+  return line;
+}
+
 // The run's summary lines, and the exit status: 128 + the signal that stopped it, 1
 // when a trial failed, else 0.
 int report_run(const RunSummary& s, const std::string& file, const RunOptions& o) {
@@ -85,7 +107,7 @@ int report_run(const RunSummary& s, const std::string& file, const RunOptions& o
               << s.skipped + s.ok + s.diverged + s.failed << " of " << s.total << " trials finished and kept, "
               << s.interrupted << " interrupted (saved at their last step; they continue from there), the reports "
               << "cover the finished ones; "
-              << "resume with: ablate run " << file << (o.out_given ? " --out " + o.out : std::string()) << "\n";
+              << "resume with: " << run_command_line(file, o) << "\n";
     return 128 + s.stopped_by;
   }
   return s.failed ? 1 : 0;
@@ -117,9 +139,11 @@ int run(const std::vector<std::string>& args) {
       "shard", po::value(&shard), "K/N: run only the K-th of N slices of the trials (job arrays)")(
       "dry-run", po::bool_switch(&dry_run), "validate and list the trials, run nothing")(
       "plugin", po::value(&o.plugins)->composing(), "load a plugin (repeatable; see nn/README.md)")(
+      "overrides", po::value(&o.overrides)->composing(),
+      "KEY=VALUE ... after FILE: TOML values overriding the file's (model.d_model=64 'sweep.seeds=[0,1]')")(
       "quiet,q", "no progress line");
   po::variables_map vm;
-  if (!parse(args, desc, vm, "file")) return 0;
+  if (!parse(args, desc, vm, "file", "overrides")) return 0;
   o.progress = !vm.count("quiet");
   o.out_given = !vm["out"].defaulted();
   if (o.jobs < 0) throw po::error("--jobs must be >= 0");
@@ -148,7 +172,7 @@ int run(const std::vector<std::string>& args) {
                 << s.training.failed << " failed), table in " << s.run_dir << "/summary.md\n";
     return s.training.failed ? 1 : 0;
   }
-  Experiment e = load_experiment(file, {o.plugins, ""});
+  Experiment e = load_experiment(file, load_options(o));
   if (dry_run) {
     std::vector<std::size_t> listed;
     if (o.shards > 0) listed = shard_trials(e.trials, o.shard, o.shards);
@@ -185,12 +209,16 @@ int run(const std::vector<std::string>& args) {
 int check(const std::vector<std::string>& args) {
   std::string file;
   po::options_description desc("ablate check FILE");
-  std::vector<std::string> plugins;
+  std::vector<std::string> plugins, overrides;
   desc.add_options()("file", po::value(&file), "experiment file (.toml)")(
-      "plugin", po::value(&plugins)->composing(), "load a plugin (repeatable)");
+      "plugin", po::value(&plugins)->composing(), "load a plugin (repeatable)")(
+      "overrides", po::value(&overrides)->composing(), "KEY=VALUE ... after FILE: overrides of the file's values");
   po::variables_map vm;
-  if (!parse(args, desc, vm, "file")) return 0;
-  Experiment e = load_experiment(file, {plugins, ""});
+  if (!parse(args, desc, vm, "file", "overrides")) return 0;
+  LoadOptions load;
+  load.plugins = plugins;
+  load.overrides = overrides;
+  Experiment e = load_experiment(file, load);
   std::cout << file << ": ok, " << e.trials.size() << " trials";
   if (!e.swept_keys.empty()) {
     std::cout << " (";

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "experiments/config/overrides.h"
 #include "experiments/config/toml_writer.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/plugins/plugin.h"
@@ -61,29 +62,15 @@ std::string display(const toml::node& n) {
 // component written as a string ("norm = 'layer'") becomes { kind = "layer" } when a
 // key below it is swept.
 std::string set_path(toml::table& doc, const std::string& path, const toml::node& value) {
-  toml::table* t = &doc;
-  std::size_t start = 0;
-  while (true) {
+  std::vector<std::string> keys;
+  for (std::size_t start = 0;;) {
     std::size_t dot = path.find('.', start);
-    std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (key.empty()) return "is not a valid dotted key";
-    if (dot == std::string::npos) {
-      t->insert_or_assign(key, value);
-      return "";
-    }
-    toml::node* next = t->get(key);
-    if (!next) {
-      t->insert_or_assign(key, toml::table{});
-      next = t->get(key);
-    } else if (auto s = next->as_string()) {
-      toml::table component{{"kind", s->get()}};
-      t->insert_or_assign(key, std::move(component));
-      next = t->get(key);
-    }
-    if (!next->is_table()) return "cannot set a key inside '" + path.substr(0, dot) + "', which is not a table";
-    t = next->as_table();
+    keys.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (keys.back().empty()) return "is not a valid dotted key";
+    if (dot == std::string::npos) break;
     start = dot + 1;
   }
+  return set_key_path(doc, keys, value);
 }
 
 void read_axis(const std::string& key, const toml::node& node, const std::string& file,
@@ -103,6 +90,8 @@ void read_axis(const std::string& key, const toml::node& node, const std::string
 }
 
 }  // namespace
+
+std::string Experiment::text_as_run() const { return read_file(file) + overrides_block(overrides); }
 
 std::string Trial::point_label() const {
   std::string s;
@@ -217,7 +206,8 @@ std::vector<PluginRef> load_plugins(const toml::table& doc, const std::string& p
   return plugins;
 }
 
-Experiment load_experiment(const std::string& path, const LoadOptions& options) {
+Experiment load_experiment_with(const std::string& path, const LoadOptions& options,
+                                const std::vector<Override>& overrides) {
   Experiment e;
   e.file = path;
   e.base_dir = std::filesystem::path(path).parent_path().string();
@@ -229,9 +219,14 @@ Experiment load_experiment(const std::string& path, const LoadOptions& options) 
   }
   if (!options.base_dir.empty()) e.base_dir = options.base_dir;
   TomlDocument parsed = parse_experiment_file(path);
-  const toml::table& doc = parsed.table;
   PositionIndex positions(parsed);
   std::vector<ConfigProblem> problems;
+  for (const Override& o : overrides)
+    if (std::string err = apply_override(parsed.table, o); !err.empty())
+      problems.push_back({"override '" + o.text + "'", 0, 0, "", err});
+  if (!problems.empty()) throw ConfigError(problems);
+  e.overrides = overrides;
+  const toml::table& doc = parsed.table;
 
   // ---- the plugins, before anything names their components
   e.plugins = load_plugins(doc, path, e.base_dir, positions, options.plugins, problems);
@@ -445,6 +440,23 @@ Experiment load_experiment(const std::string& path, const LoadOptions& options) 
     if (e.seeds.empty()) e.seeds = {0};
   }
   return e;
+}
+
+Experiment load_experiment(const std::string& path, const LoadOptions& options) {
+  const std::vector<Override> overrides = parse_overrides(options.overrides);
+  try {
+    return load_experiment_with(path, options, overrides);
+  } catch (const ConfigError& e) {
+    if (overrides.empty()) throw;
+    // A problem in a value an override set is the override's, not the file's line.
+    std::vector<ConfigProblem> problems = e.problems();
+    for (ConfigProblem& p : problems)
+      if (const Override* o = override_of(overrides, p.key); o && p.file == path) {
+        p.file = "override '" + o->text + "'";
+        p.line = p.column = 0;
+      }
+    throw ConfigError(problems);
+  }
 }
 
 }  // namespace ablate::experiments

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "experiments/config/overrides.h"
 #include "experiments/config/trial_config.h"
 
 namespace ablate::experiments {
@@ -36,6 +37,9 @@ struct Experiment {
   std::vector<std::uint64_t> seeds;
   std::vector<Trial> trials;  // grid order (first swept key slowest), seeds innermost
   std::vector<PluginRef> plugins;  // loaded, in order; every trial's config lists them
+  std::vector<Override> overrides;  // applied to the file's document, in order
+  // The text a run records as its experiment.toml: the file's, then the overrides.
+  std::string text_as_run() const;
 };
 
 struct LoadOptions {
@@ -45,6 +49,8 @@ struct LoadOptions {
   // Where relative paths resolve, instead of the file's directory ("" = as above): an
   // MPI rank loading rank 0's file from a copy passes rank 0's base_dir.
   std::string base_dir;
+  // key=value overrides of the file's values (overrides.h), applied in order.
+  std::vector<std::string> overrides;
 };
 
 // Loads the experiment's plugins (its `plugins` key, then options.plugins) first, so

@@ -39,9 +39,10 @@ struct Broadcast {
   std::string error;  // non-empty: rank 0 could not load the file; workers stop
   std::string file, base_dir, text;
   std::vector<std::string> plugins;  // --plugin paths, absolute (each rank loads them)
+  std::vector<std::string> overrides;
   template <class Archive>
   void serialize(Archive& a, unsigned) {
-    a& error& file& base_dir& text& plugins;
+    a& error& file& base_dir& text& plugins& overrides;
   }
 };
 
@@ -75,7 +76,11 @@ struct Record {
 Experiment load_copy(const Broadcast& b, const std::string& scratch) {
   std::string path = scratch + "/experiment.toml";
   write_file_atomically(path, b.text);
-  Experiment e = load_experiment(path, {b.plugins, b.base_dir});
+  LoadOptions load;
+  load.plugins = b.plugins;
+  load.base_dir = b.base_dir;
+  load.overrides = b.overrides;
+  Experiment e = load_experiment(path, load);
   e.file = b.file;
   return e;
 }
@@ -223,10 +228,11 @@ MpiRunResult run_experiment_mpi(const std::string& file, const RunOptions& optio
   Experiment e;
   if (world.rank() == 0) {
     try {
-      e = load_experiment(file, {options.plugins, ""});
+      e = load_experiment(file, load_options(options));
       b.file = e.file;
       b.base_dir = std::filesystem::absolute(e.base_dir).string();
       for (const std::string& p : options.plugins) b.plugins.push_back(std::filesystem::absolute(p).string());
+      b.overrides = options.overrides;
       b.text = read_file(file);
     } catch (const std::exception& err) {
       b.error = err.what();
@@ -238,7 +244,7 @@ MpiRunResult run_experiment_mpi(const std::string& file, const RunOptions& optio
     if (b.error.empty()) worker(world, b);
     return result;
   }
-  if (!b.error.empty()) load_experiment(file, {options.plugins, ""});  // rethrows the ConfigError for the CLI
+  if (!b.error.empty()) load_experiment(file, load_options(options));  // rethrows the ConfigError for the CLI
   result.summary = world.size() == 1 ? run_experiment(e, options) : coordinate(world, e, options);
   return result;
 }

@@ -131,7 +131,7 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
   if (!sharded) remove_temporary_files(summary.run_dir);
   for (std::size_t i : mine) remove_temporary_files(summary.run_dir + "/trials/" + e.trials[i].id);
   if (!part_of_sweep) {
-    const std::string text = read_file(e.file);
+    const std::string text = e.text_as_run();
     keep_earlier_version(summary.run_dir, text);
     write_file_atomically(summary.run_dir + "/experiment.toml", text);
     write_trial_index(summary.run_dir, e);

@@ -23,7 +23,8 @@ struct RunOptions {
   // --shard K/N: run only the K-th (1-based) of N deterministic, work-balanced slices
   // of the trial list (experiments/runner/trial_order.h). 0/0 = the whole sweep.
   int shard = 0, shards = 0;
-  std::vector<std::string> plugins;  // --plugin paths (experiments/plugins/plugin.h)
+  std::vector<std::string> plugins;    // --plugin paths (experiments/plugins/plugin.h)
+  std::vector<std::string> overrides;  // key=value arguments (experiments/config/overrides.h)
 };
 
 struct RunSummary {
@@ -38,6 +39,14 @@ struct RunSummary {
 };
 
 RunSummary run_experiment(const Experiment& experiment, const RunOptions& options);
+
+// What load_experiment needs from the run's options (its plugins and overrides).
+inline LoadOptions load_options(const RunOptions& o) {
+  LoadOptions load;
+  load.plugins = o.plugins;
+  load.overrides = o.overrides;
+  return load;
+}
 
 class RunLock;
 

@@ -77,7 +77,7 @@ StudyConfig read_study(const std::string& path) {
 StudySummary run_study(const std::string& path, const RunOptions& options) {
   StudyConfig c = read_study(path);
   Experiment training;
-  if (c.training) training = load_experiment(path, {options.plugins, ""});  // validate everything before running
+  if (c.training) training = load_experiment(path, load_options(options));  // validate everything before running
   StudySummary summary;
   summary.run_dir = options.out + "/" + c.name;
   fs::create_directories(summary.run_dir);

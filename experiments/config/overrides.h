@@ -1,0 +1,41 @@
+#pragma once
+// Command-line overrides: `ablate run FILE model.d_model=128 'sweep.seeds=[0,1,2]'`.
+// Each is a TOML key/value line (dotted keys, any TOML value after `=`), applied to the
+// experiment file's document before anything is read from it, so it is validated like
+// the file — a problem in an overridden value names the override — and it is recorded
+// in the run's experiment.toml (as a comment block after the file's text).
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "experiments/config/config_error.h"
+
+namespace ablate::experiments {
+
+struct Override {
+  std::string text;               // as given: "model.d_model=128"
+  std::vector<std::string> keys;  // the key path it sets: {"model", "d_model"}
+  toml::table value;              // the parsed line: { model = { d_model = 128 } }
+};
+
+// Parses every override; all malformed ones are thrown at once as a ConfigError naming
+// each ("override 'model.d_model': expected key=value").
+std::vector<Override> parse_overrides(const std::vector<std::string>& texts);
+
+// Sets each override's key path in `doc`, in order (a later one wins), creating tables
+// on the way; a component written as a name ("norm = 'layer'") becomes { kind = ... }
+// when a key below it is set. Returns "" or what prevented it (a key inside a value
+// that is not a table).
+std::string apply_override(toml::table& doc, const Override& o);
+
+// Sets `value` at the key path `keys` of `doc` the same way (used by sweeps too).
+std::string set_key_path(toml::table& doc, const std::vector<std::string>& keys, const toml::node& value);
+
+// The comment block recorded after the experiment file's text in experiment.toml.
+std::string overrides_block(const std::vector<Override>& overrides);
+
+// The override that set `key` (a dotted key path), or one below or above it; null if none.
+const Override* override_of(const std::vector<Override>& overrides, const std::string& key);
+
+}  // namespace ablate::experiments

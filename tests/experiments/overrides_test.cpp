@@ -1,0 +1,100 @@
+// Command-line overrides (experiments/config/overrides.h): `ablate run FILE key=value
+// ...` runs exactly the trials of the file edited to those values, validates them like
+// the file (a problem names the override, exit 2, nothing written) and records them
+// in the run's experiment.toml.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <regex>
+
+#include "tests/experiments/experiment_files.h"
+
+using namespace ablate::experiments::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCli = ABLATE_CLI;
+
+// The trial ids `ablate check` lists, in order.
+std::vector<std::string> ids_of(const std::string& check_output) {
+  std::vector<std::string> ids;
+  std::regex id("\n  ([0-9a-f]{16})  ");
+  for (auto it = std::sregex_iterator(check_output.begin(), check_output.end(), id); it != std::sregex_iterator(); ++it)
+    ids.push_back((*it)[1].str());
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("overrides give the trials of the file edited to those values, and are recorded", "[overrides]") {
+  ScratchDir dir("overrides");
+  const std::string base = tiny_experiment("over");
+  const std::string file = dir.file("exp.toml", base);
+  const std::string overrides = " model.d_model=16 train.steps=20 'sweep.seeds=[0, 1]'";
+  // The same file edited by hand.
+  std::string edited = base;
+  edited.replace(edited.find("d_model = 8"), 11, "d_model = 16");
+  edited.replace(edited.find("steps = 30"), 10, "steps = 20");
+  const std::string edited_file = dir.file("edited.toml", edited + "\n[sweep]\nseeds = [0, 1]\n");
+
+  CommandResult checked = run_command(kCli + " check " + file + overrides);
+  INFO(checked.output);
+  REQUIRE(checked.status == 0);
+  const std::vector<std::string> ids = ids_of(checked.output);
+  CHECK(ids.size() == 2);
+  CHECK(ids == ids_of(run_command(kCli + " check " + edited_file).output));
+
+  const std::string out = dir.str() + "/runs";
+  CommandResult run = run_command(kCli + " run " + file + " --out " + out + " --quiet" + overrides);
+  INFO(run.output);
+  REQUIRE(run.status == 0);
+  for (const std::string& id : ids) {
+    const std::string config = read_text(out + "/over/trials/" + id + "/config.toml");
+    CHECK_THAT(config, Catch::Contains("d_model = 16\n") && Catch::Contains("steps = 20\n"));
+  }
+  const std::string recorded = read_text(out + "/over/experiment.toml");
+  CHECK(recorded.rfind(base, 0) == 0);  // the file's text, then the overrides
+  CHECK_THAT(recorded, Catch::Contains("# ---- overrides given on the command line") &&
+                           Catch::Contains("#   model.d_model=16\n#   train.steps=20\n#   sweep.seeds=[0, 1]\n"));
+  CHECK_THAT(run_command(kCli + " run " + file + " --out " + out + " --quiet" + overrides).output,
+             Catch::Contains("2 trials (2 already done"));
+}
+
+TEST_CASE("an override below a component written as a name sets that component's option", "[overrides]") {
+  ScratchDir dir("overrides_component");
+  std::string toml = tiny_experiment("comp");
+  toml.replace(toml.find("layers = 1\n"), 11, "layers = 1\nnorm = \"rms\"\n");
+  const std::string file = dir.file("exp.toml", toml);
+  CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --quiet model.norm.eps=0.001");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const std::string trial = fs::directory_iterator(dir.str() + "/runs/comp/trials")->path().string();
+  const std::string config = read_text(trial + "/config.toml");
+  CHECK_THAT(config, Catch::Contains("[model.norm]\naffine = true\neps = 0.001\n") || Catch::Contains("eps = 0.001\n"));
+  CHECK_THAT(config, Catch::Contains("kind = \"rms\""));
+}
+
+TEST_CASE("a bad override is exit 2 naming the override, and nothing is written", "[overrides]") {
+  ScratchDir dir("overrides_bad");
+  const std::string file = dir.file("exp.toml", tiny_experiment("bad"));
+  struct Case {
+    std::string override, message;
+  };
+  for (const Case& c : {Case{"model.d_model=0", "override 'model.d_model=0': model.d_model: = 0 is out of range"},
+                        Case{"train.steps", "override 'train.steps': expected key=value"},
+                        Case{"model.d_model=abc", "override 'model.d_model=abc': not valid TOML"},
+                        Case{"model.d_modl=16", "override 'model.d_modl=16': model.d_modl: unknown key"},
+                        Case{"'sweep.\"model.norm.kind\"=[\"layer\", \"rmss\"]'",
+                             "override 'sweep.\"model.norm.kind\"=[\"layer\", \"rmss\"]': model.norm.kind: unknown norm "
+                             "'rmss' (did you mean 'rms'?)"},
+                        Case{"model.heads.x=1", "cannot set a key inside 'model.heads', which is not a table"}}) {
+    INFO(c.override);
+    for (const std::string& command : {" check " + file, " run " + file + " --out " + dir.str() + "/runs"}) {
+      CommandResult r = run_command(kCli + command + " " + c.override);
+      CHECK(r.status == 2);
+      CHECK_THAT(r.output, Catch::Contains(c.message));
+      CHECK_FALSE(fs::exists(dir.str() + "/runs"));
+    }
+  }
+}
