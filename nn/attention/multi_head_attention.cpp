@@ -110,9 +110,10 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
   Var v = v_->project(x_kv);
   std::optional<double> factor = scale_->constant_factor();
   bool dropping = dropout_ > 0 && training();
-  if (factor && !dropping && !(positions && positions->acts_in_attention())) {
-    // The common case runs as one fused op (no head split/merge copies); rotary,
-    // ALiBi, a learned scale and attention dropout take the general path below.
+  if (fused_allowed_ && factor && !dropping && !(positions && positions->acts_in_attention())) {
+    // The common case runs as one fused op (no head split/merge copies); schemes
+    // declared to act inside attention (rotary, ALiBi), a learned scale and attention
+    // dropout take the general path below.
     Tensor weights;
     Var out = attention(q, k, v, H, build_mask(B, Tq, Tk, key_mask, causal), *factor, &weights);
     if (record_) record_telemetry(weights);
@@ -123,12 +124,13 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
   q = permute(reshape(q, {B, Tq, H, d_k_}), {0, 2, 1, 3});
   k = permute(reshape(k, {B, Tk, H, d_k_}), {0, 2, 1, 3});
   v = permute(reshape(v, {B, Tk, H, d_v_}), {0, 2, 1, 3});
-  if (positions) {
+  const PositionAction acting = positions ? positions->action() : PositionAction::none;
+  if (acting == PositionAction::rotates_queries_keys) {
     q = positions->rotate(q);
     k = positions->rotate(k);
   }
   Var scores = matmul(q, k, false, true);  // [B, H, Tq, Tk]
-  Tensor bias = positions ? positions->score_bias(H, Tq, Tk, scores.dtype()) : Tensor();
+  Tensor bias = acting == PositionAction::biases_scores ? positions->score_bias(H, Tq, Tk, scores.dtype()) : Tensor();
   double softmax_scale = 1.0;
   if (!factor)
     scores = scale_->apply(scores);

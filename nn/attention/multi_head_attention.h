@@ -48,8 +48,8 @@ class MultiHeadAttention : public Module {
   MultiHeadAttention(const AttentionConfig& config, BuildContext ctx, bool self_attention);
 
   // x_q [B, Tq, D], x_kv [B, Tk, D]; key_mask b8 [B, Tk] (true = real token) or
-  // undefined; causal: query i sees keys j <= i. positions may rotate q/k or bias
-  // scores (rotary, ALiBi); null = none. Returns [B, Tq, D] (or [B, Tq, H·d_v] without
+  // undefined; causal: query i sees keys j <= i. positions act here when their declared
+  // action is inside attention (rotary rotates q/k, ALiBi biases scores); null = none. Returns [B, Tq, D] (or [B, Tq, H·d_v] without
   // an output projection, which then must equal D).
   Var forward(const Var& x_q, const Var& x_kv, const Tensor& key_mask, bool causal,
               PositionEncoding* positions = nullptr);
@@ -60,6 +60,9 @@ class MultiHeadAttention : public Module {
   void capture_attention(bool on) { capture_ = on; }
   const Tensor& captured_attention() const { return captured_; }
   std::int64_t heads() const { return heads_; }
+  // Off: every forward takes the general path (head split, matmul, softmax, matmul),
+  // which the fused op must equal — tests compare the two for every combination.
+  void allow_fused_path(bool on) { fused_allowed_ = on; }
 
  private:
   Tensor build_mask(std::int64_t B, std::int64_t Tq, std::int64_t Tk, const Tensor& key_mask,
@@ -76,6 +79,7 @@ class MultiHeadAttention : public Module {
   Linear* w_o_ = nullptr;
   AttentionTelemetry telemetry_;
   bool capture_ = false;
+  bool fused_allowed_ = true;
   Tensor captured_;
 };
 

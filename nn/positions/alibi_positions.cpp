@@ -13,7 +13,7 @@ namespace {
 
 class AlibiPositions : public PositionEncoding {
  public:
-  bool acts_in_attention() const override { return true; }
+  PositionAction action() const override { return PositionAction::biases_scores; }
   Tensor score_bias(std::int64_t heads, std::int64_t tq, std::int64_t tk, DType dtype) override {
     Tensor bias = Tape::current().alloc({heads, tq, tk}, dtype);
     for (std::int64_t h = 0; h < heads; ++h) {

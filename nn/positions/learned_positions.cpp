@@ -13,6 +13,7 @@ class LearnedPositions : public PositionEncoding {
       : max_len_(max_len), d_(d) {
     table_ = &add_parameter("weight", init::normal({max_len, d}, gen, dtype, 0.02));
   }
+  PositionAction action() const override { return PositionAction::added_to_embeddings; }
   Var add_to_embeddings(const Var& x) override {
     std::int64_t T = x.shape()[1];
     check_length(T, "learned");

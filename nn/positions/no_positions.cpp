@@ -4,7 +4,10 @@
 namespace ablate::nn {
 
 namespace {
-class NoPositions : public PositionEncoding {};
+class NoPositions : public PositionEncoding {
+ public:
+  PositionAction action() const override { return PositionAction::none; }
+};
 }  // namespace
 
 void register_no_positions(PositionRegistry& r) {

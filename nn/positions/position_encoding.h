@@ -1,26 +1,39 @@
 #pragma once
-// Position information, the "positions" axis. A scheme acts in one of three places:
+// Position information, the "positions" axis. A scheme acts in one of three places —
 // added to the token embeddings (sinusoidal, learned), rotating per-head queries and
-// keys (rotary), or biasing attention scores (ALiBi); `none` does nothing.
+// keys (rotary), or biasing attention scores (ALiBi) — or nowhere (`none`), and says
+// which (PositionAction).
 #include "nn/build_context.h"
 #include "nn/module.h"
 #include "nn/registry.h"
 
 namespace ablate::nn {
 
+// Where a scheme acts. Each scheme declares it, and the models and the attention
+// consult only the declaration: they call the one function it names (the defaults
+// throw, so a scheme that declares an action without implementing it fails at once,
+// naming both), and attention takes its fused path only when the scheme does not act
+// inside it.
+enum class PositionAction {
+  none,                 // nothing (no position information)
+  added_to_embeddings,  // add_to_embeddings: sinusoidal, learned
+  rotates_queries_keys, // rotate, on every attention's per-head queries and keys: rotary
+  biases_scores,        // score_bias, added to every attention's scores: ALiBi
+};
+const char* position_action_name(PositionAction action);
+
 class PositionEncoding : public Module {
  public:
-  // Token embeddings x [B, T, D] → x with positions 0..T-1 added (additive schemes).
-  virtual Var add_to_embeddings(const Var& x) { return x; }
-  // Per-head queries or keys [B, H, T, d_k] → rotated (rotary); others return x.
-  virtual Var rotate(const Var& x) { return x; }
-  // A bias [H, Tq, Tk] for attention scores (ALiBi), in the arena; undefined if none.
-  virtual Tensor score_bias(std::int64_t heads, std::int64_t tq, std::int64_t tk, DType dtype) {
-    (void)heads, (void)tq, (void)tk, (void)dtype;
-    return Tensor();
+  virtual PositionAction action() const = 0;
+  // added_to_embeddings: token embeddings x [B, T, D] → x with positions 0..T-1 added.
+  virtual Var add_to_embeddings(const Var& x);
+  // rotates_queries_keys: per-head queries or keys [B, H, T, d_k] → rotated.
+  virtual Var rotate(const Var& x);
+  // biases_scores: a bias [H, Tq, Tk] for attention scores, in the arena.
+  virtual Tensor score_bias(std::int64_t heads, std::int64_t tq, std::int64_t tk, DType dtype);
+  bool acts_in_attention() const {
+    return action() == PositionAction::rotates_queries_keys || action() == PositionAction::biases_scores;
   }
-  // True for schemes that act inside attention (rotate or score_bias do something).
-  virtual bool acts_in_attention() const { return false; }
   // The longest sequence accepted; 0 = any length.
   virtual std::int64_t max_len() const { return 0; }
 

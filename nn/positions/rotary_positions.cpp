@@ -12,7 +12,7 @@ namespace {
 
 class RotaryPositions : public PositionEncoding {
  public:
-  bool acts_in_attention() const override { return true; }
+  PositionAction action() const override { return PositionAction::rotates_queries_keys; }
   explicit RotaryPositions(double base) : base_(base) {}
 
   // x [B, H, T, d]: x·cos + rotate_half(x)·sin, rotate_half(x) = [-x2, x1].

@@ -20,6 +20,7 @@ class SinusoidalPositions : public PositionEncoding {
         table_->set(pos * d + i, i % 2 == 0 ? std::sin(angle) : std::cos(angle));
       }
   }
+  PositionAction action() const override { return PositionAction::added_to_embeddings; }
   Var add_to_embeddings(const Var& x) override {
     std::int64_t T = x.shape()[1];
     check_length(T, "sinusoidal");

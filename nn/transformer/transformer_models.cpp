@@ -14,6 +14,13 @@ std::unique_ptr<PositionEncoding> make_positions(const TransformerConfig& c, con
   return position_registry().create(c.positions.kind, c.positions.options, ctx);
 }
 
+// Embeddings with the positions added, for schemes that act there (the others act
+// inside attention, or nowhere).
+Var with_positions(PositionEncoding& positions, const Var& embeddings) {
+  return positions.action() == PositionAction::added_to_embeddings ? positions.add_to_embeddings(embeddings)
+                                                                   : embeddings;
+}
+
 std::unique_ptr<Dropout> make_embedding_dropout(const TransformerConfig& c, Generator& gen) {
   return std::make_unique<Dropout>(c.embedding_dropout, gen, c.spatial_embedding_dropout);
 }
@@ -69,7 +76,7 @@ Seq2SeqTransformer::Seq2SeqTransformer(const TransformerConfig& config,
 }
 
 Var Seq2SeqTransformer::embed(Embedding& table, PositionEncoding& positions, const Tensor& ids) {
-  Var x = positions.add_to_embeddings(table.forward(ids));
+  Var x = with_positions(positions, table.forward(ids));
   return embedding_dropout_ ? embedding_dropout_->forward(x) : x;
 }
 
@@ -160,7 +167,7 @@ EncoderClassifier::EncoderClassifier(const TransformerConfig& config, std::int64
 Var EncoderClassifier::forward(const Tensor& ids) {
   check_ids(ids, "classifier input");
   Tensor mask = token_mask(ids, pad_);
-  Var h = encoder_->forward(positions_->add_to_embeddings(embed_->forward(ids)), mask, false, positions_);
+  Var h = encoder_->forward(with_positions(*positions_, embed_->forward(ids)), mask, false, positions_);
   // Masked mean over time: Σ_t h·m / Σ_t m.
   std::int64_t B = ids.shape()[0], T = ids.shape()[1];
   Tape& tape = Tape::current();
@@ -193,7 +200,7 @@ EncoderRegressor::EncoderRegressor(const TransformerConfig& config, std::int64_t
 Var EncoderRegressor::forward(const Var& x) {
   if (x.shape().rank() != 3)
     throw ShapeError("regressor input: expected [batch, lookback, features], got " + x.shape().str());
-  Var h = encoder_->forward(positions_->add_to_embeddings(input_->forward(x)), Tensor(), false, positions_);
+  Var h = encoder_->forward(with_positions(*positions_, input_->forward(x)), Tensor(), false, positions_);
   Var y = head_->forward(mean(h, 1));
   return reshape(y, {x.shape()[0], horizon_, out_features_});
 }
@@ -216,7 +223,7 @@ DecoderLanguageModel::DecoderLanguageModel(const TransformerConfig& config, std:
 
 Var DecoderLanguageModel::forward(const Tensor& ids) {
   check_ids(ids, "language model input");
-  Var h = layers_->forward(positions_->add_to_embeddings(embed_->forward(ids)), token_mask(ids, pad_),
+  Var h = layers_->forward(with_positions(*positions_, embed_->forward(ids)), token_mask(ids, pad_),
                            true, positions_);
   return output_ ? output_->forward(h) : matmul(h, leaf(embed_->weight()), false, true);
 }

@@ -24,17 +24,6 @@ using Catch::Detail::Approx;
 using Fresh = ablate_tests::FreshTape;
 
 namespace {
-BuildContext context(std::int64_t d, std::int64_t heads, Generator& g) {
-  BuildContext c;
-  c.d_model = d;
-  c.heads = heads;
-  c.d_k = c.d_v = d / heads;
-  c.d_ff = 2 * d;
-  c.max_len = 16;
-  c.init = &g;
-  c.dropout_rng = &g;
-  return c;
-}
 Tensor ids(Shape s, std::vector<std::int32_t> v) { return Tensor::from_data(s, v); }
 }  // namespace
 
@@ -83,7 +72,7 @@ TEST_CASE("spatial dropout drops whole feature channels across time; eval is the
 TEST_CASE("sinusoidal table follows the paper's formula; learned tables reject long inputs") {
   Fresh f;
   Generator g(4);
-  BuildContext c = context(6, 2, g);
+  BuildContext c = testing::build_context(6, 2, g);
   auto sin_pos = position_registry().create("sinusoidal", {{"max_len", std::int64_t(8)}}, c);
   Tensor pe = sin_pos->add_to_embeddings(constant(Tensor::zeros({1, 3, 6}))).value();
   CHECK(pe.at(6 + 0) == Approx(std::sin(1.0)));
@@ -97,7 +86,7 @@ TEST_CASE("sinusoidal table follows the paper's formula; learned tables reject l
 TEST_CASE("rotary makes q·k depend only on the offset; ALiBi biases by distance") {
   Fresh f;
   Generator g(5);
-  auto rotary = position_registry().create("rotary", {}, context(8, 2, g));
+  auto rotary = position_registry().create("rotary", {}, testing::build_context(8, 2, g));
   // The same vector at every position: after rotation, q_i·k_j depends on i - j only.
   Tensor v = Tensor::empty({1, 1, 5, 4}, DType::f64);
   for (int t = 0; t < 5; ++t)
@@ -110,7 +99,7 @@ TEST_CASE("rotary makes q·k depend only on the offset; ALiBi biases by distance
   };
   CHECK(dot(3, 1) == Approx(dot(4, 2)));
   CHECK(dot(0, 0) == Approx(dot(4, 4)));  // norms are preserved
-  auto alibi = position_registry().create("alibi", {}, context(8, 2, g));
+  auto alibi = position_registry().create("alibi", {}, testing::build_context(8, 2, g));
   Tensor bias = alibi->score_bias(2, 3, 3, DType::f64);
   CHECK(bias.at(0 * 9 + 0 * 3 + 2) == Approx(-std::pow(2.0, -4.0) * 2));  // head 1: slope 2^-4
   CHECK(bias.at(1 * 9 + 2 * 3 + 0) == Approx(-std::pow(2.0, -8.0) * 2));  // head 2: slope 2^-8
@@ -120,7 +109,7 @@ TEST_CASE("causal attention: changing a later token does not change earlier outp
   Fresh f;
   Generator g(6);
   AttentionConfig a;
-  MultiHeadAttention mha(a, context(8, 2, g), true);
+  MultiHeadAttention mha(a, testing::build_context(8, 2, g), true);
   Generator data(7);
   Tensor x = randn({1, 4, 8}, data, DType::f32);
   Tensor x2 = x.clone();
@@ -137,7 +126,7 @@ TEST_CASE("padding keys are ignored and Reformer's rule keeps tokens off themsel
   AttentionConfig a;
   a.qk = {"shared"};
   a.telemetry = true;
-  MultiHeadAttention mha(a, context(8, 2, g), true);
+  MultiHeadAttention mha(a, testing::build_context(8, 2, g), true);
   Generator data(9);
   Tensor x = randn({1, 3, 8}, data, DType::f32);
   Tensor mask = Tensor::from_data({1, 3}, std::vector<double>{1, 1, 0}, DType::b8);
@@ -161,7 +150,7 @@ TEST_CASE("telemetry of uniform attention: entropy log(T), max probability 1/T")
   a.v = {"identity"};
   a.output_projection = false;
   a.telemetry = true;
-  MultiHeadAttention mha(a, context(4, 2, g), true);
+  MultiHeadAttention mha(a, testing::build_context(4, 2, g), true);
   mha.forward(constant(Tensor::zeros({2, 5, 4})), constant(Tensor::zeros({2, 5, 4})), Tensor(), false);
   CHECK(mha.telemetry().rows == 10);
   CHECK(mha.telemetry().mean_entropy()[1] == Approx(std::log(5.0)).epsilon(1e-5));
@@ -171,7 +160,7 @@ TEST_CASE("telemetry of uniform attention: entropy log(T), max probability 1/T")
 TEST_CASE("BatchNorm module: padding does not move the statistics; eval uses running ones") {
   Fresh f;
   Generator g(11);
-  auto bn = norm_registry().create("batch", {{"momentum", 1.0}}, context(2, 1, g));
+  auto bn = norm_registry().create("batch", {{"momentum", 1.0}}, testing::build_context(2, 1, g));
   Tensor x = Tensor::from_data({1, 3, 2}, std::vector<double>{1, 2, 3, 4, 1000, 1000});
   Tensor mask = Tensor::from_data({1, 3}, std::vector<double>{1, 1, 0}, DType::b8);
   bn->forward(constant(x), mask);
@@ -185,7 +174,7 @@ TEST_CASE("BatchNorm module: padding does not move the statistics; eval uses run
 
 TEST_CASE("options are validated with clear messages") {
   Generator g(12);
-  BuildContext c = context(8, 2, g);
+  BuildContext c = testing::build_context(8, 2, g);
   CHECK_THROWS_WITH(position_registry().create("sinusiodal", {}, c),
                     Catch::Contains("positions: unknown component 'sinusiodal'") &&
                         Catch::Contains("did you mean 'sinusoidal'") && Catch::Contains("rotary"));

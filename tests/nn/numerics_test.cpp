@@ -4,6 +4,8 @@
 // with fewer than 2 counted rows is refused with a message that says the rule.
 // (RELIABILITY.md, "Numerics".)
 #include <catch2/catch.hpp>
+
+#include "tests/nn/small_transformer.h"
 #include <cmath>
 #include <string>
 
@@ -42,17 +44,6 @@ Tensor rows(const std::string& kind) {
 
 const char* kKinds[] = {"constant", "zeros", "±1e4", "tiny", "huge", "one outlier"};
 
-BuildContext context(Generator& g) {
-  BuildContext c;
-  c.d_model = 4;
-  c.heads = 1;
-  c.d_k = c.d_v = 4;
-  c.d_ff = 8;
-  c.max_len = 8;
-  c.init = &g;
-  c.dropout_rng = &g;
-  return c;
-}
 
 }  // namespace
 
@@ -72,12 +63,12 @@ TEST_CASE("softmax log-softmax and cross-entropy stay finite in f32 at the extre
 }
 
 TEST_CASE("every norm component stays finite in f32 at the extremes in training and eval") {
-  for (const std::string name : {"layer", "batch", "rms", "none"}) {
+  for (const std::string& name : norm_registry().names()) {
     for (const char* kind : kKinds) {
       INFO(name << " on " << kind << " rows");
       Fresh f;
       Generator g(5);
-      auto norm = norm_registry().create(name, {}, context(g));
+      auto norm = norm_registry().create(name, {}, testing::build_context(4, 1, g));
       Parameter x(rows(kind));
       Var y = norm->forward(f.tape.leaf(x), Tensor());
       CHECK(all_finite(y.value()));
@@ -97,7 +88,7 @@ TEST_CASE("a normalised constant row is zero and a normalised outlier is bounded
   Fresh f;
   Generator g(6);
   // LayerNorm of a constant row: (x - mean) = 0 exactly, so 0 whatever eps is.
-  auto layer = norm_registry().create("layer", {}, context(g));
+  auto layer = norm_registry().create("layer", {}, testing::build_context(4, 1, g));
   Tensor y = layer->forward(constant(rows("constant")), Tensor()).value().to(DType::f64);
   for (std::int64_t i = 0; i < y.numel(); ++i) CHECK(y.at(i) == 0.0);
   // One huge element among equal ones: LayerNorm bounds every output by sqrt(D - 1).
@@ -108,7 +99,7 @@ TEST_CASE("a normalised constant row is zero and a normalised outlier is bounded
 TEST_CASE("BatchNorm in training refuses fewer than 2 counted rows and says why") {
   Fresh f;
   Generator g(7);
-  auto batch = norm_registry().create("batch", {}, context(g));
+  auto batch = norm_registry().create("batch", {}, testing::build_context(4, 1, g));
   Tensor one_token = Tensor::from_data({1, 1, 4}, std::vector<double>{1, 2, 3, 4}, DType::f32);
   CHECK_THROWS_WITH(batch->forward(constant(one_token), Tensor()),
                     Catch::Contains("at least 2"));

@@ -12,6 +12,8 @@
 // ABLATE_PARITY_REPORT=1 prints the worst difference of every case (passing or not).
 #include <catch2/catch.hpp>
 
+#include "tests/nn/small_transformer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -159,16 +161,6 @@ class Fixture {
   int compared_ = 0;
 };
 
-BuildContext context(std::int64_t d_model, std::int64_t heads, Generator& g, DType dtype) {
-  BuildContext c;
-  c.d_model = d_model;
-  c.heads = heads;
-  c.d_k = c.d_v = d_model / heads;
-  c.init = &g;
-  c.dropout_rng = &g;
-  c.dtype = dtype;
-  return c;
-}
 
 Tensor* find_buffer(Module& m, const std::string& name) {
   for (auto& [n, b] : m.named_buffers())
@@ -201,7 +193,7 @@ TEST_CASE("parity: layer norm matches torch.nn.LayerNorm", "[parity]") {
     Fresh f;
     Fixture fx("layer_norm", dt);
     Generator g(1);
-    BuildContext ctx = context(6, 1, g, dt);
+    BuildContext ctx = testing::build_context(6, 1, g, dt);
     auto m = norm_registry().create("layer", {}, ctx);
     fx.load_parameters(*m);
     Parameter x = fx.input("input.x");
@@ -218,7 +210,7 @@ TEST_CASE("parity: batch norm matches torch.nn.BatchNorm1d in train and eval mod
   for (DType dt : kDTypes) {
     Fixture fx("batch_norm", dt);
     Generator g(1);
-    BuildContext ctx = context(4, 1, g, dt);
+    BuildContext ctx = testing::build_context(4, 1, g, dt);
     auto m = norm_registry().create("batch", {}, ctx);  // eps 1e-5, momentum 0.1
     Tensor* running_mean = find_buffer(*m, "running_mean");
     Tensor* running_var = find_buffer(*m, "running_var");
@@ -249,7 +241,7 @@ static void attention_parity(const std::string& sub, DType dt) {
   Fixture fx("mha", dt, -1, sub);
   Generator g(1);
   AttentionConfig config;  // separate QK, projected V, 1/sqrt(d_k), output projection
-  MultiHeadAttention m(config, context(8, 2, g, dt), /*self_attention=*/sub != "cross");
+  MultiHeadAttention m(config, testing::build_context(8, 2, g, dt), /*self_attention=*/sub != "cross");
   fx.load_parameters(m);
   Var y;
   if (sub == "cross") {
@@ -289,7 +281,7 @@ TEST_CASE("parity: sinusoidal positions match the formula of Attention Is All Yo
     Fresh f;
     Fixture fx("sinusoidal", dt);
     Generator g(1);
-    BuildContext ctx = context(8, 1, g, dt);
+    BuildContext ctx = testing::build_context(8, 1, g, dt);
     auto positions = position_registry().create("sinusoidal", {{"max_len", std::int64_t(16)}}, ctx);
     fx.check("output", *find_buffer(*positions, "table"));
     // The same table through the path the models take: added to (zero) embeddings.
