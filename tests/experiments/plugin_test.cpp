@@ -78,7 +78,7 @@ TEST_CASE("a plugin's component sweeps like a built-in one and its content is in
   CHECK_THAT(stale.output, Catch::Contains("plugins_sha256: ") && Catch::Contains("has changed since this config was resolved"));
 }
 
-TEST_CASE("--plugin loads a plugin for a file that does not name one", "[plugins]") {
+TEST_CASE("a plugin given with --plugin loads for a file that does not name one", "[plugins]") {
   ScratchDir dir("plugin_option");
   const std::string file = dir.file("exp.toml", norm_sweep(""));
   CommandResult without = run_command(kCli + " check " + file);
