@@ -20,6 +20,7 @@ bash scripts/sanitize.sh --build-only
 source scripts/sanitizer-env.sh
 status=0
 for t in "${targets[@]}"; do
+  ABLATE_FUZZ_DICT=$( [[ $t == experiment_loader ]] && echo "build-sanitize/tests/fuzz/experiment_loader.dict" ) \
   bash tests/fuzz/run_fuzzer.sh search "build-sanitize/tests/fuzz/${t}_fuzz" "tests/fuzz/corpus/$t" \
     "tests/fuzz/regressions/$t" "$seconds" "build-sanitize/fuzz-search/$t" || status=1
 done

@@ -12,6 +12,7 @@
 
 #include "autograd/kernels/gemm.h"
 #include "experiments/config/experiment.h"
+#include "experiments/config/plain_keys.h"
 #include "experiments/demo.h"
 #include "experiments/tasks/task.h"
 #include "experiments/reports/report.h"
@@ -37,7 +38,8 @@ constexpr const char* kUsage =
     "  run FILE     run an experiment file's sweep into <out>/<name>/ (skips finished trials)\n"
     "  check FILE   validate an experiment file and list its trials, without running\n"
     "  report DIR   rebuild results.csv, summary.md and plots of a run directory\n"
-    "  list         every registered component (attention, positions, norms, ...) and its options\n"
+    "  list         every registered component (attention, positions, norms, ...) and its options,\n"
+    "               and every plain key (widths, placement, steps, ...)\n"
     "  demo         train a tiny attention model with the autograd tape and print its loss\n"
     "\n"
     "Run 'ablate <command> --help' for a command's options. Exit status: 0 done, 1 a trial\n"
@@ -250,9 +252,22 @@ int report(const std::vector<std::string>& args) {
 int list(const std::vector<std::string>& args) {
   std::vector<std::string> plugins;
   po::options_description desc("ablate list");
-  desc.add_options()("plugin", po::value(&plugins)->composing(), "also list what this plugin adds (repeatable)");
+  std::string markdown_table;
+  desc.add_options()("plugin", po::value(&plugins)->composing(), "also list what this plugin adds (repeatable)")(
+      "keys-markdown", po::value(&markdown_table),
+      "print the Markdown table of the plain keys of TABLE (\"\", model, model.layers, model.attention, "
+      "model.norm, train), as experiments/README.md holds it")(
+      "fuzz-dictionary", "print the experiment-file fuzzer's dictionary of keys and names (tests/fuzz/)");
   po::variables_map vm;
   if (!parse(args, desc, vm)) return 0;
+  if (vm.count("fuzz-dictionary")) {
+    std::cout << fuzz_dictionary();
+    return 0;
+  }
+  if (vm.count("keys-markdown")) {
+    std::cout << plain_keys_markdown(markdown_table);
+    return 0;
+  }
   std::vector<const Plugin*> loaded;
   for (const std::string& path : plugins) {
     try {
@@ -269,6 +284,8 @@ int list(const std::vector<std::string>& args) {
     for (const auto& o : entry.options)
       std::cout << "      " << o.key << " = " << ablate::nn::option_to_string(o.default_value) << "  (" << o.doc << ")\n";
   }
+  std::cout << "plain keys (every other sweepable value: dotted path, type = default, [allowed])\n"
+            << format_plain_keys();
   for (const Plugin* p : loaded) {
     std::cout << "\nplugin " << p->path << " (built for ablate " << p->built_for << ", SHA-256 "
               << p->sha256.substr(0, 16) << "…) adds:\n";

@@ -353,7 +353,10 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   for (const SweepAxis& a : axes) points *= a.size();
   toml::table base = doc;
   base.erase("sweep");
-  std::set<std::string> seen_ids;
+  // The sweep point each id came from: a second point giving an id already seen means
+  // a swept key whose values resolve to the same trial.
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> point_of_id;
+  std::set<std::string> reported_keys;
   // Each problem of a grid point, with the points it arose at (in order of first
   // appearance): one that arises at every point does not depend on the swept values
   // and is reported once; others name their points.
@@ -404,7 +407,26 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
       id << std::hex << std::setw(16) << std::setfill('0') << fnv1a64(t.config_toml);
       t.id = id.str();
       t.point = point;
-      if (seen_ids.insert(t.id).second) e.trials.push_back(std::move(t));
+      auto [earlier, first] = point_of_id.emplace(t.id, t.point);
+      if (first) {
+        e.trials.push_back(std::move(t));
+        continue;
+      }
+      if (t.point == earlier->second && reported_keys.insert("").second) {
+        auto [l, col] = positions.find("sweep");
+        problems.push_back({path, l, col, "sweep", "lists the same trial twice (a value or a seed repeated: " +
+                                                       t.seeded_label() + ")"});
+      }
+      for (std::size_t k = 0; k < t.point.size() && k < earlier->second.size(); ++k) {
+        const auto& [key, value] = t.point[k];
+        const std::string& other = earlier->second[k].second;
+        if (value == other || !reported_keys.insert(key).second) continue;
+        auto [l, col] = positions.find("sweep." + key);
+        problems.push_back({path, l, col, "sweep." + key,
+                            "the values " + other + " and " + value + " give the same trial (" + key +
+                                " is not part of a trial's identity, or both resolve to the same config); "
+                                "sweep a key whose values differ"});
+      }
     }
   }
   constexpr std::size_t kPointsNamed = 5;

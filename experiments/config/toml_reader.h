@@ -73,6 +73,7 @@ class TomlReader {
   // A sub-reader for a child table (null if absent), sharing problems and positions.
   TomlReader child(const toml::table* table, const std::string& key) const;
   std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  const std::string& path() const { return path_; }
   const std::string& file() const { return file_; }
   const toml::table* raw() const { return table_; }
 

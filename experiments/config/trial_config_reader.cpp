@@ -3,6 +3,7 @@
 #include <limits>
 #include <regex>
 
+#include "experiments/config/plain_keys.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/config/trial_config.h"
 #include "experiments/model_factory.h"
@@ -20,7 +21,6 @@ namespace ablate::experiments {
 
 namespace {
 
-constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
 
 // A run's name is its directory's: ASCII letters, digits, '_', '-', '.' and any
 // non-ASCII character (a Chinese or accented name is fine; the file is valid UTF-8 by
@@ -103,7 +103,8 @@ nn::Component component_at(TomlReader& parent, const std::string& key, const Reg
   return {fallback, {}};
 }
 
-void read_attention(TomlReader& model, nn::AttentionConfig& a) {
+void read_attention(TomlReader& model, TrialConfig& c) {
+  nn::AttentionConfig& a = c.model.transformer.attention;
   TomlReader r = model.child(model.table("attention"), "attention");
   a.qk = component_at(r, "qk", nn::query_key_registry(), "separate");
   a.v = component_at(r, "v", nn::value_registry(), "projected");
@@ -113,57 +114,42 @@ void read_attention(TomlReader& model, nn::AttentionConfig& a) {
                       {{"value", *scale->value<double>()}});
   else
     a.scale = component_at(r, "scale", nn::score_scale_registry(), "sqrt_dk");
-  a.output_projection = r.boolean("output_projection", true);
-  a.d_k = r.integer("d_k", 0, 0, 65536);
-  a.d_v = r.integer("d_v", 0, 0, 65536);
-  a.dropout = r.number("dropout", 0.0, 0.0, 0.99);
+  read_plain_keys(r, c);
   r.finish();
 }
 
-void read_model(TomlReader& top, ModelSpec& m) {
+void read_model(TomlReader& top, TrialConfig& c) {
   TomlReader r = top.child(top.table("model"), "model");
-  nn::TransformerConfig& t = m.transformer;
-  m.kind = r.string("kind", "auto", {"auto", "seq2seq", "encoder_regressor"});
-  t.d_model = r.integer("d_model", 64, 1, 65536);
-  t.heads = r.integer("heads", 4, 1, 1024);
-  t.d_ff = r.integer("d_ff", 4 * t.d_model, 1, 1 << 20);
+  nn::TransformerConfig& t = c.model.transformer;
+  read_plain_keys(r, c);
+  if (t.d_ff == 0) t.d_ff = 4 * t.d_model;
   if (const toml::node* layers = r.node("layers"); layers && layers->is_integer()) {
-    t.encoder_layers = t.decoder_layers = r.integer("layers", 2, 0, 64);
+    t.encoder_layers = t.decoder_layers = r.integer("layers", 2, 0, 64);  // layers = N: both stacks
   } else {
     TomlReader l = r.child(r.table("layers"), "layers");
-    t.encoder_layers = l.integer("encoder", 2, 0, 64);
-    t.decoder_layers = l.integer("decoder", 2, 0, 64);
+    read_plain_keys(l, c);
     l.finish();
   }
-  t.dropout = r.number("dropout", 0.0, 0.0, 0.99);
-  t.bias = r.boolean("bias", true);
-  t.residual = r.boolean("residual", true);
-  t.scale_embeddings = r.boolean("scale_embeddings", true);
-  t.embedding_dropout = r.number("embedding_dropout", 0.0, 0.0, 0.99);
-  t.spatial_embedding_dropout = r.boolean("spatial_embedding_dropout", false);
-  t.max_len = r.integer("max_len", 0, 0, 1 << 24);
-  m.share_embeddings = r.boolean("share_embeddings", false);
-  m.tie_output = r.boolean("tie_output", false);
-  read_attention(r, t.attention);
+  read_attention(r, c);
   t.positions = component_at(r, "positions", nn::position_registry(), "sinusoidal");
   t.ffn = component_at(r, "ffn", nn::feed_forward_registry(), "relu");
   if (const toml::node* norm = r.node("norm"); norm && norm->is_table()) {
     TomlReader n = r.child(norm->as_table(), "norm");
-    t.placement = n.string("placement", "post", {"post", "pre"});
-    t.final_norm = n.string("final", "auto", {"auto", "yes", "no"});
+    read_plain_keys(n, c);
     t.norm = component_from_table(n, nn::norm_registry(), "layer");
     n.finish();
   } else {
+    TomlReader defaults = r.child(nullptr, "norm");  // norm = "rms": placement and final keep their defaults
+    read_plain_keys(defaults, c);
     t.norm = component_at(r, "norm", nn::norm_registry(), "layer");
   }
   r.finish();
 }
 
-void read_train(TomlReader& top, TrainSpec& s) {
+void read_train(TomlReader& top, TrialConfig& c) {
+  TrainSpec& s = c.train;
   TomlReader r = top.child(top.table("train"), "train");
-  s.steps = r.integer("steps", 1000, 1, 1'000'000'000);
-  s.batch = r.integer("batch", 32, 1, 1 << 16);
-  s.lr = r.number("lr", 1e-3, 1e-12, 100.0);
+  read_plain_keys(r, c);
   if (const toml::node* opt = r.node("optimizer"); opt && opt->is_table()) {
     TomlReader o = r.child(opt->as_table(), "optimizer");
     if (o.raw()->get("lr")) {  // optimizer = { kind = "adam", lr = 1e-3 } is accepted too
@@ -177,16 +163,6 @@ void read_train(TomlReader& top, TrainSpec& s) {
     s.optimizer = component_at(r, "optimizer", nn::optimizer_registry(), "adam");
   }
   s.schedule = component_at(r, "schedule", nn::schedule_registry(), "constant");
-  s.clip_grad_norm = r.number("clip_grad_norm", 0.0, 0.0, 1e9);
-  s.eval_every = r.integer("eval_every", 100, 1, 1'000'000'000);
-  s.patience = r.integer("patience", 0, 0, 1'000'000);
-  s.label_smoothing = r.number("label_smoothing", 0.0, 0.0, 1.0);
-  s.validation_batch = r.integer("validation_batch", 128, 1, 1 << 16);
-  s.decode_examples = r.integer("decode_examples", 0, 0, 1 << 24);
-  s.checkpoint = r.boolean("checkpoint", false);
-  s.attention_telemetry = r.boolean("attention_telemetry", false);
-  s.threads = r.integer("threads", 1, 1, 256);
-  s.resume_every = r.integer("resume_every", 0, 0, 1'000'000'000);
   r.finish();
 }
 
@@ -202,11 +178,10 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   if (!c.name.empty() && !is_run_name(c.name))
     top.problem("name", "\"" + c.name + "\" may only contain letters (of any script), digits, '_', '-' and '.', "
                         "and not only dots (it names the run directory)");
-  c.description = top.string("description", "");
-  c.data_seed = std::uint64_t(top.integer("seed", 0, 0, kMaxInt));
-  // A single trial's own seed, as its resolved config.toml records it (so that file runs
-  // exactly that trial again); sweeps set it from sweep.seeds instead.
-  c.seed = std::uint64_t(top.integer("trial_seed", 0, 0, kMaxInt));
+  // description, seed and trial_seed: a single trial's own seed, as its resolved
+  // config.toml records it (so that file runs exactly that trial again); sweeps set it
+  // from sweep.seeds instead.
+  read_plain_keys(top, c);
   top.node("sweep");  // expanded by the sweep, not part of a trial
   top.node("plugins");  // loaded (and recorded in c.plugins) by load_experiment, before any trial is read
   top.node("plugins_sha256");
@@ -229,8 +204,8 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   if (task_entry && problems.size() == before) read_file_digests(task, *task_entry, base_dir, recorded, digests, c.task);
   task.finish();
 
-  read_model(top, c.model);
-  read_train(top, c.train);
+  read_model(top, c);
+  read_train(top, c);
   top.finish();
   if (problems.size() > before) return c;  // combinations only make sense on valid values
 

@@ -16,7 +16,9 @@
 # WORKDIR/artifacts/ — add it to FOUND as a regression (README.md).
 set -euo pipefail
 mode=$1 target=$(realpath "$2") corpus=$3 found=$4
-dict=${corpus%/}.dict
+# A target's dictionary: $ABLATE_FUZZ_DICT if set (the experiment loader's, generated at
+# build time), else CORPUS.dict if there is one.
+dict=${ABLATE_FUZZ_DICT:-${corpus%/}.dict}
 dict_flag=()
 [[ -f "$dict" ]] && dict_flag=(-dict="$dict")
 

@@ -1,0 +1,276 @@
+#include "experiments/config/plain_keys.h"
+
+#include "experiments/config/toml_writer.h"
+#include "experiments/tasks/task.h"
+#include "nn/registry_listing.h"
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <type_traits>
+
+namespace ablate::experiments {
+
+namespace {
+
+constexpr double kMaxInt = double(std::numeric_limits<std::int64_t>::max());
+
+// The TrialConfig field a key sets, as a function returning a reference to it.
+#define FIELD(member) [](TrialConfig& c) -> auto& { return c.member; }
+
+template <class T>
+nn::OptionValue to_option(const T& v) {
+  if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double> || std::is_same_v<T, std::string>)
+    return v;
+  else
+    return std::int64_t(v);  // every integer field (seeds are unsigned)
+}
+
+template <class T>
+T from_option(const nn::OptionValue& v) {
+  if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double> || std::is_same_v<T, std::string>)
+    return std::get<T>(v);
+  else
+    return T(std::get<std::int64_t>(v));
+}
+
+template <class Field>
+PlainKey key(std::string table, nn::OptionSpec spec, Field field, InIdentity identity = InIdentity::always,
+             nn::OptionValue neutral = {}) {
+  using T = std::remove_cvref_t<decltype(field(std::declval<TrialConfig&>()))>;
+  PlainKey k{std::move(table), std::move(spec), identity, std::move(neutral), {}, {}};
+  k.get = [field](const TrialConfig& c) { return to_option<T>(field(const_cast<TrialConfig&>(c))); };
+  k.set = [field](TrialConfig& c, const nn::OptionValue& v) { field(c) = from_option<T>(v); };
+  return k;
+}
+
+std::vector<PlainKey> declare() {
+  using I = std::int64_t;
+  const InIdentity never = InIdentity::never, unless_neutral = InIdentity::unless_neutral;
+  return {
+      // ---- top level (`name` is required and read on its own; `plugins` by load_experiment)
+      key("", {"description", std::string(), "one sentence: the question the experiment answers"},
+          FIELD(description), never),
+      key("", {"seed", I(0), "data seed: task data and the validation split (shared by every trial)", 0.0, kMaxInt},
+          FIELD(data_seed)),
+      key("", {"trial_seed", I(0), "one trial's own seed: initialisation, dropout, batches (sweeps use sweep.seeds)",
+               0.0, kMaxInt},
+          FIELD(seed)),
+      // ---- [model]
+      key("model", {"kind", std::string("auto"), "auto: seq2seq for sequence tasks, encoder_regressor for forecasting",
+                    std::nullopt, std::nullopt, {"auto", "seq2seq", "encoder_regressor"}},
+          FIELD(model.kind)),
+      key("model", {"d_model", I(64), "model width", 1.0, 65536.0}, FIELD(model.transformer.d_model)),
+      key("model", {"heads", I(4), "attention heads; must divide d_model unless d_k and d_v are set", 1.0, 1024.0},
+          FIELD(model.transformer.heads)),
+      key("model", {"d_ff", I(0), "feed-forward inner width; 0 = 4 · d_model", 0.0, double(1 << 20)},
+          FIELD(model.transformer.d_ff)),
+      key("model", {"dropout", 0.0, "after attention and feed-forward, before the residual add", 0.0, 0.99},
+          FIELD(model.transformer.dropout)),
+      key("model", {"bias", true, "projections carry biases"}, FIELD(model.transformer.bias)),
+      key("model", {"residual", true, "residual connections"}, FIELD(model.transformer.residual)),
+      key("model", {"scale_embeddings", true, "embeddings × sqrt(d_model)"}, FIELD(model.transformer.scale_embeddings)),
+      key("model", {"embedding_dropout", 0.0, "on embeddings + positions", 0.0, 0.99},
+          FIELD(model.transformer.embedding_dropout)),
+      key("model", {"spatial_embedding_dropout", false, "embedding dropout drops whole feature channels"},
+          FIELD(model.transformer.spatial_embedding_dropout)),
+      key("model", {"max_len", I(0), "longest sequence; 0 = the task's longest", 0.0, double(1 << 24)},
+          FIELD(model.transformer.max_len)),
+      key("model", {"share_embeddings", false, "one table for source and target (equal vocabularies)"},
+          FIELD(model.share_embeddings)),
+      key("model", {"tie_output", false, "output projection = target embedding table"}, FIELD(model.tie_output)),
+      // ---- [model.layers] (`layers = N` sets both)
+      key("model.layers", {"encoder", I(2), "encoder layers", 0.0, 64.0}, FIELD(model.transformer.encoder_layers)),
+      key("model.layers", {"decoder", I(2), "decoder layers", 0.0, 64.0}, FIELD(model.transformer.decoder_layers)),
+      // ---- [model.attention] (besides its components qk, v, scale)
+      key("model.attention", {"output_projection", true, "the output projection W_o"},
+          FIELD(model.transformer.attention.output_projection)),
+      key("model.attention", {"d_k", I(0), "query/key width per head; 0 = d_model / heads", 0.0, 65536.0},
+          FIELD(model.transformer.attention.d_k)),
+      key("model.attention", {"d_v", I(0), "value width per head; 0 = d_model / heads", 0.0, 65536.0},
+          FIELD(model.transformer.attention.d_v)),
+      key("model.attention", {"dropout", 0.0, "on the attention weights, while training", 0.0, 0.99},
+          FIELD(model.transformer.attention.dropout)),
+      // ---- [model.norm] (besides its kind and options; when norm is written as a table)
+      key("model.norm", {"placement", std::string("post"), "post (Vaswani et al.) or pre (with a final norm)",
+                         std::nullopt, std::nullopt, {"post", "pre"}},
+          FIELD(model.transformer.placement)),
+      key("model.norm", {"final", std::string("auto"), "a final norm after each stack; auto = with pre", std::nullopt,
+                         std::nullopt, {"auto", "yes", "no"}},
+          FIELD(model.transformer.final_norm)),
+      // ---- [train] (besides its components optimizer and schedule)
+      key("train", {"steps", I(1000), "training steps", 1.0, 1e9}, FIELD(train.steps)),
+      key("train", {"batch", I(32), "sequences (or windows) per step", 1.0, double(1 << 16)}, FIELD(train.batch)),
+      key("train", {"lr", 1e-3, "learning rate (may also be written inside optimizer)", 1e-12, 100.0},
+          FIELD(train.lr)),
+      key("train", {"clip_grad_norm", 0.0, "clip the global gradient norm to this; 0 = off", 0.0, 1e9},
+          FIELD(train.clip_grad_norm)),
+      key("train", {"eval_every", I(100), "steps between evaluations (the last step is always evaluated)", 1.0, 1e9},
+          FIELD(train.eval_every)),
+      key("train", {"patience", I(0), "early stopping: evaluations without a better validation loss; 0 = off", 0.0,
+                    1e6},
+          FIELD(train.patience)),
+      key("train", {"label_smoothing", 0.0, "sequence tasks", 0.0, 1.0}, FIELD(train.label_smoothing)),
+      key("train", {"validation_batch", I(128), "batch size for evaluation", 1.0, double(1 << 16)},
+          FIELD(train.validation_batch)),
+      key("train", {"decode_examples", I(0), "validation sequences greedily decoded per evaluation; 0 = all", 0.0,
+                    double(1 << 24)},
+          FIELD(train.decode_examples)),
+      key("train", {"checkpoint", false, "save checkpoint.safetensors (model + optimizer state) at the end"},
+          FIELD(train.checkpoint)),
+      key("train", {"attention_telemetry", false,
+                    "per attention module and head: mean entropy and max probability since the last evaluation"},
+          FIELD(train.attention_telemetry)),
+      key("train", {"threads", I(1), "threads of this trial's matrix products (results differ in the last bits)", 1.0,
+                    256.0},
+          FIELD(train.threads), unless_neutral, I(1)),
+      key("train", {"resume_every", I(0), "steps between saves of the resumable state; 0 = about every 5 minutes",
+                    0.0, 1e9},
+          FIELD(train.resume_every), never),
+  };
+}
+
+#undef FIELD
+
+std::string type_name(const nn::OptionValue& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, bool>) return "bool";
+        else if constexpr (std::is_same_v<T, std::int64_t>) return "integer";
+        else if constexpr (std::is_same_v<T, double>) return "float";
+        else return "string";
+      },
+      v);
+}
+
+std::string bound(double v) {
+  if (v >= kMaxInt) return "2⁶³−1";
+  if (v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(std::int64_t(v));
+  return shortest_float_text(v);
+}
+
+// A default as TOML writes it (0.0, not 0).
+std::string value_text(const nn::OptionValue& v) {
+  if (const double* d = std::get_if<double>(&v)) return shortest_float_text(*d);
+  return nn::option_to_string(v);
+}
+
+std::string allowed(const nn::OptionSpec& s) {
+  if (!s.choices.empty()) {
+    std::string out;
+    for (const std::string& c : s.choices) out += (out.empty() ? "" : ", ") + ("`" + c + "`");
+    return out;
+  }
+  if (s.min || s.max) return (s.min ? bound(*s.min) : "−∞") + " – " + (s.max ? bound(*s.max) : "∞");
+  return "";
+}
+
+std::string identity_note(const PlainKey& k) {
+  switch (k.identity) {
+    case InIdentity::always: return "";
+    case InIdentity::unless_neutral: return " (in the trial's id unless " + value_text(k.neutral) + ")";
+    case InIdentity::never: return " (not part of the trial's id)";
+  }
+  return "";
+}
+
+}  // namespace
+
+const std::vector<PlainKey>& plain_keys() {
+  static const std::vector<PlainKey> keys = declare();
+  return keys;
+}
+
+void read_plain_keys(TomlReader& r, TrialConfig& c) {
+  constexpr std::int64_t kLowest = std::numeric_limits<std::int64_t>::min(),
+                         kHighest = std::numeric_limits<std::int64_t>::max();
+  for (const PlainKey& k : plain_keys()) {
+    if (k.table != r.path()) continue;
+    const nn::OptionSpec& s = k.spec;
+    nn::OptionValue v = std::visit(
+        [&](const auto& fallback) -> nn::OptionValue {
+          using T = std::decay_t<decltype(fallback)>;
+          if constexpr (std::is_same_v<T, bool>) {
+            return r.boolean(s.key, fallback);
+          } else if constexpr (std::is_same_v<T, std::int64_t>) {
+            return r.integer(s.key, fallback, s.min ? std::int64_t(*s.min) : kLowest,
+                             s.max && *s.max < kMaxInt ? std::int64_t(*s.max) : kHighest);
+          } else if constexpr (std::is_same_v<T, double>) {
+            return r.number(s.key, fallback, s.min ? *s.min : -INFINITY, s.max ? *s.max : INFINITY);
+          } else {
+            return r.string(s.key, fallback, s.choices);
+          }
+        },
+        s.default_value);
+    k.set(c, v);
+  }
+}
+
+void write_plain_keys(const TrialConfig& c, const std::string& table, toml::table& out) {
+  for (const PlainKey& k : plain_keys()) {
+    if (k.table != table || k.identity == InIdentity::never) continue;
+    nn::OptionValue v = k.get(c);
+    if (k.identity == InIdentity::unless_neutral && v == k.neutral) continue;
+    std::visit([&](const auto& x) { out.insert_or_assign(k.spec.key, x); }, v);
+  }
+}
+
+std::string plain_keys_markdown(const std::string& table) {
+  std::string out = "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
+  for (const PlainKey& k : plain_keys())
+    if (k.table == table)
+      out += "| `" + k.spec.key + "` | " + type_name(k.spec.default_value) + " | `" +
+             value_text(k.spec.default_value) + "` | " + allowed(k.spec) + " | " + k.spec.doc +
+             identity_note(k) + " |\n";
+  return out;
+}
+
+std::string fuzz_dictionary() {
+  std::set<std::string> words;
+  for (const PlainKey& k : plain_keys()) {
+    const std::string path = k.path();
+    for (std::size_t start = 0;;) {
+      std::size_t dot = path.find('.', start);
+      words.insert(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    for (const std::string& c : k.spec.choices) words.insert(c);
+  }
+  auto component = [&](const std::string& name, const std::vector<nn::OptionSpec>& options) {
+    words.insert(name);
+    for (const nn::OptionSpec& o : options) {
+      words.insert(o.key);
+      for (const std::string& c : o.choices) words.insert(c);
+    }
+  };
+  for (const nn::AxisInfo& axis : nn::registry_listing()) {
+    for (std::size_t start = 0;;) {  // the axis's own keys: "attention", "qk", ...
+      std::size_t dot = axis.axis.find('.', start);
+      words.insert(axis.axis.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    for (const nn::ComponentInfo& c : axis.components) component(c.name, c.options);
+  }
+  for (const auto& t : task_registry().entries()) component(t.name, t.options);
+  std::string out;
+  for (const std::string& w : words)
+    if (!w.empty()) out += "\"" + w + "\"\n";
+  return out;
+}
+
+std::string format_plain_keys() {
+  std::string out;
+  for (const PlainKey& k : plain_keys()) {
+    std::string path = k.path();
+    out += "  " + path + std::string(path.size() < 34 ? 34 - path.size() : 1, ' ') + type_name(k.spec.default_value) +
+           " = " + value_text(k.spec.default_value);
+    if (std::string a = allowed(k.spec); !a.empty()) out += "  [" + a + "]";
+    out += "  " + k.spec.doc + identity_note(k) + "\n";
+  }
+  return out;
+}
+
+}  // namespace ablate::experiments

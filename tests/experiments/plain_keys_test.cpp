@@ -1,0 +1,130 @@
+// Every plain key is declared once (experiments/config/plain_keys.h) and the
+// declaration drives everything else: each key set to a value other than its default
+// is read, written into the resolved config.toml (per its identity policy) and changes
+// the trial id; experiments/README.md's key tables are the generated ones; a swept key
+// whose values resolve to the same trial is an error naming it.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "experiments/config/experiment.h"
+#include "experiments/config/plain_keys.h"
+#include "experiments/config/toml_writer.h"
+#include "tests/experiments/experiment_files.h"
+
+using namespace ablate;
+using namespace ablate::experiments;
+using namespace ablate::experiments::testing;
+
+namespace {
+
+// A valid experiment that leaves every plain key at its default (no `layers = N`
+// shorthand, so model.layers.* can be set).
+const std::string kBase =
+    "name = \"keys\"\n[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = 16\n"
+    "[model]\nd_model = 8\nheads = 2\nd_ff = 16\n";
+
+// A value other than the key's default that the tiny experiment accepts.
+nn::OptionValue other_value(const PlainKey& k) {
+  const std::string path = k.path();
+  if (path == "model.d_model") return std::int64_t(16);
+  if (path == "model.heads") return std::int64_t(1);
+  if (path == "model.d_ff") return std::int64_t(12);
+  if (path == "model.max_len") return std::int64_t(64);
+  if (path == "model.kind") return std::string("seq2seq");  // auto resolves to it: the same trial
+  if (path == "model.attention.d_k" || path == "model.attention.d_v") return std::int64_t(2);
+  const nn::OptionSpec& s = k.spec;
+  return std::visit(
+      [&](const auto& d) -> nn::OptionValue {
+        using T = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<T, bool>) return !d;
+        else if constexpr (std::is_same_v<T, std::int64_t>) return s.max && double(d) + 1 > *s.max ? d - 1 : d + 1;
+        else if constexpr (std::is_same_v<T, double>) return s.max ? (d + *s.max) / 2 : d + 1;
+        else {
+          for (const std::string& c : s.choices)
+            if (c != d) return c;
+          return d + "x";
+        }
+      },
+      s.default_value);
+}
+
+std::string toml_text(const nn::OptionValue& v) {
+  if (const std::string* s = std::get_if<std::string>(&v)) return "\"" + *s + "\"";
+  if (const double* d = std::get_if<double>(&v)) return shortest_float_text(*d);
+  return nn::option_to_string(v);
+}
+
+// The value at a dotted path of a TOML document (null if absent).
+const toml::node* at(const toml::table& doc, const std::string& path) {
+  return doc.at_path(path).node();
+}
+
+}  // namespace
+
+TEST_CASE("every plain key set to another value is read, written by its identity policy and in the id", "[keys]") {
+  ScratchDir dir("plain_keys");
+  const std::string file = dir.file("exp.toml", kBase);
+  const Experiment base = load_experiment(file);
+  REQUIRE(base.trials.size() == 1);
+  int checked = 0;
+  for (const PlainKey& k : plain_keys()) {
+    INFO(k.path());
+    const nn::OptionValue value = other_value(k);
+    REQUIRE(value != k.spec.default_value);
+    LoadOptions options;
+    options.overrides = {k.path() + "=" + toml_text(value)};
+    Experiment e;
+    REQUIRE_NOTHROW(e = load_experiment(file, options));
+    const Trial& t = e.trials.at(0);
+    CHECK(k.get(t.config) == value);  // read into its field
+    const toml::table written = toml::parse(t.config_toml);
+    const toml::node* node = at(written, k.path());
+    if (k.identity == InIdentity::never) {
+      CHECK(node == nullptr);
+      CHECK(t.id == base.trials[0].id);
+    } else {
+      REQUIRE(node != nullptr);
+      CHECK(toml_value_text(*node) == toml_text(value));
+      if (k.path() != "model.kind") CHECK(t.id != base.trials[0].id);
+      // The default is written as the key's declaration says.
+      const toml::node* default_node = at(toml::parse(base.trials[0].config_toml), k.path());
+      CHECK((default_node != nullptr) == (k.identity == InIdentity::always));
+    }
+    ++checked;
+  }
+  CHECK(checked == int(plain_keys().size()));
+}
+
+TEST_CASE("experiments/README.md holds the generated key table of every table with plain keys", "[keys][docs]") {
+  const std::string readme = read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
+  std::set<std::string> tables;
+  for (const PlainKey& k : plain_keys()) tables.insert(k.table);
+  for (const std::string& table : tables) {
+    INFO("table '" << table << "' (regenerate with: ablate list --keys-markdown '" << table << "')");
+    const std::string start = "<!-- keys: " + (table.empty() ? std::string("(top level)") : table) + " -->\n";
+    std::size_t begin = readme.find(start);
+    REQUIRE(begin != std::string::npos);
+    begin += start.size();
+    std::size_t end = readme.find("<!-- /keys -->", begin);
+    REQUIRE(end != std::string::npos);
+    CHECK(readme.substr(begin, end - begin) == plain_keys_markdown(table));
+  }
+}
+
+TEST_CASE("a swept key whose values give the same trial is an error naming it", "[keys]") {
+  ScratchDir dir("plain_keys_sweep");
+  for (const std::string& sweep : {std::string("\"train.resume_every\" = [10, 20]"),
+                                   std::string("\"model.kind\" = [\"auto\", \"seq2seq\"]")}) {
+    INFO(sweep);
+    const std::string file = dir.file("exp.toml", kBase + "[sweep]\n" + sweep + "\n");
+    CommandResult r = run_command(std::string(ABLATE_CLI) + " check " + file);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains("give the same trial"));
+    CHECK_THAT(r.output, Catch::Contains("sweep." + sweep.substr(1, sweep.find('"', 1) - 1) + ": "));
+  }
+  CommandResult seeds = run_command(std::string(ABLATE_CLI) + " check " +
+                                    dir.file("seeds.toml", kBase + "[sweep]\nseeds = [0, 0]\n"));
+  CHECK(seeds.status == 2);
+  CHECK_THAT(seeds.output, Catch::Contains("lists the same trial twice"));
+}
