@@ -29,7 +29,6 @@ class OpBuilder {
 
   const Tensor& input(int i) const;
   bool requires_grad() const { return requires_grad_; }
-  Tape& tape() { return tape_; }
 
   Tensor output(const Shape& shape, DType dtype) { return tape_.alloc(shape, dtype); }
   Tensor scratch(const Shape& shape, DType dtype) { return tape_.alloc(shape, dtype); }

@@ -125,10 +125,6 @@ Tensor Tape::alloc_zeros(const Shape& shape, DType dtype) {
   return t;
 }
 
-void* Tape::alloc_bytes(std::size_t bytes, std::size_t alignment) {
-  return arena_.allocate(bytes, alignment);
-}
-
 void Tape::backward(const Var& loss) {
   const Node& n = node(loss);
   if (n.value.numel() != 1)

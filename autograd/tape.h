@@ -98,7 +98,6 @@ class Tape {
   // Arena memory valid until reset().
   Tensor alloc(const Shape& shape, DType dtype);
   Tensor alloc_zeros(const Shape& shape, DType dtype);
-  void* alloc_bytes(std::size_t bytes, std::size_t alignment = 64);
 
   bool grad_enabled() const;
   std::size_t size() const { return nodes_.size(); }

@@ -37,7 +37,6 @@ class Tensor {
   DType dtype() const { return dtype_; }
   std::int64_t numel() const { return shape_.numel(); }
   std::size_t nbytes() const { return std::size_t(numel()) * dtype_size(dtype_); }
-  bool owns_memory() const { return owner_ != nullptr; }
 
   void* raw() const { return data_; }
   // Typed access; throws if T does not match the dtype.

@@ -90,7 +90,7 @@ TrialModel build_model(const TrialConfig& c, const Task& task) {
   transformer.attention.telemetry = c.train.attention_telemetry;
   if (c.model.kind == "encoder_regressor") {
     auto r = std::make_unique<nn::EncoderRegressor>(transformer, task.series(), task.horizon(),
-                                                    task.series(), c.seed);
+                                                    task.series(), c.trial_seed);
     m.regressor = r.get();
     m.module = std::move(r);
   } else {
@@ -102,7 +102,7 @@ TrialModel build_model(const TrialConfig& c, const Task& task) {
     v.eos = kEos;
     v.share_embeddings = c.model.share_embeddings;
     v.tie_output = c.model.tie_output;
-    auto s = std::make_unique<nn::Seq2SeqTransformer>(transformer, v, c.seed);
+    auto s = std::make_unique<nn::Seq2SeqTransformer>(transformer, v, c.trial_seed);
     m.seq2seq = s.get();
     m.module = std::move(s);
   }

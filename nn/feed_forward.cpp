@@ -13,10 +13,8 @@ class PositionwiseFeedForward : public FeedForward {
   PositionwiseFeedForward(const BuildContext& c, Activation act) : act_(act), d_ff_(c.d_ff) {
     if (c.d_ff <= 0) throw std::invalid_argument("ffn: d_ff must be positive");
     std::int64_t inner = act == Activation::glu ? 2 * c.d_ff : c.d_ff;
-    linear1_ = &add_module("linear1", std::make_unique<Linear>(c.d_model, inner, true, c.init_rng(),
-                                                                LinearInit::xavier_uniform, c.dtype));
-    linear2_ = &add_module("linear2", std::make_unique<Linear>(c.d_ff, c.d_model, true, c.init_rng(),
-                                                                LinearInit::xavier_uniform, c.dtype));
+    linear1_ = &add_module("linear1", std::make_unique<Linear>(c.d_model, inner, true, c.init_rng(), c.dtype));
+    linear2_ = &add_module("linear2", std::make_unique<Linear>(c.d_ff, c.d_model, true, c.init_rng(), c.dtype));
     if (c.dropout > 0)
       dropout_ = &add_module("dropout", std::make_unique<Dropout>(c.dropout, c.dropout_generator()));
   }

@@ -15,10 +15,6 @@ Tensor normal(const Shape& shape, Generator& gen, DType dtype, double stddev) {
   return randn(shape, gen, dtype, 0.0, stddev);
 }
 
-Tensor uniform(const Shape& shape, Generator& gen, double bound, DType dtype) {
-  return rand_uniform(shape, gen, dtype, -bound, bound);
-}
-
 Tensor zeros(const Shape& shape, DType dtype) { return Tensor::zeros(shape, dtype); }
 Tensor ones(const Shape& shape, DType dtype) { return Tensor::ones(shape, dtype); }
 

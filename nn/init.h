@@ -14,8 +14,6 @@ Tensor xavier_uniform(const Shape& shape, Generator& gen, DType dtype = DType::f
                       double gain = 1.0);
 // N(0, stddev²), BERT's normal(0, 0.02).
 Tensor normal(const Shape& shape, Generator& gen, DType dtype = DType::f32, double stddev = 0.02);
-// U(-bound, bound).
-Tensor uniform(const Shape& shape, Generator& gen, double bound, DType dtype = DType::f32);
 Tensor zeros(const Shape& shape, DType dtype = DType::f32);
 Tensor ones(const Shape& shape, DType dtype = DType::f32);
 

@@ -195,7 +195,7 @@ int run(const std::vector<std::string>& args) {
     std::cout << "; " << finished << " already done" << (finished ? " (--force reruns them)" : "") << "\n";
     for (std::size_t i : listed) {
       const Trial& t = e.trials[i];
-      std::cout << "  " << t.id << (done[i] ? "  done  " : resumes[i] ? "  resume" : "  to run") << "  seed " << t.config.seed << "  "
+      std::cout << "  " << t.id << (done[i] ? "  done  " : resumes[i] ? "  resume" : "  to run") << "  seed " << t.config.trial_seed << "  "
                 << t.point_label() << "\n";
     }
     return 0;
@@ -229,7 +229,7 @@ int check(const std::vector<std::string>& args) {
   }
   std::cout << "\n";
   for (const Trial& t : e.trials)
-    std::cout << "  " << t.id << "  seed " << t.config.seed << "  " << t.point_label() << "\n";
+    std::cout << "  " << t.id << "  seed " << t.config.trial_seed << "  " << t.point_label() << "\n";
   return 0;
 }
 

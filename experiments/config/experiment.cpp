@@ -102,7 +102,7 @@ std::string Trial::point_label() const {
 std::string Trial::seeded_label() const {
   std::string s = point_label();
   if (!s.empty()) s += ' ';
-  return s.append("seed=").append(std::to_string(config.seed));
+  return s.append("seed=").append(std::to_string(config.trial_seed));
 }
 
 std::uint64_t fnv1a64(const std::string& text) {
@@ -398,10 +398,10 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
       point_problem_list[it->second].second.push_back(labelled.point_label());
     }
     if (!point_problems.empty()) continue;
-    for (std::uint64_t seed : seeds_given ? e.seeds : std::vector<std::uint64_t>{config.seed}) {
+    for (std::uint64_t seed : seeds_given ? e.seeds : std::vector<std::uint64_t>{config.trial_seed}) {
       Trial t;
       t.config = config;
-      t.config.seed = seed;
+      t.config.trial_seed = seed;
       t.config_toml = to_toml_string(t.config);
       std::ostringstream id;
       id << std::hex << std::setw(16) << std::setfill('0') << fnv1a64(t.config_toml);
@@ -457,8 +457,8 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   }
   if (!seeds_given) {  // each trial's own seed (trial_seed, default 0), in trial order
     for (const Trial& t : e.trials)
-      if (std::find(e.seeds.begin(), e.seeds.end(), t.config.seed) == e.seeds.end())
-        e.seeds.push_back(t.config.seed);
+      if (std::find(e.seeds.begin(), e.seeds.end(), t.config.trial_seed) == e.seeds.end())
+        e.seeds.push_back(t.config.trial_seed);
     if (e.seeds.empty()) e.seeds = {0};
   }
   return e;

@@ -55,7 +55,7 @@ std::vector<PlainKey> declare() {
           FIELD(data_seed)),
       key("", {"trial_seed", I(0), "one trial's own seed: initialisation, dropout, batches (sweeps use sweep.seeds)",
                0.0, kMaxInt},
-          FIELD(seed)),
+          FIELD(trial_seed)),
       // ---- [model]
       key("model", {"kind", std::string("auto"), "auto: seq2seq for sequence tasks, encoder_regressor for forecasting",
                     std::nullopt, std::nullopt, {"auto", "seq2seq", "encoder_regressor"}},

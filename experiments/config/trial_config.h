@@ -11,6 +11,7 @@
 #include "experiments/config/config_error.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/io/file_digest.h"
+#include "nn/component.h"
 #include "nn/transformer/transformer_config.h"
 
 namespace ablate::experiments {
@@ -63,8 +64,11 @@ struct PluginRef {
 struct TrialConfig {
   std::string name;
   std::string description;
-  std::uint64_t data_seed = 0;  // top-level `seed`: task data and validation split
-  std::uint64_t seed = 0;       // this replicate: initialisation, dropout, batches
+  // The two seeds, named as in the file: `seed` is the data seed (task data and the
+  // validation split, shared by every trial), `trial_seed` this replicate's
+  // (initialisation, dropout, batches; from sweep.seeds in a sweep).
+  std::uint64_t data_seed = 0;   // TOML `seed`
+  std::uint64_t trial_seed = 0;  // TOML `trial_seed`
   std::vector<PluginRef> plugins;
   TaskSpec task;
   ModelSpec model;

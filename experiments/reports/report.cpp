@@ -24,7 +24,7 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
   for (const Trial& t : e.trials) {
     json point = json::object();
     for (const auto& [k, v] : t.point) point[k] = v;
-    trials.push_back({{"id", t.id}, {"seed", t.config.seed}, {"point", point}, {"label", t.point_label()}});
+    trials.push_back({{"id", t.id}, {"seed", t.config.trial_seed}, {"point", point}, {"label", t.point_label()}});
   }
   json index{{"name", e.name},
              {"description", e.description},

@@ -92,7 +92,7 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
   j["wall_seconds"] = o.wall_seconds;
   j["steps_per_second"] = o.steps_per_second;
   j["peak_rss_mib"] = o.peak_rss_mib;
-  j["seed"] = trial.config.seed;
+  j["seed"] = trial.config.trial_seed;
   j["data_seed"] = trial.config.data_seed;
   // The files the trial read, with the content it read (its identity includes it).
   json files = json::object();
@@ -192,7 +192,7 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
     auto schedule = nn::schedule_registry().create(c.train.schedule.kind, c.train.schedule.options,
                                                    c.train.lr, c.train.steps, c.model.transformer.d_model);
     std::vector<Parameter*> params = model.module->parameters();
-    Generator data(Generator(c.seed).fork(kBatchStream));
+    Generator data(Generator(c.trial_seed).fork(kBatchStream));
     Evaluator evaluator(c, *task, model);
     std::string ignored;
     if (std::optional<TrainingProgress> saved =

@@ -39,8 +39,7 @@ MultiHeadAttention::MultiHeadAttention(const AttentionConfig& config, BuildConte
   v_ = &add_module("", value_registry().create(config.v.kind, config.v.options, ctx));
   scale_ = &add_module("", score_scale_registry().create(config.scale.kind, config.scale.options, ctx));
   if (config.output_projection)
-    w_o_ = &add_module("w_o", std::make_unique<Linear>(heads_ * d_v_, d_model_, ctx.bias, ctx.init_rng(),
-                                                        LinearInit::xavier_uniform, ctx.dtype));
+    w_o_ = &add_module("w_o", std::make_unique<Linear>(heads_ * d_v_, d_model_, ctx.bias, ctx.init_rng(), ctx.dtype));
   else if (heads_ * d_v_ != d_model_)
     throw std::invalid_argument("attention without an output projection needs heads * d_v == d_model (" +
                                 std::to_string(heads_) + " * " + std::to_string(d_v_) +

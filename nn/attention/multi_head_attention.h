@@ -6,18 +6,13 @@
 #include <vector>
 
 #include "nn/attention/query_key.h"
+#include "nn/component.h"
 #include "nn/attention/score_scale.h"
 #include "nn/attention/value.h"
 #include "nn/layers/linear.h"
 #include "nn/positions/position_encoding.h"
 
 namespace ablate::nn {
-
-// A choice on one axis: a registered name and its options.
-struct Component {
-  std::string kind;
-  Options options = {};
-};
 
 struct AttentionConfig {
   Component qk{"separate"};

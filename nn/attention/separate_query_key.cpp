@@ -10,9 +10,9 @@ class SeparateQueryKey : public QueryKey {
  public:
   explicit SeparateQueryKey(const BuildContext& c) {
     w_q_ = &add_module("w_q", std::make_unique<Linear>(c.d_model, c.heads * c.d_k, c.bias,
-                                                        c.init_rng(), LinearInit::xavier_uniform, c.dtype));
+                                                        c.init_rng(), c.dtype));
     w_k_ = &add_module("w_k", std::make_unique<Linear>(c.d_model, c.heads * c.d_k, c.bias,
-                                                        c.init_rng(), LinearInit::xavier_uniform, c.dtype));
+                                                        c.init_rng(), c.dtype));
   }
   std::pair<Var, Var> project(const Var& x_q, const Var& x_kv) override {
     return {w_q_->forward(x_q), w_k_->forward(x_kv)};

@@ -14,7 +14,7 @@ class SharedQueryKey : public QueryKey {
   SharedQueryKey(const BuildContext& c, bool normalize_keys, bool exclude_self)
       : heads_(c.heads), normalize_keys_(normalize_keys), exclude_self_(exclude_self) {
     w_qk_ = &add_module("w_qk", std::make_unique<Linear>(c.d_model, c.heads * c.d_k, c.bias,
-                                                          c.init_rng(), LinearInit::xavier_uniform, c.dtype));
+                                                          c.init_rng(), c.dtype));
   }
   std::pair<Var, Var> project(const Var& x_q, const Var& x_kv) override {
     Var q = w_qk_->forward(x_q);

@@ -11,7 +11,7 @@ class ProjectedValue : public ValueProjection {
  public:
   explicit ProjectedValue(const BuildContext& c) {
     w_v_ = &add_module("w_v", std::make_unique<Linear>(c.d_model, c.heads * c.d_v, c.bias,
-                                                        c.init_rng(), LinearInit::xavier_uniform, c.dtype));
+                                                        c.init_rng(), c.dtype));
   }
   Var project(const Var& x) override { return w_v_->forward(x); }
 

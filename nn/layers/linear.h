@@ -6,14 +6,11 @@
 
 namespace ablate::nn {
 
-enum class LinearInit { xavier_uniform, bert_normal, pytorch_default };
-
 class Linear : public Module {
  public:
-  // Parameters "weight" [out, in] and, with bias, "bias" [out] (zeros, except
-  // pytorch_default: U(±1/sqrt(in)) like torch.nn.Linear).
-  Linear(std::int64_t in, std::int64_t out, bool bias, Generator& gen,
-         LinearInit init = LinearInit::xavier_uniform, DType dtype = DType::f32);
+  // Parameters "weight" [out, in], Xavier-uniform (as the Transformer paper's reference
+  // code), and, with bias, "bias" [out], zeros.
+  Linear(std::int64_t in, std::int64_t out, bool bias, Generator& gen, DType dtype = DType::f32);
 
   Var forward(const Var& x);
   Var forward_relu(const Var& x);  // relu(forward(x)), fused

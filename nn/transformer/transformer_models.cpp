@@ -14,11 +14,13 @@ std::unique_ptr<PositionEncoding> make_positions(const TransformerConfig& c, con
   return position_registry().create(c.positions.kind, c.positions.options, ctx);
 }
 
-// Embeddings with the positions added, for schemes that act there (the others act
-// inside attention, or nowhere).
-Var with_positions(PositionEncoding& positions, const Var& embeddings) {
-  return positions.action() == PositionAction::added_to_embeddings ? positions.add_to_embeddings(embeddings)
-                                                                   : embeddings;
+// What the first layer sees: the embeddings with the positions added (for schemes
+// that act there; the others act inside attention, or nowhere), then embedding
+// dropout (null: none).
+Var embedded(PositionEncoding& positions, Dropout* dropout, const Var& embeddings) {
+  Var x = positions.action() == PositionAction::added_to_embeddings ? positions.add_to_embeddings(embeddings)
+                                                                    : embeddings;
+  return dropout ? dropout->forward(x) : x;
 }
 
 std::unique_ptr<Dropout> make_embedding_dropout(const TransformerConfig& c, Generator& gen) {
@@ -72,12 +74,11 @@ Seq2SeqTransformer::Seq2SeqTransformer(const TransformerConfig& config,
   decoder_ = &add_module("decoder", std::make_unique<TransformerDecoder>(config, ctx, config.decoder_layers));
   if (!vocab.tie_output)
     output_ = &add_module("output", std::make_unique<Linear>(config.d_model, vocab.target_vocab, true,
-                                                              init_, LinearInit::xavier_uniform, config.dtype));
+                                                              init_, config.dtype));
 }
 
 Var Seq2SeqTransformer::embed(Embedding& table, PositionEncoding& positions, const Tensor& ids) {
-  Var x = with_positions(positions, table.forward(ids));
-  return embedding_dropout_ ? embedding_dropout_->forward(x) : x;
+  return embedded(positions, embedding_dropout_, table.forward(ids));
 }
 
 Var Seq2SeqTransformer::encode(const Tensor& src) {
@@ -159,15 +160,16 @@ EncoderClassifier::EncoderClassifier(const TransformerConfig& config, std::int64
   embed_ = &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
                                                                  config.scale_embeddings, config.dtype));
   positions_ = &add_module("positions", make_positions(config, ctx));
+  if (config.embedding_dropout > 0)
+    embedding_dropout_ = &add_module("embedding_dropout", make_embedding_dropout(config, dropout_));
   encoder_ = &add_module("encoder", std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
-  head_ = &add_module("head", std::make_unique<Linear>(config.d_model, classes, true, init_,
-                                                        LinearInit::xavier_uniform, config.dtype));
+  head_ = &add_module("head", std::make_unique<Linear>(config.d_model, classes, true, init_, config.dtype));
 }
 
 Var EncoderClassifier::forward(const Tensor& ids) {
   check_ids(ids, "classifier input");
   Tensor mask = token_mask(ids, pad_);
-  Var h = encoder_->forward(with_positions(*positions_, embed_->forward(ids)), mask, false, positions_);
+  Var h = encoder_->forward(embedded(*positions_, embedding_dropout_, embed_->forward(ids)), mask, false, positions_);
   // Masked mean over time: Σ_t h·m / Σ_t m.
   std::int64_t B = ids.shape()[0], T = ids.shape()[1];
   Tape& tape = Tape::current();
@@ -189,18 +191,19 @@ EncoderRegressor::EncoderRegressor(const TransformerConfig& config, std::int64_t
       out_features_(out_features) {
   BuildContext ctx = make_build_context(config, init_, dropout_);
   add_random_stream("dropout", dropout_);
-  input_ = &add_module("input", std::make_unique<Linear>(in_features, config.d_model, true, init_,
-                                                          LinearInit::xavier_uniform, config.dtype));
+  input_ = &add_module("input", std::make_unique<Linear>(in_features, config.d_model, true, init_, config.dtype));
   positions_ = &add_module("positions", make_positions(config, ctx));
+  if (config.embedding_dropout > 0)
+    embedding_dropout_ = &add_module("embedding_dropout", make_embedding_dropout(config, dropout_));
   encoder_ = &add_module("encoder", std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
   head_ = &add_module("head", std::make_unique<Linear>(config.d_model, horizon * out_features, true,
-                                                        init_, LinearInit::xavier_uniform, config.dtype));
+                                                        init_, config.dtype));
 }
 
 Var EncoderRegressor::forward(const Var& x) {
   if (x.shape().rank() != 3)
     throw ShapeError("regressor input: expected [batch, lookback, features], got " + x.shape().str());
-  Var h = encoder_->forward(with_positions(*positions_, input_->forward(x)), Tensor(), false, positions_);
+  Var h = encoder_->forward(embedded(*positions_, embedding_dropout_, input_->forward(x)), Tensor(), false, positions_);
   Var y = head_->forward(mean(h, 1));
   return reshape(y, {x.shape()[0], horizon_, out_features_});
 }
@@ -215,15 +218,16 @@ DecoderLanguageModel::DecoderLanguageModel(const TransformerConfig& config, std:
   embed_ = &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
                                                                  config.scale_embeddings, config.dtype));
   positions_ = &add_module("positions", make_positions(config, ctx));
+  if (config.embedding_dropout > 0)
+    embedding_dropout_ = &add_module("embedding_dropout", make_embedding_dropout(config, dropout_));
   layers_ = &add_module("decoder", std::make_unique<TransformerEncoder>(config, ctx, config.decoder_layers));
   if (!tie_output)
-    output_ = &add_module("output", std::make_unique<Linear>(config.d_model, vocab, true, init_,
-                                                              LinearInit::xavier_uniform, config.dtype));
+    output_ = &add_module("output", std::make_unique<Linear>(config.d_model, vocab, true, init_, config.dtype));
 }
 
 Var DecoderLanguageModel::forward(const Tensor& ids) {
   check_ids(ids, "language model input");
-  Var h = layers_->forward(with_positions(*positions_, embed_->forward(ids)), token_mask(ids, pad_),
+  Var h = layers_->forward(embedded(*positions_, embedding_dropout_, embed_->forward(ids)), token_mask(ids, pad_),
                            true, positions_);
   return output_ ? output_->forward(h) : matmul(h, leaf(embed_->weight()), false, true);
 }

@@ -70,6 +70,7 @@ class EncoderClassifier : public Module {
   PositionEncoding* positions_;
   TransformerEncoder* encoder_;
   Linear* head_;
+  Dropout* embedding_dropout_ = nullptr;
 };
 
 // Encoder over real-valued sequences [B, L, F] with a regression head: the mean of
@@ -87,6 +88,7 @@ class EncoderRegressor : public Module {
   PositionEncoding* positions_;
   TransformerEncoder* encoder_;
   Linear* head_;
+  Dropout* embedding_dropout_ = nullptr;
 };
 
 // Decoder-only language model: causal self-attention layers, logits for the next token.
@@ -103,6 +105,7 @@ class DecoderLanguageModel : public Module {
   PositionEncoding* positions_;
   TransformerEncoder* layers_;
   Linear* output_ = nullptr;
+  Dropout* embedding_dropout_ = nullptr;
 };
 
 }  // namespace ablate::nn

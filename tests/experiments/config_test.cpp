@@ -136,8 +136,8 @@ TEST_CASE("a trial's resolved config.toml runs exactly that trial again", "[conf
     Experiment again = load_experiment(dir.file("config.toml", t.config_toml));
     REQUIRE(again.trials.size() == 1);
     CHECK(again.trials[0].id == t.id);
-    CHECK(again.trials[0].config.seed == t.config.seed);
-    CHECK(again.seeds == std::vector<std::uint64_t>{t.config.seed});
+    CHECK(again.trials[0].config.trial_seed == t.config.trial_seed);
+    CHECK(again.seeds == std::vector<std::uint64_t>{t.config.trial_seed});
   }
   CHECK_THAT(problems_of(dir, "trial_seed = 4\n" + sweep_experiment("both")),
              Catch::Contains("trial_seed: a single trial's seed cannot be combined with sweep.seeds"));

@@ -35,7 +35,7 @@ std::string data_sweep() {
 std::map<std::string, std::string> ids_by_path(const Experiment& e) {
   std::map<std::string, std::string> ids;
   for (const Trial& t : e.trials)
-    ids[t.config.task.options.get_string("path") + "/" + std::to_string(t.config.seed)] = t.id;
+    ids[t.config.task.options.get_string("path") + "/" + std::to_string(t.config.trial_seed)] = t.id;
   return ids;
 }
 

@@ -25,7 +25,7 @@ void check_trains_without_nan(const std::string& name) {
   testing::ScratchDir dir("shipped_" + name);
   int ran = 0;
   for (const Trial& t : e.trials) {
-    if (t.config.seed != e.seeds.front()) continue;
+    if (t.config.trial_seed != e.seeds.front()) continue;
     INFO(name << ": trial " << t.id << " " << t.point_label());
     const std::string trial_dir = dir.str() + "/" + t.id;
     fs::create_directories(trial_dir);

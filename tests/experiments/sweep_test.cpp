@@ -19,8 +19,8 @@ TEST_CASE("grid × zip × seeds expands in order", "[sweep]") {
   REQUIRE(e.trials.size() == 3 * 2 * 2 * 2);
   CHECK(e.swept_keys == std::vector<std::string>{"model.attention.qk", "model.attention.scale", "model.d_model", "model.d_ff"});
   CHECK(e.trials[0].point_label() == "model.attention.qk=separate model.attention.scale=sqrt_dk model.d_model=8 model.d_ff=16");
-  CHECK(e.trials[0].config.seed == 4);
-  CHECK(e.trials[1].config.seed == 5);
+  CHECK(e.trials[0].config.trial_seed == 4);
+  CHECK(e.trials[1].config.trial_seed == 5);
   CHECK(e.trials[2].config.model.transformer.d_model == 16);
   CHECK(e.trials[2].config.model.transformer.d_ff == 32);
   const TrialConfig& last = e.trials.back().config;

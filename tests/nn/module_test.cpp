@@ -112,3 +112,41 @@ TEST_CASE("every model names the dropout generator it draws from while training"
   seq2seq.named_random_streams()[0].second->set_state(before);
   CHECK(output() == first);
 }
+
+TEST_CASE("embedding dropout acts in every model that embeds, in training only", "[dropout]") {
+  // It was accepted and silently ignored by all but the seq2seq model.
+  TransformerConfig c = testing::small_transformer(16);
+  c.embedding_dropout = 0.5;
+  Seq2SeqTransformer seq2seq(c, {.source_vocab = 7, .target_vocab = 9}, 0);
+  EncoderClassifier classifier(c, 7, 3, 0, 0);
+  EncoderRegressor regressor(c, 2, 3, 2, 0);
+  DecoderLanguageModel lm(c, 7, 0, false, 0);
+  Tensor ids = Tensor::from_data({1, 3}, std::vector<std::int32_t>{3, 4, 5});
+  Generator g(4);
+  Tensor series = randn({1, 4, 2}, g);
+  auto values = [](const Var& y) {
+    std::vector<double> v;
+    for (std::int64_t i = 0; i < y.value().numel(); ++i) v.push_back(y.value().at(i));
+    Tape::current().reset();
+    return v;
+  };
+  std::vector<std::pair<std::string, std::function<std::vector<double>()>>> models = {
+      {"seq2seq", [&] { return values(seq2seq.forward(ids, ids)); }},
+      {"classifier", [&] { return values(classifier.forward(ids)); }},
+      {"regressor", [&] { return values(regressor.forward(constant(series))); }},
+      {"language model", [&] { return values(lm.forward(ids)); }}};
+  for (Module* m : std::initializer_list<Module*>{&seq2seq, &classifier, &regressor, &lm}) {
+    bool found = false;
+    for (const auto& [name, child] : m->named_modules()) found = found || name == "embedding_dropout";
+    CHECK(found);
+  }
+  for (auto& [name, forward] : models) {
+    INFO(name);
+    CHECK(forward() != forward());  // new masks each training step
+  }
+  for (Module* m : std::initializer_list<Module*>{&seq2seq, &classifier, &regressor, &lm}) m->eval();
+  for (auto& [name, forward] : models) {
+    INFO(name);
+    CHECK(forward() == forward());
+  }
+}

@@ -177,7 +177,7 @@ TEST_CASE("parity: Linear matches torch.nn.Linear(5 -> 3)", "[parity]") {
     Fresh f;
     Fixture fx("linear", dt);
     Generator g(1);
-    Linear m(5, 3, true, g, LinearInit::xavier_uniform, dt);
+    Linear m(5, 3, true, g, dt);
     fx.load_parameters(m);
     Parameter x = fx.input("input.x");
     Var y = m.forward(leaf(x));
