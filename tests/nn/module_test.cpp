@@ -81,16 +81,30 @@ TEST_CASE("to(f64) converts parameters, gradients and buffers") {
   for (auto& [name, b] : model.named_buffers()) CHECK(b->dtype() == DType::f64);
 }
 
+namespace {
+
+// One of each model class, built from `c` (vocabularies 7 and 9, 2 input features).
+struct EveryModel {
+  Seq2SeqTransformer seq2seq;
+  EncoderClassifier classifier;
+  EncoderRegressor regressor;
+  DecoderLanguageModel lm;
+  explicit EveryModel(const TransformerConfig& c)
+      : seq2seq(c, {.source_vocab = 7, .target_vocab = 9}, 0), classifier(c, 7, 3, 0, 0), regressor(c, 2, 3, 2, 0),
+        lm(c, 7, 0, false, 0) {}
+  std::vector<Module*> all() { return {&seq2seq, &classifier, &regressor, &lm}; }
+};
+
+}  // namespace
+
 TEST_CASE("every model names the dropout generator it draws from while training") {
   // A resumed training run restores these streams; a model that drew from a generator
   // it does not list would resume with other dropout masks.
   TransformerConfig c = testing::small_transformer(16);
   c.dropout = 0.1;
-  Seq2SeqTransformer seq2seq(c, {.source_vocab = 7, .target_vocab = 9}, 0);
-  EncoderClassifier classifier(c, 7, 3, 0, 0);
-  EncoderRegressor regressor(c, 2, 3, 2, 0);
-  DecoderLanguageModel lm(c, 7, 0, false, 0);
-  for (Module* m : std::initializer_list<Module*>{&seq2seq, &classifier, &regressor, &lm}) {
+  EveryModel models(c);
+  Seq2SeqTransformer& seq2seq = models.seq2seq;
+  for (Module* m : models.all()) {
     auto streams = m->named_random_streams();
     REQUIRE(streams.size() == 1);
     CHECK(streams[0].first == "dropout");
@@ -117,10 +131,12 @@ TEST_CASE("embedding dropout acts in every model that embeds, in training only",
   // It was accepted and silently ignored by all but the seq2seq model.
   TransformerConfig c = testing::small_transformer(16);
   c.embedding_dropout = 0.5;
-  Seq2SeqTransformer seq2seq(c, {.source_vocab = 7, .target_vocab = 9}, 0);
-  EncoderClassifier classifier(c, 7, 3, 0, 0);
-  EncoderRegressor regressor(c, 2, 3, 2, 0);
-  DecoderLanguageModel lm(c, 7, 0, false, 0);
+  EveryModel every(c);
+  // References, not a structured binding: Clang 14 cannot capture bindings in lambdas.
+  Seq2SeqTransformer& seq2seq = every.seq2seq;
+  EncoderClassifier& classifier = every.classifier;
+  EncoderRegressor& regressor = every.regressor;
+  DecoderLanguageModel& lm = every.lm;
   Tensor ids = Tensor::from_data({1, 3}, std::vector<std::int32_t>{3, 4, 5});
   Generator g(4);
   Tensor series = randn({1, 4, 2}, g);
@@ -135,7 +151,7 @@ TEST_CASE("embedding dropout acts in every model that embeds, in training only",
       {"classifier", [&] { return values(classifier.forward(ids)); }},
       {"regressor", [&] { return values(regressor.forward(constant(series))); }},
       {"language model", [&] { return values(lm.forward(ids)); }}};
-  for (Module* m : std::initializer_list<Module*>{&seq2seq, &classifier, &regressor, &lm}) {
+  for (Module* m : every.all()) {
     bool found = false;
     for (const auto& [name, child] : m->named_modules()) found = found || name == "embedding_dropout";
     CHECK(found);
@@ -144,7 +160,7 @@ TEST_CASE("embedding dropout acts in every model that embeds, in training only",
     INFO(name);
     CHECK(forward() != forward());  // new masks each training step
   }
-  for (Module* m : std::initializer_list<Module*>{&seq2seq, &classifier, &regressor, &lm}) m->eval();
+  for (Module* m : every.all()) m->eval();
   for (auto& [name, forward] : models) {
     INFO(name);
     CHECK(forward() == forward());
