@@ -89,22 +89,30 @@ std::string format(const MeanStd& m) {
   return s.str();
 }
 
-}  // namespace
+// A run directory's trial index and every trial's summary (null when missing).
+struct RunRows {
+  json index;
+  std::vector<std::string> keys, metrics;
+  std::string primary;
+  bool higher_is_better = true;
+  std::vector<Row> rows;
+  ReportSummary report;
+};
 
-ReportSummary write_reports(const std::string& run_dir) {
+RunRows read_run(const std::string& run_dir) {
+  RunRows run;
   std::string index_path = run_dir + "/trials.json";
   if (!fs::exists(index_path))
     throw std::runtime_error(run_dir + ": not a run directory (no trials.json; run `ablate run` first)");
-  json index = json::parse(read_file(index_path));
-  std::vector<std::string> keys = index["swept_keys"].get<std::vector<std::string>>();
+  run.index = json::parse(read_file(index_path));
+  json& index = run.index;
+  run.keys = index["swept_keys"].get<std::vector<std::string>>();
   bool forecast = index.value("family", "seq2seq") == "forecast";
-  std::vector<std::string> metrics = forecast ? std::vector<std::string>{"mse", "mae"}
-                                              : std::vector<std::string>{"token_accuracy", "sequence_accuracy"};
-  std::string primary = forecast ? "mse" : "sequence_accuracy";
-  bool higher_is_better = !forecast;
-
-  ReportSummary report;
-  std::vector<Row> rows;
+  run.metrics = forecast ? std::vector<std::string>{"mse", "mae"}
+                         : std::vector<std::string>{"token_accuracy", "sequence_accuracy"};
+  run.primary = forecast ? "mse" : "sequence_accuracy";
+  run.higher_is_better = !forecast;
+  ReportSummary& report = run.report;
   for (const json& t : index["trials"]) {
     Row r;
     r.id = t["id"];
@@ -128,10 +136,16 @@ ReportSummary write_reports(const std::string& run_dir) {
     } else {
       ++report.finished;
     }
-    rows.push_back(std::move(r));
+    run.rows.push_back(std::move(r));
   }
 
-  // ---- results.csv
+  return run;
+}
+
+// results.csv: one row per trial, timings last.
+std::string results_csv(const RunRows& run) {
+  const std::vector<std::string>& keys = run.keys;
+  const std::vector<std::string>& metrics = run.metrics;
   std::ostringstream csv;
   csv << "trial";
   for (const std::string& k : keys) csv << "," << csv_escape(k);
@@ -140,7 +154,7 @@ ReportSummary write_reports(const std::string& run_dir) {
   csv << ",best_step,best_val_loss";
   for (const std::string& m : metrics) csv << ",best_" << m;
   csv << ",params,wall_seconds,steps_per_second\n";
-  for (const Row& r : rows) {
+  for (const Row& r : run.rows) {
     csv << r.id;
     for (const std::string& k : keys) csv << "," << csv_escape(r.point.count(k) ? r.point.at(k) : "");
     csv << "," << r.seed;
@@ -158,9 +172,18 @@ ReportSummary write_reports(const std::string& run_dir) {
     csv << "," << number(s["params"]) << "," << number(s["wall_seconds"]) << ","
         << number(s["steps_per_second"]) << "\n";
   }
-  write_file_atomically(run_dir + "/results.csv", csv.str());
+  return csv.str();
 
-  // ---- summary.md: one row per sweep point
+}
+
+// summary.md up to its plots: one row per sweep point, sorted by the primary metric.
+std::string summary_table(const RunRows& run) {
+  const json& index = run.index;
+  const std::vector<std::string>& keys = run.keys;
+  const std::vector<std::string>& metrics = run.metrics;
+  const std::string& primary = run.primary;
+  const bool higher_is_better = run.higher_is_better;
+  const ReportSummary& report = run.report;
   struct Point {
     std::map<std::string, std::string> values;
     std::string label;
@@ -169,7 +192,7 @@ ReportSummary write_reports(const std::string& run_dir) {
     int trials = 0, diverged = 0, failed = 0;
   };
   std::vector<Point> points;
-  for (const Row& r : rows) {
+  for (const Row& r : run.rows) {
     auto it = std::find_if(points.begin(), points.end(), [&](const Point& p) { return p.values == r.point; });
     if (it == points.end()) {
       points.push_back({r.point, r.label, {}, {}, 0, 0, 0});
@@ -230,12 +253,22 @@ ReportSummary write_reports(const std::string& run_dir) {
     for (const std::string& id : report.missing_ids) md << " " << id;
     md << "\n";
   }
+  return md.str();
+}
+
+}  // namespace
+
+ReportSummary write_reports(const std::string& run_dir) {
+  const RunRows run = read_run(run_dir);
+  write_file_atomically(run_dir + "/results.csv", results_csv(run));
+  std::ostringstream md;
+  md << summary_table(run);
   // The table matters more than the pictures: a plotting failure is reported in the
   // summary (and rethrown after it is written), not allowed to lose it.
   std::vector<std::string> plots;
   std::string plot_error;
   try {
-    plots = write_plots(run_dir, index, rows.size());
+    plots = write_plots(run_dir, run.index, run.rows.size());
   } catch (const GnuplotMissing&) {
     // Not a failure of the run: its results are all there. One warning, the same exit
     // status, and the data and scripts to draw the plots later.
@@ -253,7 +286,7 @@ ReportSummary write_reports(const std::string& run_dir) {
   if (!plot_error.empty()) md << "\nPlots could not be drawn: " << plot_error << "\n";
   write_file_atomically(run_dir + "/summary.md", md.str());
   if (!plot_error.empty()) throw std::runtime_error(plot_error);
-  return report;
+  return run.report;
 }
 
 }  // namespace ablate::experiments
