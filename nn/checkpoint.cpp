@@ -8,8 +8,6 @@ namespace ablate::nn {
 
 namespace {
 
-constexpr const char* kOptimizerPrefix = "optimizer.";
-
 std::string describe(const Tensor& t) {
   return std::string(safetensors_dtype_name(t.dtype())) + " " + t.shape().str();
 }
@@ -84,13 +82,36 @@ Checkpoint load_checkpoint(Module& module, const std::string& path, bool strict)
       copies.emplace_back(dst, src);
   }
   for (const auto& [name, t] : ck.file.tensors)
-    if (!module_names.count(name) && !name.starts_with(kOptimizerPrefix)) report.unexpected.push_back(name);
+    if (!module_names.count(name) && !name.starts_with(kOptimizerPrefix) && !name.starts_with(kExtraPrefix))
+      report.unexpected.push_back(name);
 
   if (strict && !report.ok())
     throw std::runtime_error(path + ": checkpoint does not fit the model:\n" + report.str());
   for (const auto& [dst, src] : copies)
     if (dst.nbytes() != 0) std::memcpy(dst.raw(), src->raw(), dst.nbytes());
   return ck;
+}
+
+std::vector<std::pair<std::string, Tensor>> copy_state(const Module& module) {
+  std::vector<std::pair<std::string, Tensor>> copy;
+  for (const auto& [name, t] : module_state(module)) copy.emplace_back(name, t.clone());
+  return copy;
+}
+
+void restore_state(Module& module, const std::vector<std::pair<std::string, Tensor>>& state) {
+  std::map<std::string, const Tensor*> by_name;
+  for (const auto& [name, t] : state) by_name[name] = &t;
+  std::vector<std::pair<Tensor, const Tensor*>> copies;  // checked first, then copied
+  for (const auto& [name, dst] : module_state(module)) {
+    auto it = by_name.find(name);
+    if (it == by_name.end()) throw std::invalid_argument("restore_state: no value for '" + name + "'");
+    if (it->second->dtype() != dst.dtype() || !(it->second->shape() == dst.shape()))
+      throw std::invalid_argument("restore_state: '" + name + "' is " + describe(*it->second) + ", the model's " +
+                                  describe(dst));
+    copies.emplace_back(dst, it->second);
+  }
+  for (const auto& [dst, src] : copies)
+    if (dst.nbytes() != 0) std::memcpy(dst.raw(), src->raw(), dst.nbytes());
 }
 
 }  // namespace ablate::nn

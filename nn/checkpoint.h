@@ -26,6 +26,13 @@ struct LoadReport {
   std::string str() const;  // one line per key, grouped by kind
 };
 
+// Names of tensors saved beside the module's (through `extra`) start with one of these:
+// "optimizer." for optimizer state, "extra." for anything else the caller keeps (a
+// resume state's copy of the model validation selected). Loading never calls them
+// unexpected; they stay in Checkpoint::file for the caller.
+inline constexpr const char* kOptimizerPrefix = "optimizer.";
+inline constexpr const char* kExtraPrefix = "extra.";
+
 // Saves every parameter and buffer of `module` by dotted name, `extra` tensors (e.g.
 // optimizer state, named "optimizer.<...>") alongside, and metadata: "format" =
 // "ablate-checkpoint", "format_version" = "1" and the caller's entries (e.g. "config",
@@ -47,5 +54,13 @@ struct Checkpoint {
 // "<path>: checkpoint does not fit the model:\n<report>" and changes nothing.
 // Not strict: copies every key that fits and returns the report of the rest.
 Checkpoint load_checkpoint(Module& module, const std::string& path, bool strict = true);
+
+// An owning copy of the module's parameters and buffers by dotted name: a model kept in
+// memory while training goes on (the one validation selected).
+std::vector<std::pair<std::string, Tensor>> copy_state(const Module& module);
+// Copies such a state back into the module, in place. Every key of the module must be
+// there with its shape and dtype: std::invalid_argument names the first that is not,
+// and nothing is changed.
+void restore_state(Module& module, const std::vector<std::pair<std::string, Tensor>>& state);
 
 }  // namespace ablate::nn

@@ -27,6 +27,13 @@ namespace {
 // takes seconds.
 constexpr std::size_t kMaxTrials = 10'000;
 
+// 16 hex digits of FNV-1a: a trial's (or a point's) id.
+std::string hex_id(const std::string& config_toml) {
+  std::ostringstream id;
+  id << std::hex << std::setw(16) << std::setfill('0') << fnv1a64(config_toml);
+  return id.str();
+}
+
 struct SweepAxis {
   bool zip = false;
   std::vector<std::string> keys;                        // one, or several for a zip
@@ -34,29 +41,6 @@ struct SweepAxis {
   std::size_t size() const { return values.empty() ? 0 : values[0].size(); }
 };
 
-// A swept value as the point label shows it: strings bare (also inside arrays and
-// tables), everything else as toml_writer.h writes it.
-std::string display(const toml::node& n) {
-  std::ostringstream s;
-  if (auto str = n.as_string()) {
-    s << str->get();
-  } else if (auto array = n.as_array()) {
-    s << "[";
-    for (std::size_t i = 0; i < array->size(); ++i) s << (i ? ", " : "") << display(*array->get(i));
-    s << "]";
-  } else if (auto table = n.as_table()) {
-    s << "{";
-    bool first = true;
-    for (const auto& [key, value] : *table) {
-      s << (first ? " " : ", ") << key.str() << " = " << display(value);
-      first = false;
-    }
-    s << (first ? "}" : " }");
-  } else {
-    s << toml_value_text(n);
-  }
-  return s.str();
-}
 
 // Sets `path` (dotted) in `doc` to a copy of `value`, creating tables on the way; a
 // component written as a string ("norm = 'layer'") becomes { kind = "layer" } when a
@@ -319,8 +303,19 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
     }
   }
   if (!problems.empty()) throw ConfigError(problems);
-  for (const SweepAxis& a : axes)
+  std::vector<AxisValues> axis_values;
+  for (const SweepAxis& a : axes) {
     for (const std::string& k : a.keys) e.swept_keys.push_back(k);
+    e.axes.push_back(a.keys);
+    AxisValues v{a.keys, {}};
+    for (const auto& values : a.values) {
+      v.values.emplace_back();
+      for (const toml::node* n : values) v.values.back().push_back(display_value(*n));
+    }
+    axis_values.push_back(std::move(v));
+  }
+  e.report = read_report_spec(doc, path, positions, axis_values, problems);
+  if (!problems.empty()) throw ConfigError(problems);
   bool seeds_given = !e.seeds.empty();
 
   // ---- every grid point × seed, validated — after checking the count, so a typo'd
@@ -384,7 +379,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
           continue;
         }
         trial_positions.add(value, key);  // problems in this value point at the sweep entry
-        point.emplace_back(key, display(value));
+        point.emplace_back(key, display_value(value));
       }
     // Validated once per grid point; the seeds only change the trial's seed.
     std::vector<ConfigProblem> point_problems;
@@ -398,14 +393,16 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
       point_problem_list[it->second].second.push_back(labelled.point_label());
     }
     if (!point_problems.empty()) continue;
+    TrialConfig unseeded = config;
+    unseeded.trial_seed = 0;
+    const std::string point_id = hex_id(to_toml_string(unseeded));
     for (std::uint64_t seed : seeds_given ? e.seeds : std::vector<std::uint64_t>{config.trial_seed}) {
       Trial t;
       t.config = config;
       t.config.trial_seed = seed;
       t.config_toml = to_toml_string(t.config);
-      std::ostringstream id;
-      id << std::hex << std::setw(16) << std::setfill('0') << fnv1a64(t.config_toml);
-      t.id = id.str();
+      t.id = hex_id(t.config_toml);
+      t.point_id = point_id;
       t.point = point;
       auto [earlier, first] = point_of_id.emplace(t.id, t.point);
       if (first) {
@@ -450,8 +447,15 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
       if (auto p = home->points.find(t.id); p != home->points.end()) {
         t.point = p->second;
         e.swept_keys = home->swept_keys;
+        e.axes.clear();
+        for (const std::string& k : e.swept_keys) e.axes.push_back({k});
       }
   if (!e.trials.empty()) {
+    const bool forecast = e.trials.front().config.model.kind == "encoder_regressor";
+    if (std::string err = check_report_metric(e.report, forecast); !err.empty()) {
+      auto [l, c] = positions.find("report.metric");
+      throw ConfigError({{path, l, c, "report.metric", err}});
+    }
     e.name = e.trials.front().config.name;
     e.description = e.trials.front().config.description;
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "experiments/config/overrides.h"
+#include "experiments/config/report_spec.h"
 #include "experiments/config/trial_config.h"
 
 namespace ablate::experiments {
@@ -17,6 +18,9 @@ namespace ablate::experiments {
 struct Trial {
   TrialConfig config;
   std::string id;             // 16 hex digits: FNV-1a of the resolved config.toml
+  // The sweep point, whatever the seed: the id of the same config with trial_seed 0.
+  // Equal across runs and files for equal configs, so comparisons can match points.
+  std::string point_id;
   std::string config_toml;    // the resolved config
   // The swept keys and this trial's values (as written in TOML), in sweep order.
   std::vector<std::pair<std::string, std::string>> point;
@@ -34,7 +38,10 @@ struct Experiment {
   std::string home_run_dir;  // <run> for such a config.toml, else ""
   std::string name, description;
   std::vector<std::string> swept_keys;
+  // The swept keys by axis: one key each, or the keys of a [sweep.zip] group.
+  std::vector<std::vector<std::string>> axes;
   std::vector<std::uint64_t> seeds;
+  ReportSpec report;  // [report]: how summary.md and comparisons.csv compare points
   std::vector<Trial> trials;  // grid order (first swept key slowest), seeds innermost
   std::vector<PluginRef> plugins;  // loaded, in order; every trial's config lists them
   std::vector<Override> overrides;  // applied to the file's document, in order

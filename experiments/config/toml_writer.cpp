@@ -1,6 +1,7 @@
 #include "experiments/config/toml_writer.h"
 
 #include <charconv>
+#include <sstream>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -95,6 +96,30 @@ std::string toml_document_text(const toml::table& table) {
   std::string out;
   write_table(table, "", out);
   return out;
+}
+
+// A swept value as the point label shows it: strings bare (also inside arrays and
+// tables), everything else as toml_writer.h writes it.
+std::string display_value(const toml::node& n) {
+  std::ostringstream s;
+  if (auto str = n.as_string()) {
+    s << str->get();
+  } else if (auto array = n.as_array()) {
+    s << "[";
+    for (std::size_t i = 0; i < array->size(); ++i) s << (i ? ", " : "") << display_value(*array->get(i));
+    s << "]";
+  } else if (auto table = n.as_table()) {
+    s << "{";
+    bool first = true;
+    for (const auto& [key, value] : *table) {
+      s << (first ? " " : ", ") << key.str() << " = " << display_value(value);
+      first = false;
+    }
+    s << (first ? "}" : " }");
+  } else {
+    s << toml_value_text(n);
+  }
+  return s.str();
 }
 
 }  // namespace ablate::experiments

@@ -21,4 +21,8 @@ std::string toml_value_text(const toml::node& value);
 // the table's (sorted) key order. Reads back as an equal table.
 std::string toml_document_text(const toml::table& table);
 
+// A value as sweep point labels show it: strings bare (also inside arrays and tables),
+// everything else as toml_value_text writes it.
+std::string display_value(const toml::node& value);
+
 }  // namespace ablate::experiments

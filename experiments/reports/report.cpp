@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
@@ -24,14 +25,21 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
   for (const Trial& t : e.trials) {
     json point = json::object();
     for (const auto& [k, v] : t.point) point[k] = v;
-    trials.push_back({{"id", t.id}, {"seed", t.config.trial_seed}, {"point", point}, {"label", t.point_label()}});
+    trials.push_back({{"id", t.id}, {"point_id", t.point_id}, {"seed", t.config.trial_seed}, {"point", point},
+                      {"label", t.point_label()}});
   }
+  json baseline = json::object();
+  for (const auto& [k, v] : e.report.baseline) baseline[k] = v;
+  json report{{"baseline", baseline}, {"metric", e.report.metric}};
+  if (e.report.equivalence_margin) report["equivalence_margin"] = *e.report.equivalence_margin;
   json index{{"name", e.name},
              {"description", e.description},
              // Where the experiment file was: a trial's config.toml resolves its data
              // paths against it, from wherever it is run (Experiment::base_dir).
              {"source_dir", fs::absolute(e.base_dir).lexically_normal().string()},
              {"swept_keys", e.swept_keys},
+             {"axes", e.axes},
+             {"report", report},
              {"family", e.trials.empty() || e.trials[0].config.model.kind != "encoder_regressor" ? "seq2seq" : "forecast"},
              {"trials", trials}};
   write_file_atomically(run_dir + "/trials.json", index.dump(2) + "\n");
@@ -40,7 +48,7 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
 namespace {
 
 struct Row {
-  std::string id, label;
+  std::string id, point_id, label;
   std::uint64_t seed = 0;
   std::map<std::string, std::string> point;
   json summary;  // null when missing
@@ -95,6 +103,7 @@ struct RunRows {
   std::vector<std::string> keys, metrics;
   std::string primary;
   bool higher_is_better = true;
+  bool forecast = false;
   std::vector<Row> rows;
   ReportSummary report;
 };
@@ -107,7 +116,7 @@ RunRows read_run(const std::string& run_dir) {
   run.index = json::parse(read_file(index_path));
   json& index = run.index;
   run.keys = index["swept_keys"].get<std::vector<std::string>>();
-  bool forecast = index.value("family", "seq2seq") == "forecast";
+  const bool forecast = run.forecast = index.value("family", "seq2seq") == "forecast";
   run.metrics = forecast ? std::vector<std::string>{"mse", "mae"}
                          : std::vector<std::string>{"token_accuracy", "sequence_accuracy"};
   run.primary = forecast ? "mse" : "sequence_accuracy";
@@ -116,6 +125,7 @@ RunRows read_run(const std::string& run_dir) {
   for (const json& t : index["trials"]) {
     Row r;
     r.id = t["id"];
+    r.point_id = t.value("point_id", "");
     r.seed = t["seed"];
     r.label = t.value("label", "");
     for (auto& [k, v] : t["point"].items()) r.point[k] = v.get<std::string>();
@@ -142,20 +152,68 @@ RunRows read_run(const std::string& run_dir) {
   return run;
 }
 
+std::string join_point(const std::vector<std::pair<std::string, std::string>>& values) {
+  std::string out;
+  for (const auto& [k, v] : values) out += (out.empty() ? "" : " ") + k + "=" + v;
+  return out;
+}
+
+// The sweep points with their trials' test metrics, in trial order.
+RunPoints points_of(const RunRows& run, const std::string& run_name) {
+  RunPoints out;
+  out.name = run_name;
+  out.keys = run.keys;
+  out.forecast = run.forecast;
+  const json report = run.index.value("report", json::object());
+  const json baseline = report.value("baseline", json::object());
+  for (auto& [k, v] : baseline.items()) out.baseline.emplace_back(k, v.get<std::string>());
+  out.metric = report.value("metric", "");
+  if (report.contains("equivalence_margin")) out.equivalence_margin = report["equivalence_margin"].get<double>();
+  for (const Row& r : run.rows) {
+    auto it = std::find_if(out.points.begin(), out.points.end(),
+                           [&](const PointResults& p) { return p.values == r.point; });
+    if (it == out.points.end()) {
+      PointResults p;
+      p.run = run_name;
+      p.point_id = r.point_id;
+      p.label = r.label;
+      p.values = r.point;
+      out.points.push_back(std::move(p));
+      it = out.points.end() - 1;
+    }
+    ++it->trials;
+    const std::string status = r.summary.is_null() ? "missing" : r.summary.value("status", "");
+    if (status == "missing") ++it->missing;
+    else if (status == "failed") ++it->failed;
+    else if (status == "diverged") ++it->diverged;
+    if (status != "ok" || !r.summary.contains("test")) continue;
+    const json& test = r.summary["test"];
+    for (const std::string& m : test_metrics(run.forecast)) {
+      if (test.contains(m) && test[m].is_number()) it->test[r.seed][m] = test[m].get<double>();
+      const json se = test.value("standard_errors", json::object());
+      if (se.contains(m) && se[m].is_number()) it->test_se[r.seed][m] = se[m].get<double>();
+    }
+  }
+  return out;
+}
+
 // results.csv: one row per trial, timings last.
 std::string results_csv(const RunRows& run) {
   const std::vector<std::string>& keys = run.keys;
   const std::vector<std::string>& metrics = run.metrics;
   std::ostringstream csv;
-  csv << "trial";
+  const std::vector<std::string>& tested = test_metrics(run.forecast);
+  csv << "trial,point_id";
   for (const std::string& k : keys) csv << "," << csv_escape(k);
-  csv << ",seed,status,steps,final_train_loss,final_val_loss";
+  csv << ",seed,status,steps";
+  for (const std::string& m : tested) csv << ",test_" << m;
+  csv << ",final_train_loss,final_val_loss";
   for (const std::string& m : metrics) csv << ",final_" << m;
   csv << ",best_step,best_val_loss";
   for (const std::string& m : metrics) csv << ",best_" << m;
   csv << ",params,wall_seconds,steps_per_second\n";
   for (const Row& r : run.rows) {
-    csv << r.id;
+    csv << r.id << "," << r.point_id;
     for (const std::string& k : keys) csv << "," << csv_escape(r.point.count(k) ? r.point.at(k) : "");
     csv << "," << r.seed;
     if (r.summary.is_null()) {
@@ -163,8 +221,9 @@ std::string results_csv(const RunRows& run) {
       continue;
     }
     const json& s = r.summary;
-    csv << "," << s.value("status", "") << "," << number(s["steps"]) << ","
-        << number(s["final"]["train_loss"]) << "," << number(s["final"]["val_loss"]);
+    csv << "," << s.value("status", "") << "," << number(s["steps"]);
+    for (const std::string& m : tested) csv << "," << number(s.contains("test") ? s["test"].value(m, json()) : json());
+    csv << "," << number(s["final"]["train_loss"]) << "," << number(s["final"]["val_loss"]);
     for (const std::string& m : metrics) csv << "," << number(s["final"].value(m, json()));
     csv << "," << number(s["best"]["step"]) << "," << number(s["best"]["val_loss"]);
     for (const std::string& m : metrics) csv << "," << number(s["best"].value(m, json()));
@@ -177,7 +236,7 @@ std::string results_csv(const RunRows& run) {
 }
 
 // summary.md up to its plots: one row per sweep point, sorted by the primary metric.
-std::string summary_table(const RunRows& run) {
+std::string summary_table(const RunRows& run, const ComparisonReport& comparisons) {
   const json& index = run.index;
   const std::vector<std::string>& keys = run.keys;
   const std::vector<std::string>& metrics = run.metrics;
@@ -224,12 +283,15 @@ std::string summary_table(const RunRows& run) {
   std::ostringstream md;
   md << "# " << index.value("name", "") << "\n\n";
   if (!index.value("description", "").empty()) md << index.value("description", "") << "\n\n";
-  md << "Final metrics, mean ± std over seeds (sample std), sorted by " << primary << " ("
+  md << comparisons.markdown;
+  md << "\n## Validation\n\nThe last evaluation's validation metrics, mean ± std over seeds (sample std), sorted by "
+     << primary << " (" 
      << (higher_is_better ? "higher" : "lower") << " is better). "
      << report.finished << " of " << report.expected << " trials finished";
   if (report.failed) md << ", " << report.failed << " failed";
   if (report.missing) md << ", " << report.missing << " missing";
-  md << ".\n\n|";
+  md << ". Validation chose each trial's model (lowest validation loss); the test metrics above are that "
+        "model's.\n\n|";
   for (const std::string& k : keys) md << " " << k << " |";
   md << " seeds | val_loss |";
   for (const std::string& m : metrics) md << " " << m << " |";
@@ -256,13 +318,78 @@ std::string summary_table(const RunRows& run) {
   return md.str();
 }
 
+std::string run_name(const std::string& run_dir) {
+  return fs::absolute(run_dir).lexically_normal().filename().string().empty()
+             ? fs::absolute(run_dir).lexically_normal().parent_path().filename().string()
+             : fs::absolute(run_dir).lexically_normal().filename().string();
+}
+
 }  // namespace
+
+RunPoints read_run_points(const std::string& run_dir) { return points_of(read_run(run_dir), run_name(run_dir)); }
+
+ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::optional<std::size_t>>& baselines,
+                                   const std::string& baseline_text) {
+  ComparisonSettings settings;
+  settings.metrics = test_metrics(run.forecast);
+  if (!run.metric.empty()) {
+    std::erase(settings.metrics, run.metric);
+    settings.metrics.insert(settings.metrics.begin(), run.metric);
+  }
+  settings.equivalence_margin = run.equivalence_margin;
+  const std::string& metric = settings.metrics.front();
+  const std::vector<ComparisonRow> rows = compare_points(run.points, baselines, settings);
+  ComparisonReport out;
+  out.csv = comparisons_csv(run.points, rows);
+  std::ostringstream md;
+  md << "## Test " << metric << "\n\n";
+  std::size_t compared = 0;
+  for (const ComparisonRow& r : rows) compared += r.metric == metric && r.comparison;
+  md << "Each trial's model is the one validation selected; its test set was evaluated once. Mean over seeds "
+        "with its 95% t interval"
+     << (higher_is_better(metric) ? " (higher is better)" : " (lower is better)") << ". ";
+  if (!baseline_text.empty())
+    md << "Each point is compared with its baseline — " << baseline_text
+       << (run.baseline.size() < run.keys.size() ? ", the point's other swept values unchanged" : "")
+       << " — by a paired t-test over seeds when every seed of both finished, Welch's t-test otherwise; p is "
+          "Holm-adjusted over the "
+       << compared << " comparisons of this table; the effect size is Cohen's d (d_z when paired); the last "
+          "numeric column is the difference this design detects with 80% power at α = 0.05. ";
+  if (run.equivalence_margin)
+    md << "Equivalence margin ±" << *run.equivalence_margin << " (two one-sided tests). ";
+  md << "All metrics: comparisons.csv.\n\n";
+  md << comparisons_markdown(run.points, rows, run.keys, metric);
+  // The evaluation noise beside the seed spread: which of the two limits the design.
+  std::vector<double> noise, spread;
+  for (const ComparisonRow& r : rows)
+    if (r.metric == metric && r.summary.n >= 2) {
+      noise.push_back(r.eval_se);
+      spread.push_back(r.summary.sd);
+    }
+  if (!noise.empty()) {
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    };
+    std::ostringstream n;
+    n << std::setprecision(2) << "\nEvaluation noise: a trial's test " << metric << " has a standard error of "
+      << median(noise) << " over its test set; the standard deviation over seeds is " << median(spread)
+      << " (medians over points).\n";
+    md << n.str();
+  }
+  out.markdown = md.str();
+  return out;
+}
 
 ReportSummary write_reports(const std::string& run_dir) {
   const RunRows run = read_run(run_dir);
   write_file_atomically(run_dir + "/results.csv", results_csv(run));
+  const RunPoints points = points_of(run, run_name(run_dir));
+  const ComparisonReport comparisons =
+      comparison_report(points, find_baselines(points.points, points.baseline), join_point(points.baseline));
+  write_file_atomically(run_dir + "/comparisons.csv", comparisons.csv);
   std::ostringstream md;
-  md << summary_table(run);
+  md << summary_table(run, comparisons);
   // The table matters more than the pictures: a plotting failure is reported in the
   // summary (and rethrown after it is written), not allowed to lose it.
   std::vector<std::string> plots;

@@ -1,15 +1,20 @@
 #pragma once
 // Reports of a run directory, rebuilt from what is on disk (so `ablate report` works
 // on any copy of a run, including shards merged from several machines):
-//   results.csv   one row per trial: swept values, seed, status, final and best
-//                 metrics, speed
-//   summary.md    one row per sweep point: mean ± std over seeds, sorted by the
-//                 primary metric; missing and failed trials listed
-//   plots/        gnuplot SVG + PNG (see plots.h)
+//   results.csv      one row per trial: point id, swept values, seed, status, test
+//                    metrics, final and best validation metrics, speed
+//   comparisons.csv  one row per sweep point and test metric: mean and interval,
+//                    the comparison with its baseline, the verdict (comparisons.h)
+//   summary.md       the comparison table of the primary test metric, the evaluation
+//                    noise beside the seed spread, the validation table; missing and
+//                    failed trials listed
+//   plots/           gnuplot SVG + PNG (see plots.h)
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "experiments/config/experiment.h"
+#include "experiments/reports/comparisons.h"
 
 namespace ablate::experiments {
 
@@ -23,7 +28,28 @@ struct ReportSummary {
 };
 
 // Reads trials.json and every trials/<id>/summary.json; writes results.csv,
-// summary.md and the plots. Throws std::runtime_error if run_dir has no trials.json.
+// comparisons.csv, summary.md and the plots. Throws std::runtime_error if run_dir has
+// no trials.json.
 ReportSummary write_reports(const std::string& run_dir);
+
+// A run's sweep points with their test metrics, and its [report] settings.
+struct RunPoints {
+  std::string name;  // the run directory's name
+  std::vector<std::string> keys;
+  bool forecast = false;
+  std::vector<std::pair<std::string, std::string>> baseline;
+  std::string metric;  // "" = the primary test metric
+  std::optional<double> equivalence_margin;
+  std::vector<PointResults> points;
+};
+RunPoints read_run_points(const std::string& run_dir);
+
+// The comparisons of `run` (or of several runs merged, `ablate compare`): the CSV and
+// the markdown section summary.md starts with. `baselines` as find_baselines gives.
+struct ComparisonReport {
+  std::string csv, markdown;
+};
+ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::optional<std::size_t>>& baselines,
+                                   const std::string& baseline_text);
 
 }  // namespace ablate::experiments

@@ -1,9 +1,12 @@
 #pragma once
 // What a trial optimises and how it is measured, per task family:
 //   sequence tasks: teacher-forced cross-entropy over non-padding target tokens (with
-//     label smoothing in training); validation loss without smoothing, token accuracy
+//     label smoothing in training); held-out loss without smoothing, token accuracy
 //     (teacher-forced argmax) and exact-sequence accuracy by greedy decoding;
-//   forecasting: MSE; validation MSE and MAE, overall and per horizon step.
+//   forecasting: MSE; held-out MSE and MAE, overall and per horizon step.
+// Each overall metric comes with its evaluation noise: the standard error of the
+// metric over the split's examples (a ratio estimator's, with sequences or windows as
+// the units), which reports set beside the spread over seeds.
 #include "experiments/config/trial_config.h"
 #include "experiments/model_factory.h"
 #include "experiments/runner/trial_runner.h"
@@ -16,18 +19,20 @@ class Evaluator {
 
   // One training batch's loss, recorded on the current tape.
   Var training_loss(Generator& data);
-  // Validation metrics (model in eval mode, no gradients; the tape is reset after).
-  Evaluation evaluate();
+  // Metrics on a held-out split (model in eval mode, no gradients; the tape is reset
+  // after). Validation honours train.decode_examples; test decodes every sequence.
+  Evaluation evaluate(Split split = Split::validation);
 
  private:
-  Evaluation evaluate_sequences();
-  Evaluation evaluate_forecast();
+  Evaluation evaluate_sequences(Split split);
+  Evaluation evaluate_forecast(Split split);
 
   const TrialConfig& config_;
   const Task& task_;
   TrialModel& model_;
-  std::vector<Seq2SeqBatch> validation_;
-  std::vector<ForecastBatch> forecast_validation_;
+  // Built when first evaluated (test only once, at the end).
+  std::map<Split, std::vector<Seq2SeqBatch>> sequences_;
+  std::map<Split, std::vector<ForecastBatch>> windows_;
 };
 
 }  // namespace ablate::experiments

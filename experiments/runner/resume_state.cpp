@@ -15,7 +15,9 @@ namespace {
 using json = nlohmann::json;
 
 constexpr const char* kKind = "ablate-resume-state";
-constexpr int kProgressVersion = 1;
+constexpr int kProgressVersion = 2;
+// The copy of the model validation selected, beside the model (nn/checkpoint.h).
+const std::string kSelectedPrefix = std::string(nn::kExtraPrefix) + "selected.";
 
 // A double by its bit pattern (JSON's unsigned integers hold 64 bits exactly; its
 // numbers would lose NaN payloads, infinities and, through some readers, the last bit).
@@ -34,25 +36,28 @@ std::vector<double> exact_doubles(const json& j) {
 }
 
 json exact(const Evaluation& e) {
-  json metrics = json::array(), grad_norms = json::array(), attention = json::array();
+  json metrics = json::array(), errors = json::array(), grad_norms = json::array(), attention = json::array();
   for (const auto& [name, v] : e.metrics) metrics.push_back({name, exact(v)});
+  for (const auto& [name, v] : e.standard_errors) errors.push_back({name, exact(v)});
   for (const auto& [name, v] : e.grad_norms) grad_norms.push_back({name, exact(v)});
   for (const auto& a : e.attention)
     attention.push_back({{"module", a.module}, {"entropy", exact(a.entropy)}, {"max_prob", exact(a.max_prob)}});
-  return {{"step", e.step}, {"train_loss", exact(e.train_loss)}, {"val_loss", exact(e.val_loss)},
+  return {{"step", e.step}, {"train_loss", exact(e.train_loss)}, {"loss", exact(e.loss)},
           {"lr", exact(e.lr)}, {"grad_norm", exact(e.grad_norm)}, {"seconds", exact(e.seconds)},
-          {"metrics", metrics}, {"grad_norms", grad_norms}, {"attention", attention}};
+          {"metrics", metrics}, {"standard_errors", errors}, {"grad_norms", grad_norms}, {"attention", attention}};
 }
 
 Evaluation exact_evaluation(const json& j) {
   Evaluation e;
   e.step = j.at("step").get<std::int64_t>();
   e.train_loss = exact_double(j.at("train_loss"));
-  e.val_loss = exact_double(j.at("val_loss"));
+  e.loss = exact_double(j.at("loss"));
   e.lr = exact_double(j.at("lr"));
   e.grad_norm = exact_double(j.at("grad_norm"));
   e.seconds = exact_double(j.at("seconds"));
   for (const json& m : j.at("metrics")) e.metrics[m.at(0).get<std::string>()] = exact_double(m.at(1));
+  for (const json& m : j.at("standard_errors"))
+    e.standard_errors[m.at(0).get<std::string>()] = exact_double(m.at(1));
   for (const json& g : j.at("grad_norms")) e.grad_norms.emplace_back(g.at(0).get<std::string>(), exact_double(g.at(1)));
   for (const json& a : j.at("attention"))
     e.attention.push_back({a.at("module").get<std::string>(), exact_doubles(a.at("entropy")),
@@ -102,12 +107,14 @@ json progress_json(nn::Module& model, const Generator& batches, const TrainingPr
 void save_resume_state(const std::string& path, const Trial& trial, nn::Module& model,
                        const nn::Optimizer& optimizer, const Generator& batches,
                        const TrainingProgress& progress) {
+  std::vector<std::pair<std::string, Tensor>> extra = optimizer.state();
+  for (const auto& [name, t] : progress.selected) extra.emplace_back(kSelectedPrefix + name, t);
   nn::save_checkpoint(model, path,
                       {{"kind", kKind},
                        {"config", trial.config_toml},
                        {"code_version", code_version()},
                        {"progress", progress_json(model, batches, progress).dump()}},
-                      optimizer.state());
+                      extra);
 }
 
 std::optional<TrainingProgress> load_resume_state(const std::string& path, const Trial& trial,
@@ -173,6 +180,8 @@ std::optional<TrainingProgress> load_resume_state(const std::string& path, const
     throw std::runtime_error(path + ": cannot restore this trial's state (" + e.what() +
                              "); delete the file to start the trial again");
   }
+  for (const auto& [name, t] : file.tensors)
+    if (name.starts_with(kSelectedPrefix)) p.selected.emplace_back(name.substr(kSelectedPrefix.size()), t);
   batches.set_state(batch_state);
   for (auto& [g, s] : streams) g->set_state(s);
   for (auto& [t, saved] : telemetry) *t = std::move(saved);

@@ -3,7 +3,8 @@
 // (SIGINT, SIGTERM) and every train.resume_every steps, so that a stopped or killed
 // trial continues where it was instead of starting again:
 //   <trial>/resume.safetensors
-//     tensors:  the model's parameters and buffers, the optimizer's slots and step
+//     tensors:  the model's parameters and buffers, the optimizer's slots and step,
+//               and the copy of the model validation selected ("extra.selected.*")
 //     metadata: the resolved config and code version it belongs to, and "progress":
 //               the loop's counters and sums, the evaluations so far (metrics.jsonl
 //               as written), the batch generator and the model's random streams, the
@@ -33,6 +34,9 @@ struct TrainingProgress {
   double best_val = 0;           // best validation loss so far (+inf before the first)
   std::int64_t evals_without_gain = 0;
   Evaluation final, best;
+  // The parameters and buffers at the best validation loss so far (nn::copy_state):
+  // what the test set evaluates and the checkpoint holds.
+  std::vector<std::pair<std::string, Tensor>> selected;
   std::string metrics_log;       // metrics.jsonl as written so far
   double seconds = 0;            // training time before this state was saved
 };

@@ -43,7 +43,7 @@ double peak_rss_mib() {
 }
 
 json to_json(const Evaluation& e) {
-  json j{{"step", e.step}, {"train_loss", e.train_loss}, {"val_loss", e.val_loss},
+  json j{{"step", e.step}, {"train_loss", e.train_loss}, {"val_loss", e.loss},
          {"lr", e.lr}, {"grad_norm", e.grad_norm}, {"seconds", e.seconds}};
   for (const auto& [k, v] : e.metrics) j[k] = v;
   if (!e.grad_norms.empty()) {
@@ -86,9 +86,19 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
   j["stopped_early"] = o.stopped_early;
   j["final"] = summary_record(o.final);
   j["best"] = summary_record(o.best);
-  for (json* part : {&j["final"], &j["best"]})
-    for (auto& [k, v] : part->items())
-      if (v.is_number_float()) v = finite_or_string(v.get<double>());
+  if (o.tested) {
+    // The test split, evaluated once with the model validation selected (o.best.step).
+    json test{{"step", o.test.step}, {"loss", o.test.loss}};
+    for (const auto& [k, v] : o.test.metrics) test[k] = v;
+    json errors = json::object();
+    for (const auto& [k, v] : o.test.standard_errors) errors[k] = finite_or_string(v);
+    test["standard_errors"] = errors;
+    j["test"] = test;
+  }
+  for (const char* part : {"final", "best", "test"})
+    if (j.contains(part))
+      for (auto& [k, v] : j[part].items())
+        if (v.is_number_float()) v = finite_or_string(v.get<double>());
   j["wall_seconds"] = o.wall_seconds;
   j["steps_per_second"] = o.steps_per_second;
   j["peak_rss_mib"] = o.peak_rss_mib;
@@ -114,7 +124,7 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
 
 // The attention weights of every attention module on the first validation example.
 json attention_maps(const Task& task, TrialModel& model) {
-  std::vector<Seq2SeqBatch> validation = task.validation_batches(1);
+  std::vector<Seq2SeqBatch> validation = task.evaluation_batches(Split::validation, 1);
   if (validation.empty()) return json::object();
   const Seq2SeqBatch& b = validation.front();
   auto modules = nn::attention_modules(*model.module);
@@ -282,9 +292,10 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
         p.metrics_log += to_json(e).dump() + "\n";
         write_file_atomically(dir + "/metrics.jsonl", p.metrics_log);
         out.final = e;
-        if (e.val_loss < p.best_val) {
-          p.best_val = e.val_loss;
+        if (e.loss < p.best_val) {
+          p.best_val = e.loss;
           out.best = e;
+          p.selected = nn::copy_state(*model.module);
           p.evals_without_gain = 0;
         } else if (c.train.patience > 0 && ++p.evals_without_gain >= c.train.patience) {
           out.stopped_early = true;
@@ -295,12 +306,20 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
                                                              : elapsed() - saved_at >= kSecondsBetweenSaves))
         save_state();
     }
+    if (out.status == "ok" && !p.selected.empty()) {
+      // Validation chose the model (lowest validation loss); test measures it, once.
+      nn::restore_state(*model.module, p.selected);
+      out.test = evaluator.evaluate(Split::test);
+      out.test.step = out.best.step;
+      out.tested = true;
+      tape.reset();
+    }
     if (out.status == "ok" && model.seq2seq)
       write_file_atomically(dir + "/attention.json", attention_maps(*task, model).dump() + "\n");
-    if (c.train.checkpoint && out.status == "ok")
+    if (c.train.checkpoint && out.status == "ok")  // the selected model (its optimizer state is gone)
       nn::save_checkpoint(*model.module, dir + "/checkpoint.safetensors",
-                          {{"config", trial.config_toml}, {"step", std::to_string(out.steps)}},
-                          optimizer->state());
+                          {{"config", trial.config_toml}, {"step", std::to_string(out.best.step)},
+                           {"selected_by", "validation loss"}});
   } catch (const std::exception& e) {
     tape.reset();
     out.status = "failed";

@@ -3,10 +3,14 @@
 //   config.toml      the resolved configuration (what the id hashes)
 //   metrics.jsonl    one JSON object per evaluation
 //   summary.json     status (ok | diverged | failed), params, steps, final and best
-//                    metrics, wall time, speed, peak RSS, seeds, code version
-//   checkpoint.safetensors   (train.checkpoint = true)
-//   attention.json   the final model's attention weights on the first validation
+//                    validation metrics, the test metrics of the selected model with
+//                    their standard errors, wall time, speed, peak RSS, seeds, code
+//                    version
+//   checkpoint.safetensors   (train.checkpoint = true) the selected model
+//   attention.json   the selected model's attention weights on the first validation
 //                    example, per module and head (sequence tasks), for heatmaps
+// The selected model is the one at the evaluation with the lowest validation loss;
+// the test split is evaluated once, with it, after training.
 //   resume.safetensors  while unfinished: the state it continues from (resume_state.h)
 // Single-threaded and deterministic: the same config gives bit-identical metrics
 // whatever else runs beside it. summary.json is written last, so its presence marks
@@ -23,10 +27,13 @@ namespace ablate::experiments {
 struct Evaluation {
   std::int64_t step = 0;
   double train_loss = 0;   // mean over the steps since the previous evaluation
-  double val_loss = 0;
+  double loss = 0;         // on the split evaluated: validation during training, test at the end
   double lr = 0;
   double grad_norm = 0;    // global norm at the last step before the evaluation
   std::map<std::string, double> metrics;  // token_accuracy, sequence_accuracy | mse, mae, mae_h1..
+  // The evaluation noise of "loss" and each overall metric: its standard error over
+  // the split's examples (evaluation.h).
+  std::map<std::string, double> standard_errors;
   double seconds = 0;      // since the trial started
   // Gradient norm per module group (dotted-name prefix of depth 3, e.g.
   // "encoder.layers.0") at the last step before the evaluation.
@@ -47,7 +54,9 @@ struct TrialOutcome {
   std::int64_t resumed_from_step = 0;  // steps restored from a saved state (0 = ran through)
   std::int64_t diverged_at = 0;
   bool stopped_early = false;
-  Evaluation final, best;
+  Evaluation final, best;  // validation: the last evaluation, the lowest loss
+  Evaluation test;         // the test split with the model of `best` (when tested)
+  bool tested = false;
   std::int64_t params = 0;
   double wall_seconds = 0, steps_per_second = 0, peak_rss_mib = 0;
 };

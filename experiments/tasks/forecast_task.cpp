@@ -1,8 +1,9 @@
 // forecast: from the last `lookback` steps of several series, predict the next
 // `horizon` steps of all of them. The series are split in time — training windows
-// come from the first part, validation windows from the last part, and no window of
-// one shares a time step with a window of the other — so validation measures
-// forecasting the future, not interpolating between training windows.
+// come from the first part, validation windows from the next, test windows from the
+// last, and no window of one part shares a time step with a window of another — so
+// validation and test measure forecasting the future, not interpolating between
+// training windows.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,18 +16,16 @@ namespace ablate::experiments {
 
 namespace {
 
-constexpr std::int64_t kMaxValidationWindows = 512;
+constexpr std::int64_t kMaxEvaluationWindows = 512;
 
 class ForecastTask : public Task {
  public:
-  ForecastTask(SeriesTable data, std::int64_t lookback, std::int64_t horizon, std::int64_t n_train)
+  // Time steps [0, n_train) train, [n_train, n_train + n_val) validate, the rest test.
+  ForecastTask(SeriesTable data, std::int64_t lookback, std::int64_t horizon, std::int64_t n_train,
+               std::int64_t n_val)
       : data_(std::move(data)), lookback_(lookback), horizon_(horizon), n_train_(n_train) {
-    // Validation windows lie wholly after the split; if there are too many, an evenly
-    // strided subset keeps evaluation cheap while still covering the whole part.
-    const std::int64_t window = lookback_ + horizon_;
-    const std::int64_t count = data_.steps - n_train_ - window + 1;
-    const std::int64_t stride = (count + kMaxValidationWindows - 1) / kMaxValidationWindows;
-    for (std::int64_t i = 0; i < count; i += stride) validation_starts_.push_back(n_train_ + i);
+    validation_starts_ = window_starts(n_train, n_train + n_val);
+    test_starts_ = window_starts(n_train + n_val, data_.steps);
   }
 
   TaskFamily family() const override { return TaskFamily::forecast; }
@@ -44,18 +43,28 @@ class ForecastTask : public Task {
     return windows(starts);
   }
 
-  std::vector<ForecastBatch> forecast_validation_batches(std::int64_t batch_size) const override {
+  std::vector<ForecastBatch> forecast_evaluation_batches(Split split, std::int64_t batch_size) const override {
     check_batch_size(batch_size);
+    const std::vector<std::int64_t>& starts = split == Split::validation ? validation_starts_ : test_starts_;
     std::vector<ForecastBatch> out;
-    for (std::size_t i = 0; i < validation_starts_.size(); i += std::size_t(batch_size)) {
-      std::size_t end = std::min(validation_starts_.size(), i + std::size_t(batch_size));
-      out.push_back(windows({validation_starts_.begin() + std::ptrdiff_t(i),
-                             validation_starts_.begin() + std::ptrdiff_t(end)}));
+    for (std::size_t i = 0; i < starts.size(); i += std::size_t(batch_size)) {
+      std::size_t end = std::min(starts.size(), i + std::size_t(batch_size));
+      out.push_back(windows({starts.begin() + std::ptrdiff_t(i), starts.begin() + std::ptrdiff_t(end)}));
     }
     return out;
   }
 
  private:
+  // The starts of the windows lying wholly in [begin, end); if there are too many, an
+  // evenly strided subset keeps evaluation cheap while still covering the whole part.
+  std::vector<std::int64_t> window_starts(std::int64_t begin, std::int64_t end) const {
+    const std::int64_t count = end - begin - (lookback_ + horizon_) + 1;
+    const std::int64_t stride = (count + kMaxEvaluationWindows - 1) / kMaxEvaluationWindows;
+    std::vector<std::int64_t> starts;
+    for (std::int64_t i = 0; i < count; i += stride) starts.push_back(begin + i);
+    return starts;
+  }
+
   static void check_batch_size(std::int64_t batch_size) {
     if (batch_size < 1)
       throw std::invalid_argument("batch size must be at least 1, got " +
@@ -80,10 +89,10 @@ class ForecastTask : public Task {
 
   SeriesTable data_;
   std::int64_t lookback_, horizon_, n_train_;
-  std::vector<std::int64_t> validation_starts_;
+  std::vector<std::int64_t> validation_starts_, test_starts_;
 };
 
-// z-scores from the training part only: statistics of the validation part would leak
+// z-scores from the training part only: statistics of the held-out parts would leak
 // its level and spread into the inputs. A z-score beyond f32's range (a training part
 // that is nearly constant, later values that are not) would reach the model as inf, so
 // it is an error naming the source and the column.
@@ -121,22 +130,24 @@ std::unique_ptr<Task> make_forecast(const nn::Options& o, std::uint64_t seed,
                                                     o.get_float("noise"), seed)
                                  : read_series_csv(path, window + 1, "lookback + horizon + 1");
 
-  // Both parts must hold at least one whole window.
-  const double fraction = o.get_float("validation_fraction");
-  const std::int64_t n_val = std::llround(double(data.steps) * fraction);
-  const std::int64_t n_train = data.steps - n_val;
-  if (n_train < window || n_val < window) {
+  // Every part must hold at least one whole window.
+  const double val_fraction = o.get_float("validation_fraction"), test_fraction = o.get_float("test_fraction");
+  const std::int64_t n_val = std::llround(double(data.steps) * val_fraction);
+  const std::int64_t n_test = std::llround(double(data.steps) * test_fraction);
+  const std::int64_t n_train = data.steps - n_val - n_test;
+  if (n_train < window || n_val < window || n_test < window) {
     std::ostringstream m;
-    m << data.steps << " time steps split by validation_fraction = " << fraction << " into "
-      << n_train << " training and " << n_val
-      << " validation steps; each part needs at least lookback + horizon = " << window;
+    m << data.steps << " time steps split by validation_fraction = " << val_fraction
+      << " and test_fraction = " << test_fraction << " into " << n_train << " training, " << n_val
+      << " validation and " << n_test << " test steps; each part needs at least lookback + horizon = "
+      << window;
     const std::string msg = m.str();
     if (!csv.empty()) throw std::runtime_error(path + ": " + msg);
     throw nn::OptionError("task 'forecast'", {{"length", "option 'length': " + msg}});
   }
   if (o.get_bool("normalize"))
     normalize_with_training_statistics(data, n_train, csv.empty() ? "synthetic series" : path);
-  return std::make_unique<ForecastTask>(std::move(data), lookback, horizon, n_train);
+  return std::make_unique<ForecastTask>(std::move(data), lookback, horizon, n_train, n_val);
 }
 
 }  // namespace
@@ -155,7 +166,8 @@ void register_forecast_task(TaskRegistry& r) {
          .default_value = std::string(),
          .doc = "comma-separated series, relative to the experiment file; empty = synthetic data",
          .names_file = true},
-        {"validation_fraction", 0.2, "the last part of the series in time", 0.01, 0.9},
+        {"validation_fraction", 0.2, "the part of the series in time after training", 0.01, 0.45},
+        {"test_fraction", 0.2, "the last part of the series in time", 0.01, 0.45},
         {"normalize", true, "z-score each series with training-part statistics"}},
        make_forecast});
 }

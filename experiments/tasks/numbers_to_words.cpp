@@ -72,18 +72,21 @@ class NumbersToWords : public Task {
     for (std::int64_t n = 0; n <= max_value_; ++n)
       max_words_ = std::max<std::int64_t>(max_words_, std::int64_t(words_of(n).size()));
 
-    // A seeded permutation of 0..max: its first tenth is held out (the validation set
-    // is taken from there), the rest is what training batches draw from. The split does
-    // not depend on validation_size, so changing it never changes the training data.
+    // A seeded permutation of 0..max: its first fifth is held out — validation from its
+    // first half, test from its second — and the rest is what training batches draw
+    // from. The split does not depend on the sizes asked for, so changing them never
+    // changes the training data.
     std::vector<std::int32_t> numbers(std::size_t(max_value_ + 1));
     for (std::size_t i = 0; i < numbers.size(); ++i) numbers[i] = std::int32_t(i);
     Generator gen = Generator(seed).fork(1);
     for (std::size_t i = numbers.size() - 1; i > 0; --i)
       std::swap(numbers[i], numbers[std::size_t(uniform_index(gen, std::int64_t(i) + 1))]);
-    std::size_t held = std::max<std::size_t>(1, numbers.size() / 10);
-    std::size_t n_val = std::min<std::size_t>(held, std::size_t(o.get_int("validation_size")));
+    const std::size_t half = std::max<std::size_t>(1, numbers.size() / 10);
+    const std::size_t n_val = std::min<std::size_t>(half, std::size_t(o.get_int("validation_size")));
+    const std::size_t n_test = std::min<std::size_t>(half, std::size_t(o.get_int("test_size")));
     for (std::size_t i = 0; i < n_val; ++i) validation_.push_back(pair(numbers[i]));
-    training_.assign(numbers.begin() + std::ptrdiff_t(held), numbers.end());
+    for (std::size_t i = 0; i < n_test; ++i) test_.push_back(pair(numbers[half + i]));
+    training_.assign(numbers.begin() + std::ptrdiff_t(2 * half), numbers.end());
   }
 
   TaskFamily family() const override { return TaskFamily::seq2seq; }
@@ -105,8 +108,8 @@ class NumbersToWords : public Task {
           pair(training_[std::size_t(uniform_index(gen, std::int64_t(training_.size())))]));
     return make_seq2seq_batch(pairs);
   }
-  std::vector<Seq2SeqBatch> validation_batches(std::int64_t batch_size) const override {
-    return make_seq2seq_batches(validation_, batch_size);
+  std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const override {
+    return make_seq2seq_batches(split == Split::validation ? validation_ : test_, batch_size);
   }
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const override {
     return target ? target_.join(ids, n, " ") : source_.join(ids, n, "");
@@ -122,7 +125,7 @@ class NumbersToWords : public Task {
 
   std::int64_t max_value_, max_words_ = 0;
   Vocabulary source_, target_;
-  std::vector<SequencePair> validation_;
+  std::vector<SequencePair> validation_, test_;
   std::vector<std::int32_t> training_;
 };
 
@@ -136,9 +139,11 @@ std::vector<std::string> number_to_words(std::int64_t n) {
 void register_numbers_to_words_task(TaskRegistry& r) {
   r.add({"numbers_to_words",
          "digits of a number → its English words (British, with \"and\")",
-         {{"max_value", std::int64_t(9999), "numbers are drawn from 0..max_value", 1.0, 999999.0},
-          {"validation_size", std::int64_t(256),
-           "validation numbers (at most the held-out tenth of 0..max_value)", 1.0, 100000.0}},
+         {{"max_value", std::int64_t(9999), "numbers are drawn from 0..max_value", 2.0, 999999.0},
+          {"validation_size", std::int64_t(1000),
+           "validation numbers (at most a tenth of 0..max_value, held out)", 1.0, 100000.0},
+          {"test_size", std::int64_t(1000),
+           "test numbers (at most another tenth of 0..max_value, held out)", 1.0, 100000.0}},
          [](const nn::Options& o, std::uint64_t seed, const std::string&) {
            return std::make_unique<NumbersToWords>(o, seed);
          }});

@@ -2,9 +2,12 @@
 // They isolate what attention must do — copy needs position-to-position alignment,
 // reverse needs relative positions from the end (hard for absolute embeddings when
 // lengths vary), sort needs content-based comparison and counting — with nothing to
-// memorise.
+// memorise. Training never draws a validation or test sequence.
 #include <algorithm>
+#include <cmath>
 #include <functional>
+#include <map>
+#include <set>
 
 #include "experiments/tasks/task.h"
 #include "experiments/tasks/vocabulary.h"
@@ -31,11 +34,29 @@ class SymbolicTask : public Task {
     std::vector<std::string> symbols;
     for (std::int64_t s = 0; s < vocab_; ++s) symbols.push_back(std::to_string(s));
     tokens_ = Vocabulary({}, symbols);
-    // Stream 1 of the seed: the validation set is the same for every trial of an
-    // experiment seed, whatever the training stream does.
-    Generator gen = Generator(seed).fork(1);
-    for (std::int64_t i = 0, n = o.get_int("validation_size"); i < n; ++i)
-      validation_.push_back(draw(gen));
+    const std::int64_t n_val = o.get_int("validation_size"), n_test = o.get_int("test_size");
+    // Held-out sequences are distinct and never drawn for training. At most half of
+    // the sequences of each length are held out, so training still sees every length
+    // (a short length has few sequences: vocab² at length 2).
+    double capacity = 0, distinct = 0;
+    for (std::int64_t l = min_length_; l <= max_length_ && capacity < 1e18; ++l) {
+      distinct += std::pow(double(vocab_), double(l));
+      capacity += held_out_capacity(l);
+    }
+    if (double(n_val + n_test) > capacity)
+      throw nn::OptionError(
+          "task '" + name_ + "'",
+          {{"validation_size", "validation_size + test_size = " + std::to_string(n_val + n_test) +
+                                   " held-out sequences, but vocab " + std::to_string(vocab_) + " and lengths " +
+                                   std::to_string(min_length_) + ".." + std::to_string(max_length_) + " give only " +
+                                   std::to_string(std::int64_t(distinct)) + " distinct sequences, of which " +
+                                   std::to_string(std::int64_t(capacity)) +
+                                   " can be held out (half of each length's)"}});
+    // Streams 1 and 2 of the seed: the held-out sets are the same for every trial of
+    // an experiment seed, whatever the training stream does.
+    Generator val_gen = Generator(seed).fork(1), test_gen = Generator(seed).fork(2);
+    draw_held_out(val_gen, n_val, validation_);
+    draw_held_out(test_gen, n_test, test_);
   }
 
   TaskFamily family() const override { return TaskFamily::seq2seq; }
@@ -50,11 +71,15 @@ class SymbolicTask : public Task {
       throw std::invalid_argument("batch size must be at least 1, got " +
                                   std::to_string(batch_size));
     std::vector<SequencePair> pairs;
-    for (std::int64_t i = 0; i < batch_size; ++i) pairs.push_back(draw(gen));
+    for (std::int64_t i = 0; i < batch_size; ++i) {
+      SequencePair p = draw(gen);
+      while (held_out_.count(p.source)) p = draw(gen);
+      pairs.push_back(std::move(p));
+    }
     return make_seq2seq_batch(pairs);
   }
-  std::vector<Seq2SeqBatch> validation_batches(std::int64_t batch_size) const override {
-    return make_seq2seq_batches(validation_, batch_size);
+  std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const override {
+    return make_seq2seq_batches(split == Split::validation ? validation_ : test_, batch_size);
   }
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool) const override {
     return tokens_.join(ids, n, " ");
@@ -71,11 +96,32 @@ class SymbolicTask : public Task {
     return p;
   }
 
+  // n sequences not held out yet, appended to `out` and to held_out_; a draw of a
+  // length whose held-out share is full is drawn again.
+  void draw_held_out(Generator& gen, std::int64_t n, std::vector<SequencePair>& out) {
+    while (std::int64_t(out.size()) < n) {
+      SequencePair p = draw(gen);
+      double& held = held_per_length_[std::int64_t(p.source.size())];
+      if (held >= held_out_capacity(std::int64_t(p.source.size()))) continue;
+      if (!held_out_.insert(p.source).second) continue;
+      ++held;
+      out.push_back(std::move(p));
+    }
+  }
+
+  // Half of the vocab^length sequences of a length (saturating: only compared with
+  // held-out sizes).
+  double held_out_capacity(std::int64_t length) const {
+    return std::floor(std::min(std::pow(double(vocab_), double(length)), 1e18) / 2);
+  }
+
   std::string name_;
   Rearrange rearrange_;
   std::int64_t vocab_, min_length_, max_length_;
   Vocabulary tokens_;
-  std::vector<SequencePair> validation_;
+  std::vector<SequencePair> validation_, test_;
+  std::set<std::vector<std::int32_t>> held_out_;  // the sources of both
+  std::map<std::int64_t, double> held_per_length_;
 };
 
 void add(TaskRegistry& r, const std::string& name, const std::string& description,
@@ -85,8 +131,10 @@ void add(TaskRegistry& r, const std::string& name, const std::string& descriptio
          {{"vocab", std::int64_t(16), "number of ordinary symbols", 2.0, 10000.0},
           {"min_length", std::int64_t(4), "shortest sequence", 1.0, 4096.0},
           {"max_length", std::int64_t(12), "longest sequence", 1.0, 4096.0},
-          {"validation_size", std::int64_t(256), "sequences in the fixed validation set", 1.0,
-           1000000.0}},
+          {"validation_size", std::int64_t(1000), "distinct sequences in the fixed validation set", 1.0,
+           1000000.0},
+          {"test_size", std::int64_t(1000), "distinct sequences in the fixed test set (none in validation)",
+           1.0, 1000000.0}},
          [name, rearrange](const nn::Options& o, std::uint64_t seed, const std::string&) {
            return std::make_unique<SymbolicTask>(name, rearrange, o, seed);
          }});

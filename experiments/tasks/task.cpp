@@ -35,7 +35,7 @@ namespace {
 Seq2SeqBatch Task::train_batch(Generator&, std::int64_t) const {
   not_sequence(*this);
 }
-std::vector<Seq2SeqBatch> Task::validation_batches(std::int64_t) const {
+std::vector<Seq2SeqBatch> Task::evaluation_batches(Split, std::int64_t) const {
   not_sequence(*this);
 }
 std::string Task::detokenize(const std::int32_t*, std::int64_t, bool) const {
@@ -44,11 +44,13 @@ std::string Task::detokenize(const std::int32_t*, std::int64_t, bool) const {
 ForecastBatch Task::forecast_train_batch(Generator&, std::int64_t) const {
   not_forecast(*this);
 }
-std::vector<ForecastBatch> Task::forecast_validation_batches(std::int64_t) const {
+std::vector<ForecastBatch> Task::forecast_evaluation_batches(Split, std::int64_t) const {
   not_forecast(*this);
 }
 
 // ---- helpers
+
+const char* split_name(Split split) { return split == Split::validation ? "validation" : "test"; }
 
 Tensor pad_sequences(const std::vector<std::vector<std::int32_t>>& rows) {
   std::size_t width = 0;

@@ -1,7 +1,9 @@
 #pragma once
 // Tasks, the "task" axis: the data a trial trains and evaluates on, generated
-// deterministically from a seed (or read from the user's files), with a fixed
-// validation split.
+// deterministically from a seed (or read from the user's files), with two fixed
+// held-out splits: validation selects (early stopping, the checkpoint kept, tuning),
+// test is evaluated once, with the selected model, and is what reports compare.
+// Neither shares an example with the training data or with each other.
 //
 // Two families:
 //   sequence-to-sequence (copy, reverse, sort, numbers_to_words, text_pairs): i32 token
@@ -34,6 +36,9 @@ struct ForecastBatch {
 
 enum class TaskFamily { seq2seq, forecast };
 
+enum class Split { validation, test };
+const char* split_name(Split split);  // "validation" | "test"
+
 class Task {
  public:
   virtual ~Task() = default;
@@ -50,8 +55,8 @@ class Task {
   virtual std::int64_t max_target_length() const { return 0; }
   // A fresh training batch drawn from `gen` (the trial's data stream).
   virtual Seq2SeqBatch train_batch(Generator& gen, std::int64_t batch_size) const;
-  // The fixed validation set, in batches of at most batch_size.
-  virtual std::vector<Seq2SeqBatch> validation_batches(std::int64_t batch_size) const;
+  // A fixed held-out set, in batches of at most batch_size.
+  virtual std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const;
   // Human-readable tokens of a row of ids (stops at EOS/PAD), for reports.
   virtual std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const;
 
@@ -60,10 +65,10 @@ class Task {
   virtual std::int64_t lookback() const { return 0; }
   virtual std::int64_t horizon() const { return 0; }
   virtual ForecastBatch forecast_train_batch(Generator& gen, std::int64_t batch_size) const;
-  virtual std::vector<ForecastBatch> forecast_validation_batches(std::int64_t batch_size) const;
+  virtual std::vector<ForecastBatch> forecast_evaluation_batches(Split split, std::int64_t batch_size) const;
 };
 
-// Factories receive the options and the experiment's seed (the validation split and
+// Factories receive the options and the experiment's seed (the held-out splits and
 // any synthetic data derive from it) plus the directory of the experiment file, so
 // relative data paths ("data/pairs.tsv") resolve next to it. Errors about user data
 // throw std::runtime_error naming the file and line.

@@ -78,10 +78,10 @@ std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool low
     pairs.push_back(std::move(p));
   }
   if (pairs.empty()) fail(1, "the file is empty (expected source<TAB>target lines)");
-  if (pairs.size() < 2)
-    throw std::runtime_error(path +
-                             ": only 1 pair; at least 2 are needed (one to train on, "
-                             "one to validate)");
+  if (pairs.size() < 3)
+    throw std::runtime_error(path + ": only " + std::to_string(pairs.size()) +
+                             (pairs.size() == 1 ? " pair" : " pairs") +
+                             "; at least 3 are needed (one to train on, one to validate, one to test)");
   return pairs;
 }
 
@@ -112,12 +112,15 @@ class TextPairs : public Task {
     Generator gen = Generator(seed).fork(1);
     for (std::size_t i = order.size() - 1; i > 0; --i)
       std::swap(order[i], order[std::size_t(uniform_index(gen, std::int64_t(i) + 1))]);
-    const std::int64_t n = std::int64_t(pairs.size());
+    const std::int64_t n = std::int64_t(pairs.size());  // ≥ 3 (read_pairs)
     const std::int64_t n_val = std::clamp<std::int64_t>(
-        std::llround(double(n) * o.get_float("validation_fraction")), 1, n - 1);
+        std::llround(double(n) * o.get_float("validation_fraction")), 1, n - 2);
+    const std::int64_t n_test = std::clamp<std::int64_t>(
+        std::llround(double(n) * o.get_float("test_fraction")), 1, n - n_val - 1);
+    const std::int64_t held = n_val + n_test;
 
     std::vector<const Tokens*> train_sources, train_targets;
-    for (std::int64_t i = n_val; i < n; ++i) {
+    for (std::int64_t i = held; i < n; ++i) {
       train_sources.push_back(&pairs[order[std::size_t(i)]].source);
       train_targets.push_back(&pairs[order[std::size_t(i)]].target);
     }
@@ -125,7 +128,7 @@ class TextPairs : public Task {
     target_ = vocabulary_of(train_targets);
     for (std::int64_t i = 0; i < n; ++i) {
       const TextPair& p = pairs[order[std::size_t(i)]];
-      (i < n_val ? validation_ : training_)
+      (i < n_val ? validation_ : i < held ? test_ : training_)
           .push_back({ids_of(p.source, source_), ids_of(p.target, target_)});
       max_source_ = std::max(max_source_, std::int64_t(p.source.size()));
       max_target_ = std::max(max_target_, std::int64_t(p.target.size()) + 1);
@@ -148,8 +151,8 @@ class TextPairs : public Task {
       batch.push_back(training_[std::size_t(uniform_index(gen, std::int64_t(training_.size())))]);
     return make_seq2seq_batch(batch);
   }
-  std::vector<Seq2SeqBatch> validation_batches(std::int64_t batch_size) const override {
-    return make_seq2seq_batches(validation_, batch_size);
+  std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const override {
+    return make_seq2seq_batches(split == Split::validation ? validation_ : test_, batch_size);
   }
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const override {
     return (target ? target_ : source_).join(ids, n, by_char_ ? "" : " ");
@@ -158,7 +161,7 @@ class TextPairs : public Task {
  private:
   bool by_char_;
   Vocabulary source_, target_;
-  std::vector<SequencePair> training_, validation_;
+  std::vector<SequencePair> training_, validation_, test_;
   std::int64_t max_source_ = 0, max_target_ = 0;
 };
 
@@ -177,7 +180,8 @@ void register_text_pairs_task(TaskRegistry& r) {
            std::nullopt,
            std::nullopt,
            {"char", "whitespace"}},
-          {"validation_fraction", 0.1, "pairs held out, chosen by a seeded shuffle", 0.01, 0.9},
+          {"validation_fraction", 0.1, "pairs held out for validation, chosen by a seeded shuffle", 0.01, 0.45},
+          {"test_fraction", 0.1, "pairs held out for test (after validation's, same shuffle)", 0.01, 0.45},
           {"max_length", std::int64_t(64), "longest source or target in tokens (longer: error)",
            1.0, 100000.0},
           {"lowercase", false, "lowercase ASCII letters before tokenizing"}},

@@ -46,7 +46,7 @@ TEST_CASE("unknown and misspelled keys are reported with a did-you-mean", "[conf
   ScratchDir dir("config_unknown");
   std::string msg = problems_of(dir, tiny_experiment() + "lr_decay = 0.5\n[model.attention]\nqkk = \"shared\"\n");
   CHECK_THAT(msg, Catch::Contains("train.lr_decay: unknown key"));
-  CHECK_THAT(msg, Catch::Contains(":24:1: model.attention.qkk: unknown key (did you mean 'qk'?)"));
+  CHECK_THAT(msg, Catch::Contains(":25:1: model.attention.qkk: unknown key (did you mean 'qk'?)"));
 }
 
 TEST_CASE("wrong types and out-of-range values name the key and what is allowed", "[config]") {
@@ -97,7 +97,7 @@ TEST_CASE("sweep problems point at the sweep entry", "[config]") {
   CHECK_THAT(problems_of(dir, base + "\"model.heads\" = []\n"),
              Catch::Contains("sweep.model.heads: is an empty list: nothing to sweep"));
   std::string msg = problems_of(dir, base + "\"model.attention.qk\" = [\"separate\", \"sharde\"]\n");
-  CHECK_THAT(msg, Catch::Contains("exp.toml:24:37:") && Catch::Contains("unknown attention.qk 'sharde' (did you mean 'shared'?)") &&
+  CHECK_THAT(msg, Catch::Contains("exp.toml:25:37:") && Catch::Contains("unknown attention.qk 'sharde' (did you mean 'shared'?)") &&
                       Catch::Contains("(trial model.attention.qk=sharde)"));
   CHECK_THAT(problems_of(dir, base + "[sweep.zip]\n\"model.d_model\" = [8, 16]\n\"model.d_ff\" = [16]\n"),
              Catch::Contains("zipped lists must have equal lengths"));
@@ -169,7 +169,7 @@ TEST_CASE("non-ASCII text loads inside strings and comments and is refused elsew
   // (column 28) follows two Chinese characters, 6 columns each once escaped.
   std::string misspelled = tiny_experiment("tiny");
   misspelled.replace(misspelled.find("heads = 2"), 9, "heads = 2\nattention = { kind = \"中文\", hedas = 1 }");
-  CHECK_THAT(problems_of(dir, misspelled), Catch::Contains("exp.toml:14:28: model.attention.hedas"));
+  CHECK_THAT(problems_of(dir, misspelled), Catch::Contains("exp.toml:15:28: model.attention.hedas"));
 }
 
 TEST_CASE("absurd sweeps and models are refused before anything is built", "[config]") {

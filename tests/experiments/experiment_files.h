@@ -34,7 +34,7 @@ class ScratchDir {
 // A small, fast, valid experiment: override or append lines to vary it.
 inline std::string tiny_experiment(const std::string& name = "tiny", const std::string& extra = "") {
   return "name = \"" + name + "\"\nseed = 3\n\n"
-         "[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = 32\n\n"
+         "[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = 32\ntest_size = 32\n\n"
          "[model]\nd_model = 8\nheads = 2\nd_ff = 16\nlayers = 1\n\n"
          "[train]\nsteps = 30\nbatch = 8\nlr = 3e-3\neval_every = 10\n" +
          extra;

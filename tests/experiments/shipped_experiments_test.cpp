@@ -33,7 +33,7 @@ void check_trains_without_nan(const std::string& name) {
     INFO(o.error);
     CHECK(o.status == "ok");
     CHECK(std::isfinite(o.final.train_loss));
-    CHECK(std::isfinite(o.final.val_loss));
+    CHECK(std::isfinite(o.final.loss));
     fs::remove_all(trial_dir);
     ++ran;
   }

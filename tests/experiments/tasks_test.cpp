@@ -118,8 +118,8 @@ TEST_CASE("task registry lists every built-in task", "[tasks]") {
 TEST_CASE("symbolic tasks are deterministic in the seed", "[tasks]") {
   for (const char* name : {"copy", "reverse", "sort"}) {
     auto a = make(name, {}, 3), b = make(name, {}, 3), c = make(name, {}, 4);
-    CHECK(same(a->validation_batches(32), b->validation_batches(32)));
-    CHECK_FALSE(same(a->validation_batches(32), c->validation_batches(32)));
+    CHECK(same(a->evaluation_batches(Split::validation, 32), b->evaluation_batches(Split::validation, 32)));
+    CHECK_FALSE(same(a->evaluation_batches(Split::validation, 32), c->evaluation_batches(Split::validation, 32)));
     Generator g1(11), g2(11), g3(12);
     CHECK(same(a->train_batch(g1, 16), c->train_batch(g2, 16)));  // only the stream matters
     CHECK_FALSE(same(a->train_batch(g1, 16), a->train_batch(g3, 16)));
@@ -155,12 +155,12 @@ TEST_CASE("copy reverse and sort targets follow their sources", "[tasks]") {
 
 TEST_CASE("validation set has validation_size rows in batches", "[tasks]") {
   auto task = make("reverse", {{"validation_size", std::int64_t(70)}});
-  auto batches = task->validation_batches(32);
+  auto batches = task->evaluation_batches(Split::validation, 32);
   REQUIRE(batches.size() == 3);
   CHECK(batches[0].src.shape()[0] == 32);
   CHECK(batches[2].src.shape()[0] == 6);
   for (const auto& b : batches) check_layout(b, b.src.shape()[0]);
-  CHECK_THROWS_AS(task->validation_batches(0), std::invalid_argument);
+  CHECK_THROWS_AS(task->evaluation_batches(Split::validation, 0), std::invalid_argument);
 }
 
 TEST_CASE("detokenize stops at EOS and skips BOS", "[tasks]") {
@@ -198,7 +198,7 @@ TEST_CASE("a task of one family refuses the other family's calls", "[tasks]") {
   auto forecast = make("forecast", {{"length", std::int64_t(200)}});
   CHECK_THROWS_WITH(forecast->train_batch(gen, 2),
                     Catch::Contains("task 'forecast' is not a sequence task"));
-  CHECK_THROWS_AS(forecast->validation_batches(2), std::logic_error);
+  CHECK_THROWS_AS(forecast->evaluation_batches(Split::validation, 2), std::logic_error);
 }
 
 TEST_CASE("number words of known values", "[tasks]") {
@@ -234,20 +234,26 @@ TEST_CASE("numbers_to_words vocabulary and lengths", "[tasks]") {
   CHECK(task->max_target_length() == 7 + 1);  // "seven thousand seven hundred and seventy seven"
 }
 
-TEST_CASE("numbers_to_words validation numbers never appear in training", "[tasks]") {
+TEST_CASE("numbers_to_words validation and test numbers never appear in training", "[tasks]") {
   auto task = make("numbers_to_words", {{"max_value", std::int64_t(999)}}, 21);
-  std::set<std::string> validation;
-  for (const Seq2SeqBatch& b : task->validation_batches(64))
-    for (const SequencePair& p : check_layout(b, b.src.shape()[0])) {
-      std::string digits = task->detokenize(p.source.data(), std::int64_t(p.source.size()), false);
-      std::string text = task->detokenize(p.target.data(), std::int64_t(p.target.size()), true);
-      std::string want;
-      for (const std::string& w : number_to_words(std::stoll(digits)))
-        want += (want.empty() ? "" : " ") + w;
-      REQUIRE(text == want);
-      validation.insert(digits);
-    }
-  CHECK(validation.size() == 100);  // the held-out tenth of 0..999 (< validation_size)
+  auto held_out = [&](Split split) {
+    std::set<std::string> numbers;
+    for (const Seq2SeqBatch& b : task->evaluation_batches(split, 64))
+      for (const SequencePair& p : check_layout(b, b.src.shape()[0])) {
+        std::string digits = task->detokenize(p.source.data(), std::int64_t(p.source.size()), false);
+        std::string text = task->detokenize(p.target.data(), std::int64_t(p.target.size()), true);
+        std::string want;
+        for (const std::string& w : number_to_words(std::stoll(digits)))
+          want += (want.empty() ? "" : " ") + w;
+        REQUIRE(text == want);
+        numbers.insert(digits);
+      }
+    return numbers;
+  };
+  const std::set<std::string> validation = held_out(Split::validation), test = held_out(Split::test);
+  CHECK(validation.size() == 100);  // a tenth of 0..999 each (< the sizes asked for)
+  CHECK(test.size() == 100);
+  for (const std::string& n : test) CHECK(validation.count(n) == 0);
   Generator gen(3);
   std::set<std::string> seen;
   for (int round = 0; round < 200; ++round) {
@@ -255,17 +261,53 @@ TEST_CASE("numbers_to_words validation numbers never appear in training", "[task
     for (const SequencePair& p : check_layout(b, 64)) {
       std::string digits = task->detokenize(p.source.data(), std::int64_t(p.source.size()), false);
       REQUIRE(validation.count(digits) == 0);
+      REQUIRE(test.count(digits) == 0);
       seen.insert(digits);
     }
   }
-  CHECK(seen.size() == 900);  // 12800 draws cover every training number
+  CHECK(seen.size() == 800);  // 12800 draws cover every training number
   // The split comes from the seed.
   CHECK(same(
-      task->validation_batches(64),
-      make("numbers_to_words", {{"max_value", std::int64_t(999)}}, 21)->validation_batches(64)));
+      task->evaluation_batches(Split::test, 64),
+      make("numbers_to_words", {{"max_value", std::int64_t(999)}}, 21)->evaluation_batches(Split::test, 64)));
   CHECK_FALSE(same(
-      task->validation_batches(64),
-      make("numbers_to_words", {{"max_value", std::int64_t(999)}}, 22)->validation_batches(64)));
+      task->evaluation_batches(Split::validation, 64),
+      make("numbers_to_words", {{"max_value", std::int64_t(999)}}, 22)->evaluation_batches(Split::validation, 64)));
+}
+
+TEST_CASE("symbolic tasks hold out distinct validation and test sequences that training never draws", "[tasks]") {
+  // A small space (4² + 4³ + 4⁴ + 4⁵ = 1360 sources) so that without the rejection
+  // training would draw held-out sequences hundreds of times.
+  for (const char* name : {"copy", "reverse", "sort"}) {
+    INFO(name);
+    auto task = make(name, {{"vocab", std::int64_t(4)}, {"min_length", std::int64_t(2)},
+                            {"max_length", std::int64_t(5)}, {"validation_size", std::int64_t(300)},
+                            {"test_size", std::int64_t(300)}});
+    std::set<std::vector<std::int32_t>> validation, test;
+    for (const Seq2SeqBatch& b : task->evaluation_batches(Split::validation, 64))
+      for (const SequencePair& p : check_layout(b, b.src.shape()[0])) validation.insert(p.source);
+    for (const Seq2SeqBatch& b : task->evaluation_batches(Split::test, 64))
+      for (const SequencePair& p : check_layout(b, b.src.shape()[0])) test.insert(p.source);
+    CHECK(validation.size() == 300);  // distinct
+    CHECK(test.size() == 300);
+    for (const auto& s : test) REQUIRE(validation.count(s) == 0);
+    Generator gen(8);
+    std::int64_t drawn = 0;
+    for (int round = 0; round < 100; ++round)
+      for (const SequencePair& p : check_layout(task->train_batch(gen, 32), 32)) {
+        REQUIRE(validation.count(p.source) == 0);
+        REQUIRE(test.count(p.source) == 0);
+        ++drawn;
+      }
+    CHECK(drawn == 3200);
+  }
+  // Holding out more than half of the space is refused, naming the option.
+  auto too_many = [] {
+    make("copy", {{"vocab", std::int64_t(4)}, {"min_length", std::int64_t(2)}, {"max_length", std::int64_t(5)}});
+  };
+  CHECK_THROWS_AS(too_many(), nn::OptionError);
+  CHECK_THROWS_WITH(too_many(), Catch::Contains("validation_size") && Catch::Contains("only 1360 distinct") &&
+                                    Catch::Contains("of which 680 can be held out"));
 }
 
 TEST_CASE("forecast synthetic data shapes and determinism", "[tasks]") {
@@ -283,13 +325,13 @@ TEST_CASE("forecast synthetic data shapes and determinism", "[tasks]") {
   Generator g3(1);
   CHECK(floats(a.x) != floats(make("forecast", {}, 10)->forecast_train_batch(g3, 5).x));
   // 400 validation steps hold 400 - 32 + 1 = 369 windows (below the 512 cap).
-  auto val = task->forecast_validation_batches(100);
+  auto val = task->forecast_evaluation_batches(Split::validation, 100);
   REQUIRE(val.size() == 4);
   CHECK(val[3].x.shape()[0] == 69);
   // A longer series is capped at 512 strided windows.
   auto longer = make("forecast", {{"length", std::int64_t(10000)}});
   std::int64_t windows = 0;
-  for (const auto& b : longer->forecast_validation_batches(128)) windows += b.x.shape()[0];
+  for (const auto& b : longer->forecast_evaluation_batches(Split::validation, 128)) windows += b.x.shape()[0];
   CHECK(windows <= 512);
   CHECK(windows > 256);
 }
@@ -306,7 +348,7 @@ TEST_CASE("forecast windows respect the time split", "[tasks]") {
                 {"normalize", false}};
   auto task = make("forecast", o, 1, temp_dir());
   CHECK(task->series() == 2);
-  // 20 validation steps (80..99), 80 training steps.
+  // 60 training steps (0..59), 20 validation steps (60..79), 20 test steps (80..99).
   auto check_window = [](const ForecastBatch& b, std::int64_t i, std::int64_t lo, std::int64_t hi) {
     const float* x = b.x.data<float>() + i * 5 * 2;
     const float* y = b.y.data<float>() + i * 3 * 2;
@@ -324,14 +366,18 @@ TEST_CASE("forecast windows respect the time split", "[tasks]") {
   std::set<std::int64_t> train_starts;
   for (int round = 0; round < 100; ++round) {
     ForecastBatch b = task->forecast_train_batch(gen, 16);
-    for (std::int64_t i = 0; i < 16; ++i) train_starts.insert(check_window(b, i, 0, 80));
+    for (std::int64_t i = 0; i < 16; ++i) train_starts.insert(check_window(b, i, 0, 60));
   }
-  CHECK(train_starts.size() == 73);  // every start 0..72
-  std::set<std::int64_t> val_starts;
-  for (const ForecastBatch& b : task->forecast_validation_batches(4))
+  CHECK(train_starts.size() == 53);  // every start 0..52
+  std::set<std::int64_t> val_starts, test_starts;
+  for (const ForecastBatch& b : task->forecast_evaluation_batches(Split::validation, 4))
     for (std::int64_t i = 0; i < b.x.shape()[0]; ++i)
-      val_starts.insert(check_window(b, i, 80, 100));
-  CHECK(val_starts.size() == 13);  // every start 80..92
+      val_starts.insert(check_window(b, i, 60, 80));
+  CHECK(val_starts.size() == 13);  // every start 60..72
+  for (const ForecastBatch& b : task->forecast_evaluation_batches(Split::test, 4))
+    for (std::int64_t i = 0; i < b.x.shape()[0]; ++i)
+      test_starts.insert(check_window(b, i, 80, 100));
+  CHECK(test_starts.size() == 13);  // every start 80..92
 
   // Normalisation uses the training part: the training values average to zero.
   o.set("normalize", true);
@@ -344,8 +390,8 @@ TEST_CASE("forecast windows respect the time split", "[tasks]") {
     for (std::int64_t i = 0; i < b.x.numel(); i += 2) first_series_sum += b.x.at(i), ++count;
   }
   CHECK(std::abs(first_series_sum / double(count)) < 0.1);
-  float later = normalized->forecast_validation_batches(4)[0].x.data<float>()[0];
-  CHECK(later == Approx((800.0 - 395.0) / std::sqrt((80.0 * 80.0 - 1.0) / 12.0 * 100.0)));
+  float later = normalized->forecast_evaluation_batches(Split::validation, 4)[0].x.data<float>()[0];
+  CHECK(later == Approx((600.0 - 295.0) / std::sqrt((60.0 * 60.0 - 1.0) / 12.0 * 100.0)));
 }
 
 TEST_CASE("forecast CSV errors name the file and line", "[tasks]") {
@@ -415,7 +461,7 @@ TEST_CASE("text_pairs builds sorted vocabularies and maps unseen tokens to unk",
   CHECK(task->max_source_length() == 3);
   CHECK(task->max_target_length() == 4);
   std::int64_t val_rows = 0;
-  for (const auto& b : task->validation_batches(4)) {
+  for (const auto& b : task->evaluation_batches(Split::validation, 4)) {
     auto rows = check_layout(b, b.src.shape()[0]);
     for (const auto& p : rows) {
       std::string src = task->detokenize(p.source.data(), std::int64_t(p.source.size()), false);
@@ -428,6 +474,9 @@ TEST_CASE("text_pairs builds sorted vocabularies and maps unseen tokens to unk",
     val_rows += std::int64_t(rows.size());
   }
   CHECK(val_rows == 10);  // round(41 × 0.25)
+  std::int64_t test_rows = 0;
+  for (const auto& b : task->evaluation_batches(Split::test, 4)) test_rows += b.src.shape()[0];
+  CHECK(test_rows == 4);  // round(41 × 0.1), the default test_fraction
   Generator g1(1), g2(1);
   CHECK(same(task->train_batch(g1, 8),
              make("text_pairs", {{"path", std::string("pairs.tsv")}, {"validation_fraction", 0.25}},
@@ -436,7 +485,7 @@ TEST_CASE("text_pairs builds sorted vocabularies and maps unseen tokens to unk",
   // Ids follow sorted token order: "0" < "1" < ... < "a" < "b" (after <unk>).
   auto whole =
       make("text_pairs",
-           {{"path", write_temp("sorted.tsv", "ba\tx\nab\ty\n")}, {"validation_fraction", 0.5}}, 1);
+           {{"path", write_temp("sorted.tsv", "ba\tx\nab\ty\nab\tz\n")}, {"validation_fraction", 0.3}}, 1);
   CHECK(whole->source_vocab() == kFirstToken + 1 + 2);
 }
 
@@ -461,9 +510,9 @@ TEST_CASE("text_pairs data may contain the text of special tokens", "[tasks]") {
   // "<pad>" or "<unk>" in a user's data are ordinary tokens with ids of their own, not
   // padding (found by the TSV fuzzer: it threw "token '<pad>' listed twice").
   auto task = make("text_pairs",
-                   {{"path", write_temp("specials.tsv", "<pad> a\t<unk>\nb <eos>\t<bos> c\n")},
+                   {{"path", write_temp("specials.tsv", "<pad> a\t<unk>\nb <eos>\t<bos> c\n<pad> a\t<unk>\n")},
                     {"tokens", std::string("whitespace")},
-                    {"validation_fraction", 0.5}},
+                    {"validation_fraction", 0.3}},
                    1);
   Generator gen(2);
   for (const auto& p : check_layout(task->train_batch(gen, 4), 4)) {

@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Generator gen(3);
   ForecastBatch train = task->forecast_train_batch(gen, 4);
   require(all_finite(train.x) && all_finite(train.y), "training windows are finite");
-  std::vector<ForecastBatch> validation = task->forecast_validation_batches(64);
+  std::vector<ForecastBatch> validation = task->forecast_evaluation_batches(Split::validation, 64);
   require(!validation.empty(), "there is at least one validation window");
   for (const ForecastBatch& b : validation)
     require(all_finite(b.x) && all_finite(b.y), "validation windows are finite");

@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   Generator gen(3);
   check_batch(*task, task->train_batch(gen, 4));
-  std::vector<Seq2SeqBatch> validation = task->validation_batches(8);
+  std::vector<Seq2SeqBatch> validation = task->evaluation_batches(Split::validation, 8);
   require(!validation.empty(), "there is at least one validation pair");
   for (const Seq2SeqBatch& b : validation) check_batch(*task, b);
   return 0;

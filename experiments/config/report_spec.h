@@ -1,0 +1,51 @@
+#pragma once
+// [report]: how a run's reports compare its sweep points (experiments/reports/
+// comparisons.h). Not part of any trial's identity: it changes what is computed from
+// the results, never the results.
+//
+//   [report]
+//   baseline = { "model.attention.qk" = "separate" }  # default: every axis's first value
+//   equivalence_margin = 0.01   # |difference| below which two points count as equivalent
+//   metric = "sequence_accuracy"  # the primary test metric (default: the task's)
+//
+// Each point is compared with its baseline: the point with the values `baseline`
+// names and the point's own values for every other swept key. Naming one key of a
+// [sweep.zip] group moves the whole group to that entry.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "experiments/config/config_error.h"
+#include "experiments/config/toml_reader.h"
+
+namespace ablate::experiments {
+
+struct ReportSpec {
+  // Swept key → the value a point is compared against (as point labels show it),
+  // zip groups completed. Keys not listed keep each point's own value.
+  std::vector<std::pair<std::string, std::string>> baseline;
+  std::optional<double> equivalence_margin;
+  std::string metric;  // "" = the task family's primary metric
+};
+
+// One sweep axis: its keys (several for a zip group) and each key's values as point
+// labels show them (values[key][entry]).
+struct AxisValues {
+  std::vector<std::string> keys;
+  std::vector<std::vector<std::string>> values;
+};
+
+ReportSpec read_report_spec(const toml::table& doc, const std::string& file, const PositionIndex& positions,
+                            const std::vector<AxisValues>& axes, std::vector<ConfigProblem>& problems);
+
+// The test metrics of a task family, the primary one first: sequence tasks
+// sequence_accuracy, token_accuracy, loss; forecasting mse, mae, loss.
+const std::vector<std::string>& test_metrics(bool forecast);
+bool higher_is_better(const std::string& metric);
+// "" when spec.metric is one of test_metrics(forecast) (or empty), else the problem.
+std::string check_report_metric(const ReportSpec& spec, bool forecast);
+
+}  // namespace ablate::experiments

@@ -1,0 +1,208 @@
+#include "experiments/reports/comparisons.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "experiments/config/report_spec.h"
+
+namespace ablate::experiments {
+
+namespace {
+
+// Full precision for the CSV (it is data); four significant digits for the tables.
+std::string exact(double v) {
+  if (std::isnan(v)) return "nan";
+  char s[32];
+  std::snprintf(s, sizeof s, "%.10g", v);
+  return s;
+}
+std::string short_number(double v) {
+  if (std::isnan(v)) return "nan";
+  char s[32];
+  std::snprintf(s, sizeof s, "%.4g", v);
+  return s;
+}
+std::string p_text(double p) {
+  char s[32];
+  std::snprintf(s, sizeof s, p < 1e-4 ? "%.1e" : "%.4f", p);
+  return s;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::vector<double> values_of(const std::map<std::uint64_t, std::map<std::string, double>>& by_seed,
+                              const std::string& metric, const std::vector<std::uint64_t>& seeds) {
+  std::vector<double> out;
+  for (std::uint64_t s : seeds)
+    if (auto it = by_seed.find(s); it != by_seed.end())
+      if (auto m = it->second.find(metric); m != it->second.end()) out.push_back(m->second);
+  return out;
+}
+
+std::vector<std::uint64_t> seeds_with(const PointResults& p, const std::string& metric) {
+  std::vector<std::uint64_t> seeds;
+  for (const auto& [seed, metrics] : p.test)
+    if (metrics.count(metric)) seeds.push_back(seed);
+  return seeds;
+}
+
+}  // namespace
+
+std::vector<std::optional<std::size_t>> find_baselines(
+    const std::vector<PointResults>& points, const std::vector<std::pair<std::string, std::string>>& baseline) {
+  std::vector<std::optional<std::size_t>> out(points.size());
+  if (baseline.empty()) return out;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    std::map<std::string, std::string> wanted = points[i].values;
+    for (const auto& [k, v] : baseline) wanted[k] = v;
+    if (wanted == points[i].values) continue;  // the point is a baseline
+    for (std::size_t j = 0; j < points.size(); ++j)
+      if (points[j].run == points[i].run && points[j].values == wanted) out[i] = j;
+  }
+  return out;
+}
+
+std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& points,
+                                          const std::vector<std::optional<std::size_t>>& baselines,
+                                          const ComparisonSettings& settings) {
+  std::vector<ComparisonRow> rows;
+  const std::set<std::size_t> baseline_points = [&] {
+    std::set<std::size_t> s;
+    for (const auto& b : baselines)
+      if (b) s.insert(*b);
+    return s;
+  }();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const PointResults& p = points[i];
+    for (std::size_t m = 0; m < settings.metrics.size(); ++m) {
+      const std::string& metric = settings.metrics[m];
+      ComparisonRow row;
+      row.point = i;
+      row.baseline = baselines[i];
+      row.metric = metric;
+      const std::vector<std::uint64_t> seeds = seeds_with(p, metric);
+      const std::vector<double> x = values_of(p.test, metric, seeds);
+      row.summary = stats::summarize(x);
+      const std::vector<double> se = values_of(p.test_se, metric, seeds);
+      for (double v : se) row.eval_se += v / double(se.size());
+      if (!row.baseline) {
+        row.verdict = baseline_points.count(i) ? "baseline" : "";
+        rows.push_back(row);
+        continue;
+      }
+      const PointResults& b = points[*row.baseline];
+      const std::vector<std::uint64_t> b_seeds = seeds_with(b, metric);
+      // Paired only when nothing is left out on either side: a paired test on the
+      // seeds both happen to have would hide a point's diverged or missing trials.
+      const bool complete = p.diverged + p.failed + p.missing == 0 && b.diverged + b.failed + b.missing == 0;
+      const std::vector<double> y = values_of(b.test, metric, b_seeds);
+      if (complete && seeds == b_seeds && seeds.size() >= 2)
+        row.comparison = stats::paired_t(x, y);
+      else if (x.size() >= 2 && y.size() >= 2)
+        row.comparison = stats::welch_t(x, y);
+      else
+        row.verdict = "too few seeds to compare";
+      rows.push_back(row);
+    }
+  }
+  // Holm over the table, per metric: the family a reader scans for that metric.
+  for (const std::string& metric : settings.metrics) {
+    std::vector<std::size_t> members;
+    std::vector<double> p;
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      if (rows[r].metric == metric && rows[r].comparison) {
+        members.push_back(r);
+        p.push_back(rows[r].comparison->p_value);
+      }
+    const std::vector<double> adjusted = stats::holm(p);
+    const bool primary = metric == settings.metrics.front();
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      ComparisonRow& row = rows[members[k]];
+      row.p_adjusted = adjusted[k];
+      row.verdict = stats::verdict(*row.comparison, row.p_adjusted, higher_is_better(metric),
+                                   primary ? settings.equivalence_margin : std::nullopt);
+    }
+  }
+  return rows;
+}
+
+std::string comparisons_csv(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows) {
+  std::ostringstream csv;
+  csv << "run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,sd,ci_low,ci_high,eval_se,"
+         "diff,diff_ci_low,diff_ci_high,p_value,p_adjusted,effect_size,mde,method,verdict,trials,diverged,failed,"
+         "missing\n";
+  for (const ComparisonRow& r : rows) {
+    const PointResults& p = points[r.point];
+    csv << csv_field(p.run) << "," << p.point_id << "," << csv_field(p.label) << ",";
+    if (r.baseline) csv << points[*r.baseline].point_id << "," << csv_field(points[*r.baseline].label);
+    else csv << ",";
+    csv << "," << r.metric << "," << r.split << "," << r.summary.n << "," << exact(r.summary.mean) << ","
+        << exact(r.summary.sd) << "," << exact(r.summary.ci_low) << "," << exact(r.summary.ci_high) << ","
+        << exact(r.eval_se) << ",";
+    if (const auto& c = r.comparison)
+      csv << exact(c->diff) << "," << exact(c->diff_ci_low) << "," << exact(c->diff_ci_high) << ","
+          << exact(c->p_value) << "," << exact(r.p_adjusted) << "," << exact(c->effect_size) << ","
+          << exact(c->mde) << "," << c->method;
+    else
+      csv << ",,,,,,,";
+    csv << "," << csv_field(r.verdict) << "," << p.trials << "," << p.diverged << "," << p.failed << ","
+        << p.missing << "\n";
+  }
+  return csv.str();
+}
+
+std::string comparisons_markdown(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows,
+                                 const std::vector<std::string>& keys, const std::string& metric) {
+  std::vector<const ComparisonRow*> table;
+  for (const ComparisonRow& r : rows)
+    if (r.metric == metric) table.push_back(&r);
+  const bool higher = higher_is_better(metric);
+  std::stable_sort(table.begin(), table.end(), [&](const ComparisonRow* a, const ComparisonRow* b) {
+    if (a->summary.n == 0 || b->summary.n == 0) return a->summary.n > b->summary.n;
+    return higher ? a->summary.mean > b->summary.mean : a->summary.mean < b->summary.mean;
+  });
+  bool several_runs = false;
+  for (const PointResults& p : points) several_runs |= p.run != points.front().run;
+  std::ostringstream md;
+  md << "|";
+  if (several_runs) md << " run |";
+  for (const std::string& k : keys) md << " " << k << " |";
+  md << " seeds | test " << metric << " [95% CI] | difference vs baseline [95% CI] | p (Holm) | effect size | "
+        "detectable at 80% power | verdict |\n|";
+  for (std::size_t i = 0; i < keys.size() + 7 + (several_runs ? 1 : 0); ++i) md << "---|";
+  md << "\n";
+  for (const ComparisonRow* r : table) {
+    const PointResults& p = points[r->point];
+    md << "|";
+    if (several_runs) md << " " << p.run << " |";
+    for (const std::string& k : keys) md << " " << (p.values.count(k) ? p.values.at(k) : "") << " |";
+    md << " " << r->summary.n;
+    if (p.diverged) md << " (+" << p.diverged << " diverged)";
+    if (p.failed) md << " (+" << p.failed << " failed)";
+    if (p.missing) md << " (+" << p.missing << " missing)";
+    md << " | ";
+    if (r->summary.n == 0) md << "—";
+    else if (r->summary.n == 1) md << short_number(r->summary.mean);
+    else md << short_number(r->summary.mean) << " [" << short_number(r->summary.ci_low) << ", "
+            << short_number(r->summary.ci_high) << "]";
+    md << " | ";
+    if (const auto& c = r->comparison)
+      md << (c->diff > 0 ? "+" : "") << short_number(c->diff) << " [" << short_number(c->diff_ci_low) << ", "
+         << short_number(c->diff_ci_high) << "] | " << p_text(r->p_adjusted) << " | " << short_number(c->effect_size)
+         << " | ±" << short_number(c->mde) << " | ";
+    else
+      md << "| | | | ";
+    md << (r->verdict.empty() ? "—" : r->verdict) << " |\n";
+  }
+  return md.str();
+}
+
+}  // namespace ablate::experiments

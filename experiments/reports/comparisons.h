@@ -1,0 +1,67 @@
+#pragma once
+// The comparison table of a report (comparisons.csv, and the headline table of
+// summary.md): for every sweep point and test metric, the mean over seeds with its
+// 95% interval, and against the point's baseline the difference with its interval,
+// the two-sided p-value — paired t when every seed of both points finished (seeds
+// pair trials: the same batches and, where shapes allow, the same initial weights),
+// Welch's t otherwise — Holm's adjustment over the table's comparisons of that metric,
+// Cohen's d (d_z when paired), the difference the design could detect at 80% power,
+// and the verdict those numbers give (stats/comparison.h). Diverged trials have no
+// test metrics: they are left out of the statistics and counted.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiments/stats/comparison.h"
+
+namespace ablate::experiments {
+
+// One sweep point's trials, as the report read them.
+struct PointResults {
+  std::string run;       // the run directory's name (several in `ablate compare`)
+  std::string point_id;  // Trial::point_id
+  std::string label;     // "model.attention.qk=shared ..." ("" for an unswept run)
+  std::map<std::string, std::string> values;  // swept key → value
+  // Seed → test metric → value, for every finished trial; and seed → that trial's
+  // standard error of each metric over the test set (its evaluation noise).
+  std::map<std::uint64_t, std::map<std::string, double>> test, test_se;
+  int trials = 0, diverged = 0, failed = 0, missing = 0;
+};
+
+struct ComparisonRow {
+  std::size_t point = 0;                 // index into the points compared
+  std::optional<std::size_t> baseline;   // its baseline's index (none for a baseline itself)
+  std::string metric, split = "test";
+  stats::MeanSummary summary;            // over seeds
+  double eval_se = 0;                    // mean over seeds of the trials' test-set standard error
+  std::optional<stats::Comparison> comparison;  // with ≥ 2 seeds on each side
+  double p_adjusted = 1;
+  std::string verdict;                   // "baseline", a stats::verdict word, or why there is none
+};
+
+struct ComparisonSettings {
+  std::vector<std::string> metrics;  // primary first
+  std::optional<double> equivalence_margin;  // in the primary metric's units; other metrics get none
+};
+
+// The baseline of each point: the point with the values `baseline` names and the
+// point's own values for every other key, in the same run; none when the sweep has no
+// such point (or the point is its own baseline).
+std::vector<std::optional<std::size_t>> find_baselines(
+    const std::vector<PointResults>& points, const std::vector<std::pair<std::string, std::string>>& baseline);
+
+// Rows in point order, metrics innermost.
+std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& points,
+                                          const std::vector<std::optional<std::size_t>>& baselines,
+                                          const ComparisonSettings& settings);
+
+// comparisons.csv: a header and one line per row (columns in experiments/README.md).
+std::string comparisons_csv(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows);
+
+// The headline table of summary.md: one line per point for `metric`, sorted best first.
+std::string comparisons_markdown(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows,
+                                 const std::vector<std::string>& keys, const std::string& metric);
+
+}  // namespace ablate::experiments
