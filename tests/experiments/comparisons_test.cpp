@@ -1,0 +1,173 @@
+// The comparison table of reports (experiments/reports/comparisons.h): which point is
+// each point's baseline, when seeds pair trials (paired t) and when they cannot
+// (Welch), Holm's adjustment over the table, the verdict, and a run's
+// comparisons.csv and summary.md built from its trials' test metrics. The tests
+// themselves are checked against SciPy in stats_test.cpp; here the plumbing is.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "experiments/config/config_error.h"
+#include "experiments/config/experiment.h"
+#include "experiments/reports/comparisons.h"
+#include "tests/experiments/experiment_files.h"
+
+using namespace ablate::experiments;
+using namespace ablate::experiments::testing;
+
+namespace {
+
+PointResults point(std::map<std::string, std::string> values, std::vector<double> accuracy,
+                   std::uint64_t first_seed = 0) {
+  PointResults p;
+  p.run = "run";
+  p.values = values;
+  for (const auto& [k, v] : values) p.label += (p.label.empty() ? "" : " ") + k + "=" + v;
+  p.point_id = p.label;
+  for (std::size_t i = 0; i < accuracy.size(); ++i) {
+    p.test[first_seed + i]["sequence_accuracy"] = accuracy[i];
+    p.test_se[first_seed + i]["sequence_accuracy"] = 0.01;
+  }
+  p.trials = int(accuracy.size());
+  return p;
+}
+
+std::vector<std::string> csv_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("a point's baseline has the baseline's values and the point's own elsewhere", "[comparisons]") {
+  std::vector<PointResults> points{point({{"qk", "separate"}, {"scale", "sqrt"}}, {}),
+                                   point({{"qk", "separate"}, {"scale", "none"}}, {}),
+                                   point({{"qk", "shared"}, {"scale", "sqrt"}}, {}),
+                                   point({{"qk", "shared"}, {"scale", "none"}}, {})};
+  // Only qk named: each scale keeps its own.
+  auto partial = find_baselines(points, {{"qk", "separate"}});
+  CHECK(!partial[0]);
+  CHECK(!partial[1]);
+  CHECK(partial[2] == std::optional<std::size_t>(0));
+  CHECK(partial[3] == std::optional<std::size_t>(1));
+  // Every axis named (the default): one baseline for all.
+  auto full = find_baselines(points, {{"qk", "separate"}, {"scale", "sqrt"}});
+  CHECK(!full[0]);
+  CHECK(full[1] == std::optional<std::size_t>(0));
+  CHECK(full[2] == std::optional<std::size_t>(0));
+  CHECK(full[3] == std::optional<std::size_t>(0));
+  // Points of another run are never a baseline of this run's points.
+  points[0].run = "other";
+  CHECK(!find_baselines(points, {{"qk", "separate"}})[2]);
+}
+
+TEST_CASE("seeds pair trials when every seed of both points finished; otherwise Welch", "[comparisons]") {
+  const std::vector<double> base{0.50, 0.60, 0.55, 0.70}, better{0.58, 0.66, 0.61, 0.79};
+  std::vector<PointResults> points{point({{"qk", "separate"}}, base), point({{"qk", "shared"}}, better)};
+  ComparisonSettings settings{{"sequence_accuracy"}, std::nullopt};
+  auto rows = compare_points(points, find_baselines(points, {{"qk", "separate"}}), settings);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].verdict == "baseline");
+  REQUIRE(rows[1].comparison);
+  const stats::Comparison paired = stats::paired_t(better, base);
+  CHECK(rows[1].comparison->method == "paired_t");
+  CHECK(rows[1].comparison->p_value == paired.p_value);
+  CHECK(rows[1].comparison->diff == paired.diff);
+  CHECK(rows[1].verdict == (paired.p_value < 0.05 ? "better" : rows[1].verdict));
+  CHECK(rows[1].summary.n == 4);
+  CHECK(rows[1].eval_se == Approx(0.01));
+
+  // One diverged trial: the seeds no longer pair every trial, so Welch on what is there.
+  points[1].test.erase(3);
+  points[1].diverged = 1;
+  rows = compare_points(points, find_baselines(points, {{"qk", "separate"}}), settings);
+  REQUIRE(rows[1].comparison);
+  CHECK(rows[1].comparison->method == "welch_t");
+  const std::vector<double> three(better.begin(), better.begin() + 3);
+  CHECK(rows[1].comparison->p_value == stats::welch_t(three, base).p_value);
+  CHECK(rows[1].summary.n == 3);
+  const std::string csv = comparisons_csv(points, rows);
+  CHECK_THAT(csv, Catch::Contains(",welch_t,"));
+  CHECK_THAT(csv_lines(csv)[2], Catch::EndsWith(",4,1,0,0"));  // trials, diverged, failed, missing
+
+  // A single seed cannot be compared.
+  points[1].test = {{0, {{"sequence_accuracy", 0.9}}}};
+  rows = compare_points(points, find_baselines(points, {{"qk", "separate"}}), settings);
+  CHECK(!rows[1].comparison);
+  CHECK(rows[1].verdict == "too few seeds to compare");
+}
+
+TEST_CASE("p-values are Holm-adjusted over the table and verdicts follow from them", "[comparisons]") {
+  const std::vector<double> base{0.50, 0.60, 0.55, 0.70, 0.65};
+  std::vector<PointResults> points{point({{"v", "a"}}, base), point({{"v", "b"}}, {0.60, 0.71, 0.64, 0.81, 0.74}),
+                                   point({{"v", "c"}}, {0.49, 0.62, 0.54, 0.69, 0.66}),
+                                   point({{"v", "d"}}, {0.40, 0.49, 0.46, 0.61, 0.55})};
+  ComparisonSettings settings{{"sequence_accuracy"}, 0.05};
+  auto rows = compare_points(points, find_baselines(points, {{"v", "a"}}), settings);
+  REQUIRE(rows.size() == 4);
+  std::vector<double> p;
+  for (std::size_t i = 1; i < 4; ++i) p.push_back(rows[i].comparison->p_value);
+  const std::vector<double> adjusted = stats::holm(p);
+  for (std::size_t i = 1; i < 4; ++i) CHECK(rows[i].p_adjusted == adjusted[i - 1]);
+  CHECK(rows[1].verdict == "better");
+  CHECK(rows[3].verdict == "worse");  // accuracy: lower is worse
+  // c differs from a by noise around 0 within ±0.05: equivalent by two one-sided tests.
+  CHECK(rows[2].verdict == "equivalent within ±0.05");
+  // Without a margin, the same comparison only says what the design could not detect.
+  settings.equivalence_margin.reset();
+  rows = compare_points(points, find_baselines(points, {{"v", "a"}}), settings);
+  CHECK_THAT(rows[2].verdict, Catch::StartsWith("no detectable difference (±"));
+}
+
+TEST_CASE("[report] names swept keys and their values; anything else is an error at its line", "[comparisons]") {
+  ScratchDir dir("comparisons_report_spec");
+  const std::string sweep = sweep_experiment("spec");
+  auto load = [&](const std::string& report) { return load_experiment(dir.file("exp.toml", sweep + report)); };
+  Experiment e = load("");
+  CHECK(e.report.baseline == std::vector<std::pair<std::string, std::string>>{{"model.attention.qk", "separate"},
+                                                                              {"model.norm.kind", "layer"}});
+  e = load("\n[report]\nbaseline = { \"model.norm.kind\" = \"batch\" }\nequivalence_margin = 0.02\n");
+  CHECK(e.report.baseline == std::vector<std::pair<std::string, std::string>>{{"model.norm.kind", "batch"}});
+  CHECK(e.report.equivalence_margin == std::optional<double>(0.02));
+  auto problem = [&](const std::string& report) {
+    try {
+      load(report);
+    } catch (const ConfigError& err) {
+      return std::string(err.what());
+    }
+    return std::string("(loaded)");
+  };
+  CHECK_THAT(problem("\n[report]\nbaseline = { \"model.d_model\" = 8 }\n"),
+             Catch::Contains("report.baseline.model.d_model: is not a swept key") &&
+                 Catch::Contains("model.attention.qk, model.norm.kind"));
+  CHECK_THAT(problem("\n[report]\nbaseline = { \"model.norm.kind\" = \"rms\" }\n"),
+             Catch::Contains("exp.toml:30:14:") && Catch::Contains("\"rms\" is not one of the swept values: layer, batch"));
+  CHECK_THAT(problem("\n[report]\nmetric = \"bleu\"\n"),
+             Catch::Contains("report.metric: \"bleu\" is not a test metric of this task; allowed: "
+                             "sequence_accuracy, token_accuracy, loss"));
+  CHECK_THAT(problem("\n[report]\nequivalence_margin = -1\n"), Catch::Contains("report.equivalence_margin"));
+  CHECK_THAT(problem("\n[report]\nbaselin = {}\n"), Catch::Contains("did you mean 'baseline'"));
+  // Not part of any trial: the ids do not change.
+  CHECK(load("\n[report]\nequivalence_margin = 0.5\n").trials[0].id == load("").trials[0].id);
+}
+
+TEST_CASE("a run writes comparisons.csv and a summary.md test table from its trials", "[comparisons]") {
+  ScratchDir dir("comparisons_run");
+  const std::string file = dir.file("exp.toml", sweep_experiment("cmp"));
+  CommandResult r = run_command("cd " + dir.str() + " && " + std::string(ABLATE_CLI) + " run exp.toml --jobs 2 --quiet");
+  REQUIRE(r.status == 0);
+  const std::string csv = read_text(dir.str() + "/runs/cmp/comparisons.csv");
+  const auto lines = csv_lines(csv);
+  REQUIRE(lines.size() == 1 + 4 * 3);  // 4 points × 3 test metrics
+  CHECK_THAT(lines[0], Catch::StartsWith("run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,"));
+  CHECK_THAT(csv, Catch::Contains(",paired_t,"));
+  const std::string md = read_text(dir.str() + "/runs/cmp/summary.md");
+  CHECK_THAT(md, Catch::Contains("## Test sequence_accuracy") && Catch::Contains("| baseline |") &&
+                     Catch::Contains("Evaluation noise: a trial's test sequence_accuracy has a standard error of"));
+  const std::string results = read_text(dir.str() + "/runs/cmp/results.csv");
+  CHECK_THAT(csv_lines(results)[0],
+             Catch::StartsWith("trial,point_id,model.attention.qk,model.norm.kind,seed,status,steps,"
+                               "test_sequence_accuracy,test_token_accuracy,test_loss,"));
+}
