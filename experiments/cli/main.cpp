@@ -15,6 +15,7 @@
 #include "experiments/config/plain_keys.h"
 #include "experiments/demo.h"
 #include "experiments/tasks/task.h"
+#include "experiments/reports/compare_runs.h"
 #include "experiments/reports/report.h"
 #include "experiments/plugins/plugin.h"
 #include "experiments/runner/mpi_sweep.h"
@@ -37,7 +38,8 @@ constexpr const char* kUsage =
     "commands:\n"
     "  run FILE     run an experiment file's sweep into <out>/<name>/ (skips finished trials)\n"
     "  check FILE   validate an experiment file and list its trials, without running\n"
-    "  report DIR   rebuild results.csv, summary.md and plots of a run directory\n"
+    "  report DIR   rebuild results.csv, comparisons.csv, summary.md and plots of a run directory\n"
+    "  compare DIR...  compare the points of several runs against one baseline (comparisons.csv, .md)\n"
     "  list         every registered component (attention, positions, norms, ...) and its options,\n"
     "               and every plain key (widths, placement, steps, ...)\n"
     "  demo         train a tiny attention model with the autograd tape and print its loss\n"
@@ -68,7 +70,7 @@ void print_run_summary(const RunSummary& s) {
   std::cout << s.run_dir << ": " << s.total << " trials (" << s.skipped << " already done, " << s.ok
             << " ok, " << s.diverged << " diverged, " << s.failed << " failed)\n"
             << "  table:   " << s.run_dir << "/summary.md\n"
-            << "  results: " << s.run_dir << "/results.csv\n"
+            << "  results: " << s.run_dir << "/results.csv\n  compared: " << s.run_dir << "/comparisons.csv\n"
             << "  plots:   " << s.run_dir << "/plots/\n";
   if (s.resumed)
     std::cout << "  " << s.resumed << " trial" << (s.resumed == 1 ? "" : "s")
@@ -244,9 +246,31 @@ int report(const std::vector<std::string>& args) {
   std::cout << dir << ": " << r.finished << " of " << r.expected << " trials finished";
   if (r.failed) std::cout << ", " << r.failed << " failed";
   if (r.missing) std::cout << ", " << r.missing << " missing";
-  std::cout << "\n  table:   " << dir << "/summary.md\n  results: " << dir << "/results.csv\n";
+  std::cout << "\n  table:   " << dir << "/summary.md\n  results: " << dir << "/results.csv\n  compared: " << dir
+            << "/comparisons.csv\n";
   for (const std::string& id : r.missing_ids) std::cout << "  missing: " << id << "\n";
   return r.failed ? 1 : 0;
+}
+
+int compare(const std::vector<std::string>& args) {
+  CompareOptions o;
+  double margin = 0;
+  po::options_description desc("ablate compare RUN_DIR [RUN_DIR...]");
+  desc.add_options()("dirs", po::value(&o.run_dirs)->multitoken(), "run directories (<out>/<name>)")(
+      "baseline", po::value(&o.baseline),
+      "point_id (or a unique prefix) of the point every other is compared with; default: the first run's baseline")(
+      "metric", po::value(&o.metric), "the test metric of the table (default: the first run's)")(
+      "equivalence-margin", po::value(&margin), "equivalence margin δ of the metric (default: the first run's)")(
+      "out", po::value(&o.out_dir)->default_value("comparison"), "directory for comparisons.csv and comparisons.md");
+  po::variables_map vm;
+  if (!parse(args, desc, vm, nullptr, "dirs")) return 0;
+  if (vm.count("equivalence-margin")) {
+    if (!(margin > 0)) throw po::error("--equivalence-margin must be > 0");
+    o.equivalence_margin = margin;
+  }
+  std::cout << compare_runs(o);
+  std::cout << "\n  table:   " << o.out_dir << "/comparisons.md\n  data:    " << o.out_dir << "/comparisons.csv\n";
+  return 0;
 }
 
 int list(const std::vector<std::string>& args) {
@@ -338,6 +362,7 @@ int main(int argc, char** argv) {
     if (command == "run") return run(args);
     if (command == "check") return check(args);
     if (command == "report") return report(args);
+    if (command == "compare") return compare(args);
     if (command == "demo") return demo(args);
     if (command == "list") return list(args);
     std::cerr << "ablate: unknown command '" << command << "'\n\n" << kUsage;

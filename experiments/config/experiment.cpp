@@ -393,8 +393,9 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
       point_problem_list[it->second].second.push_back(labelled.point_label());
     }
     if (!point_problems.empty()) continue;
-    TrialConfig unseeded = config;
+    TrialConfig unseeded = config;  // the point: neither the seed nor the file's name
     unseeded.trial_seed = 0;
+    unseeded.name.clear();
     const std::string point_id = hex_id(to_toml_string(unseeded));
     for (std::uint64_t seed : seeds_given ? e.seeds : std::vector<std::uint64_t>{config.trial_seed}) {
       Trial t;

@@ -18,8 +18,9 @@ namespace ablate::experiments {
 struct Trial {
   TrialConfig config;
   std::string id;             // 16 hex digits: FNV-1a of the resolved config.toml
-  // The sweep point, whatever the seed: the id of the same config with trial_seed 0.
-  // Equal across runs and files for equal configs, so comparisons can match points.
+  // The sweep point, whatever the seed: the id of the same config with trial_seed 0
+  // and no name. Equal across runs and files for equal configs, so comparisons can
+  // match points.
   std::string point_id;
   std::string config_toml;    // the resolved config
   // The swept keys and this trial's values (as written in TOML), in sweep order.

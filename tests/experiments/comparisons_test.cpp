@@ -171,3 +171,34 @@ TEST_CASE("a run writes comparisons.csv and a summary.md test table from its tri
              Catch::StartsWith("trial,point_id,model.attention.qk,model.norm.kind,seed,status,steps,"
                                "test_sequence_accuracy,test_token_accuracy,test_loss,"));
 }
+
+TEST_CASE("ablate compare compares the points of two files against one baseline, merging a shared point",
+          "[comparisons]") {
+  ScratchDir dir("comparisons_compare");
+  // Two files sweeping qk: both hold the separate point (the same config, so the
+  // same point_id), each adds one variant.
+  dir.file("a.toml", tiny_experiment("a") + "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\nseeds = [0, 1, 2]\n");
+  dir.file("b.toml", tiny_experiment("b") + "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"identity\"]\nseeds = [0, 1, 2]\n");
+  const std::string cli = "cd " + dir.str() + " && " + std::string(ABLATE_CLI);
+  REQUIRE(run_command(cli + " run a.toml --jobs 2 --quiet").status == 0);
+  REQUIRE(run_command(cli + " run b.toml --jobs 2 --quiet").status == 0);
+  CommandResult r = run_command(cli + " compare runs/a runs/b --out cmp");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const auto lines = csv_lines(read_text(dir.str() + "/cmp/comparisons.csv"));
+  REQUIRE(lines.size() == 1 + 3 * 3);  // separate (once), shared, identity × 3 metrics
+  CHECK_THAT(lines[1], Catch::StartsWith("a,") && Catch::Contains(",baseline,"));
+  CHECK_THAT(lines[4], Catch::StartsWith("a,") && Catch::Contains("model.attention.qk=shared") &&
+                           Catch::Contains(",paired_t,"));
+  CHECK_THAT(lines[7], Catch::StartsWith("b,") && Catch::Contains("model.attention.qk=identity") &&
+                           Catch::Contains("model.attention.qk=separate,sequence_accuracy,test,3,"));
+  CHECK_THAT(read_text(dir.str() + "/cmp/comparisons.md"), Catch::Contains("# Comparison of a, b") &&
+                                                               Catch::Contains("| run | model.attention.qk |"));
+  // Mistakes are usage errors (exit status 2) that say what is there.
+  CommandResult unknown = run_command(cli + " compare runs/a --baseline ffff --out cmp2");
+  CHECK(unknown.status == 2);
+  CHECK_THAT(unknown.output, Catch::Contains("--baseline ffff names no point") && Catch::Contains("a: model.attention.qk=shared"));
+  CHECK(run_command(cli + " compare runs/a runs/nothing --out cmp2").status == 2);
+  CHECK(run_command(cli + " compare runs/a --metric mse --out cmp2").status == 2);
+  CHECK_FALSE(std::filesystem::exists(dir.str() + "/cmp2"));
+}

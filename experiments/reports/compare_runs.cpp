@@ -1,0 +1,98 @@
+#include "experiments/reports/compare_runs.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "experiments/config/report_spec.h"
+#include "experiments/io/atomic_file.h"
+#include "experiments/reports/report.h"
+
+namespace ablate::experiments {
+
+namespace {
+
+// Adds `p` to `merged`, or merges its seeds into the point with the same id.
+void merge_point(std::vector<PointResults>& merged, const PointResults& p) {
+  auto same = std::find_if(merged.begin(), merged.end(),
+                           [&](const PointResults& q) { return !p.point_id.empty() && q.point_id == p.point_id; });
+  if (same == merged.end()) {
+    merged.push_back(p);
+    return;
+  }
+  // The same config and seed is the same trial: its results are the same in either run.
+  for (const auto& [seed, metrics] : p.test) same->test.emplace(seed, metrics);
+  for (const auto& [seed, errors] : p.test_se) same->test_se.emplace(seed, errors);
+  same->trials = std::max(same->trials, p.trials);
+  same->diverged = std::max(same->diverged, p.diverged);
+  same->failed = std::max(same->failed, p.failed);
+  same->missing = std::min(same->missing, p.missing);
+}
+
+std::size_t find_baseline(const std::vector<PointResults>& points, const RunPoints& first,
+                          const std::string& wanted) {
+  if (!wanted.empty()) {
+    std::vector<std::size_t> matches;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      if (points[i].point_id.rfind(wanted, 0) == 0) matches.push_back(i);
+    if (matches.size() == 1) return matches[0];
+    std::string ids;
+    for (const PointResults& p : points) ids += "\n  " + p.point_id + "  " + p.run + ": " + p.label;
+    throw std::invalid_argument("--baseline " + wanted + (matches.empty() ? " names no point" : " is ambiguous") +
+                                "; the points (point_id, run, values):" + ids);
+  }
+  // The first run's baseline: its first point with the [report] baseline's values.
+  if (first.points.empty()) throw std::invalid_argument(first.name + ": the run has no trials");
+  std::map<std::string, std::string> values = first.points.front().values;
+  for (const auto& [k, v] : first.baseline) values[k] = v;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (points[i].run == first.name && points[i].values == values) return i;
+  return 0;
+}
+
+}  // namespace
+
+std::string compare_runs(const CompareOptions& o) {
+  if (o.run_dirs.empty()) throw std::invalid_argument("name at least one run directory");
+  std::vector<RunPoints> runs;
+  for (const std::string& dir : o.run_dirs) {
+    if (!std::filesystem::is_regular_file(dir + "/trials.json"))
+      throw std::invalid_argument(dir + ": not a run directory (no trials.json)");
+    runs.push_back(read_run_points(dir));
+    if (runs.back().forecast != runs.front().forecast)
+      throw std::invalid_argument(dir + ": a " + (runs.back().forecast ? "forecasting" : "sequence") +
+                                  " run cannot be compared with " + o.run_dirs.front() + ", a " +
+                                  (runs.front().forecast ? "forecasting" : "sequence") + " run");
+  }
+  RunPoints merged;
+  merged.name = "comparison";
+  merged.forecast = runs.front().forecast;
+  merged.metric = o.metric.empty() ? runs.front().metric : o.metric;
+  merged.equivalence_margin = o.equivalence_margin ? o.equivalence_margin : runs.front().equivalence_margin;
+  ReportSpec check;
+  check.metric = merged.metric;
+  if (std::string err = check_report_metric(check, merged.forecast); !err.empty())
+    throw std::invalid_argument("--metric " + err);
+  for (const RunPoints& r : runs) {
+    for (const std::string& k : r.keys)
+      if (std::find(merged.keys.begin(), merged.keys.end(), k) == merged.keys.end()) merged.keys.push_back(k);
+    for (const PointResults& p : r.points) merge_point(merged.points, p);
+  }
+  const std::size_t baseline = find_baseline(merged.points, runs.front(), o.baseline);
+  std::vector<std::optional<std::size_t>> baselines(merged.points.size());
+  for (std::size_t i = 0; i < merged.points.size(); ++i)
+    if (i != baseline) baselines[i] = baseline;
+  const PointResults& b = merged.points[baseline];
+  merged.baseline.assign(b.values.begin(), b.values.end());
+  const ComparisonReport report =
+      comparison_report(merged, baselines, b.run + ": " + (b.label.empty() ? "its only point" : b.label));
+  std::string runs_list;
+  for (const RunPoints& r : runs) runs_list += (runs_list.empty() ? "" : ", ") + r.name;
+  const std::string markdown = "# Comparison of " + runs_list + "\n\n" + report.markdown;
+  std::filesystem::create_directories(o.out_dir);
+  write_file_atomically(o.out_dir + "/comparisons.csv", report.csv);
+  write_file_atomically(o.out_dir + "/comparisons.md", markdown);
+  return markdown;
+}
+
+}  // namespace ablate::experiments
