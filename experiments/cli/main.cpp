@@ -198,7 +198,7 @@ int run(const std::vector<std::string>& args) {
     for (std::size_t i : listed) {
       const Trial& t = e.trials[i];
       std::cout << "  " << t.id << (done[i] ? "  done  " : resumes[i] ? "  resume" : "  to run") << "  seed " << t.config.trial_seed << "  "
-                << t.point_label() << "\n";
+                << t.point_label() << (t.tune.empty() ? "" : "  tune: " + t.tune_label()) << "\n";
     }
     return 0;
   }
@@ -224,14 +224,16 @@ int check(const std::vector<std::string>& args) {
   load.overrides = overrides;
   Experiment e = load_experiment(file, load);
   std::cout << file << ": ok, " << e.trials.size() << " trials";
-  if (!e.swept_keys.empty()) {
+  if (!e.swept_keys.empty() || !e.tune_keys.empty()) {
     std::cout << " (";
     for (std::size_t i = 0; i < e.swept_keys.size(); ++i) std::cout << (i ? " × " : "") << e.swept_keys[i];
+    for (const std::string& k : e.tune_keys) std::cout << (e.swept_keys.empty() && &k == &e.tune_keys.front() ? "" : " × ") << k << " (tuned)";
     std::cout << " × " << e.seeds.size() << " seeds)";
   }
   std::cout << "\n";
   for (const Trial& t : e.trials)
-    std::cout << "  " << t.id << "  seed " << t.config.trial_seed << "  " << t.point_label() << "\n";
+    std::cout << "  " << t.id << "  seed " << t.config.trial_seed << "  " << t.point_label()
+              << (t.tune.empty() ? "" : "  tune: " + t.tune_label()) << "\n";
   return 0;
 }
 

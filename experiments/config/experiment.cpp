@@ -36,6 +36,7 @@ std::string hex_id(const std::string& config_toml) {
 
 struct SweepAxis {
   bool zip = false;
+  bool tune = false;  // an axis of [tune]: chosen per sweep point, not compared
   std::vector<std::string> keys;                        // one, or several for a zip
   std::vector<std::vector<const toml::node*>> values;   // values[key][i]
   std::size_t size() const { return values.empty() ? 0 : values[0].size(); }
@@ -57,17 +58,20 @@ std::string set_path(toml::table& doc, const std::string& path, const toml::node
   return set_key_path(doc, keys, value);
 }
 
-void read_axis(const std::string& key, const toml::node& node, const std::string& file,
+// One axis of [sweep] (table "sweep") or [tune] (table "tune").
+void read_axis(const std::string& table, const std::string& key, const toml::node& node, const std::string& file,
                const PositionIndex& positions, std::vector<ConfigProblem>& problems,
                std::vector<const toml::node*>& out) {
-  auto [line, column] = positions.find("sweep." + key);
+  const std::string at = table + "." + key;
+  const char* verb = table == "tune" ? "search" : "sweep";
+  auto [line, column] = positions.find(at);
   const toml::array* a = node.as_array();
   if (!a) {
-    problems.push_back({file, line, column, "sweep." + key, "must be a list of values to sweep"});
+    problems.push_back({file, line, column, at, std::string("must be a list of values to ") + verb});
     return;
   }
   if (a->empty()) {
-    problems.push_back({file, line, column, "sweep." + key, "is an empty list: nothing to sweep"});
+    problems.push_back({file, line, column, at, std::string("is an empty list: nothing to ") + verb});
     return;
   }
   for (const toml::node& v : *a) out.push_back(&v);
@@ -83,8 +87,15 @@ std::string Trial::point_label() const {
   return s;
 }
 
+std::string Trial::tune_label() const {
+  std::string s;
+  for (const auto& [k, v] : tune) s += (s.empty() ? "" : " ") + k + "=" + v;
+  return s;
+}
+
 std::string Trial::seeded_label() const {
   std::string s = point_label();
+  if (!tune.empty()) s += (s.empty() ? "" : " ") + tune_label();
   if (!s.empty()) s += ' ';
   return s.append("seed=").append(std::to_string(config.trial_seed));
 }
@@ -279,7 +290,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
             for (const auto& [zk, zvp] : zipped) {
               const toml::node& zv = *zvp;
               std::vector<const toml::node*> values;
-              read_axis("zip." + std::string(zk.str()), zv, path, positions, problems, values);
+              read_axis("sweep", "zip." + std::string(zk.str()), zv, path, positions, problems, values);
               if (!axis.values.empty() && values.size() != axis.size()) {
                 auto [l, c] = positions.find("sweep.zip." + std::string(zk.str()));
                 problems.push_back({path, l, c, "sweep.zip." + std::string(zk.str()),
@@ -297,7 +308,45 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
         SweepAxis axis;
         axis.keys.push_back(key);
         axis.values.emplace_back();
-        read_axis(key, v, path, positions, problems, axis.values[0]);
+        read_axis("sweep", key, v, path, positions, problems, axis.values[0]);
+        if (!axis.values[0].empty()) axes.push_back(axis);
+      }
+    }
+  }
+  // ---- the tuning grid: axes like the sweep's, searched for each sweep point
+  if (const toml::node* tune_node = doc.get("tune")) {
+    const toml::table* tune = tune_node->as_table();
+    if (!tune) {
+      auto [l, c] = positions.find("tune");
+      problems.push_back({path, l, c, "tune", "must be a table of key = [values] to search per sweep point"});
+    } else {
+      std::vector<std::pair<std::string, const toml::node*>> entries;
+      for (const auto& [k, v] : *tune) entries.emplace_back(std::string(k.str()), &v);
+      std::stable_sort(entries.begin(), entries.end(), [&](const auto& a, const auto& b) {
+        return positions.find("tune." + a.first) < positions.find("tune." + b.first);
+      });
+      for (const auto& [key, node] : entries) {
+        auto [l, c] = positions.find("tune." + key);
+        const bool swept = std::any_of(axes.begin(), axes.end(), [&](const SweepAxis& a) {
+          return std::find(a.keys.begin(), a.keys.end(), key) != a.keys.end();
+        });
+        if (swept) {
+          problems.push_back({path, l, c, "tune." + key,
+                              "is also swept: a key is either swept (its values compared) or tuned (the best "
+                              "value chosen for each sweep point), not both"});
+          continue;
+        }
+        if (key == "seeds" || key == "zip" || key == "plugins" || key == "plugins_sha256") {
+          problems.push_back({path, l, c, "tune." + key,
+                              "cannot be tuned: [tune] lists trial keys (e.g. \"train.lr\" = [3e-4, 1e-3]); "
+                              "seeds come from sweep.seeds"});
+          continue;
+        }
+        SweepAxis axis;
+        axis.tune = true;
+        axis.keys.push_back(key);
+        axis.values.emplace_back();
+        read_axis("tune", key, *node, path, positions, problems, axis.values[0]);
         if (!axis.values[0].empty()) axes.push_back(axis);
       }
     }
@@ -305,6 +354,10 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   if (!problems.empty()) throw ConfigError(problems);
   std::vector<AxisValues> axis_values;
   for (const SweepAxis& a : axes) {
+    if (a.tune) {
+      e.tune_keys.push_back(a.keys.front());
+      continue;
+    }
     for (const std::string& k : a.keys) e.swept_keys.push_back(k);
     e.axes.push_back(a.keys);
     AxisValues v{a.keys, {}};
@@ -361,7 +414,10 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   for (std::size_t p = 0; p < points; ++p) {
     toml::table trial_doc = base;
     PositionIndex trial_positions = positions;
+    // Every swept and tuned value of this grid point, with where the file gives it.
     std::vector<std::pair<std::string, std::string>> point;
+    std::vector<std::string> point_paths;
+    std::vector<bool> tuned;
     std::size_t rest = p;
     std::vector<std::size_t> index(axes.size());
     for (std::size_t a = axes.size(); a-- > 0;) {
@@ -372,7 +428,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
       for (std::size_t k = 0; k < axes[a].keys.size(); ++k) {
         const std::string& key = axes[a].keys[k];
         const toml::node& value = *axes[a].values[k][index[a]];
-        std::string sweep_path = (axes[a].zip ? "sweep.zip." : "sweep.") + key;
+        std::string sweep_path = (axes[a].tune ? "tune." : axes[a].zip ? "sweep.zip." : "sweep.") + key;
         if (std::string err = set_path(trial_doc, key, value); !err.empty()) {
           auto [l, c] = positions.find(sweep_path);
           problems.push_back({path, l, c, sweep_path, err});
@@ -380,13 +436,17 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
         }
         trial_positions.add(value, key);  // problems in this value point at the sweep entry
         point.emplace_back(key, display_value(value));
+        point_paths.push_back(sweep_path);
+        tuned.push_back(axes[a].tune);
       }
+    std::vector<std::pair<std::string, std::string>> swept_values, tuned_values;
+    for (std::size_t k = 0; k < point.size(); ++k) (tuned[k] ? tuned_values : swept_values).push_back(point[k]);
     // Validated once per grid point; the seeds only change the trial's seed.
     std::vector<ConfigProblem> point_problems;
     TrialConfig config = read_trial_config(trial_doc, path, e.base_dir, trial_positions, point_problems, digests);
     config.plugins = e.plugins;
     Trial labelled;
-    labelled.point = point;
+    labelled.point = point;  // swept and tuned values: where a problem arose
     for (ConfigProblem& pr : point_problems) {
       auto [it, first] = point_problem_index.emplace(pr.str(), point_problem_list.size());
       if (first) point_problem_list.push_back({pr, {}});
@@ -404,23 +464,24 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
       t.config_toml = to_toml_string(t.config);
       t.id = hex_id(t.config_toml);
       t.point_id = point_id;
-      t.point = point;
-      auto [earlier, first] = point_of_id.emplace(t.id, t.point);
+      t.point = swept_values;
+      t.tune = tuned_values;
+      auto [earlier, first] = point_of_id.emplace(t.id, point);
       if (first) {
         e.trials.push_back(std::move(t));
         continue;
       }
-      if (t.point == earlier->second && reported_keys.insert("").second) {
+      if (point == earlier->second && reported_keys.insert("").second) {
         auto [l, col] = positions.find("sweep");
         problems.push_back({path, l, col, "sweep", "lists the same trial twice (a value or a seed repeated: " +
                                                        t.seeded_label() + ")"});
       }
-      for (std::size_t k = 0; k < t.point.size() && k < earlier->second.size(); ++k) {
-        const auto& [key, value] = t.point[k];
+      for (std::size_t k = 0; k < point.size() && k < earlier->second.size(); ++k) {
+        const auto& [key, value] = point[k];
         const std::string& other = earlier->second[k].second;
         if (value == other || !reported_keys.insert(key).second) continue;
-        auto [l, col] = positions.find("sweep." + key);
-        problems.push_back({path, l, col, "sweep." + key,
+        auto [l, col] = positions.find(point_paths[k]);
+        problems.push_back({path, l, col, point_paths[k],
                             "the values " + other + " and " + value + " give the same trial (" + key +
                                 " is not part of a trial's identity, or both resolve to the same config); "
                                 "sweep a key whose values differ"});

@@ -2,8 +2,10 @@
 // An experiment file expanded into its trials. [sweep] maps dotted keys to lists of
 // values (the grid is their product), `seeds = [...]` repeats every grid point, and
 // [sweep.zip] (or [[sweep.zip]]) maps keys to lists of equal length that vary
-// together. Every trial is validated before anything runs; all problems of the file
-// are thrown at once as a ConfigError.
+// together. [tune] maps keys to lists searched for every sweep point (an inner grid:
+// each point is reported at the setting with the lowest mean validation loss). Every
+// trial is validated before anything runs; all problems of the file are thrown at
+// once as a ConfigError.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -25,8 +27,11 @@ struct Trial {
   std::string config_toml;    // the resolved config
   // The swept keys and this trial's values (as written in TOML), in sweep order.
   std::vector<std::pair<std::string, std::string>> point;
+  // The [tune] keys and this trial's values: a setting searched for its point.
+  std::vector<std::pair<std::string, std::string>> tune;
   std::string point_label() const;  // "model.attention.qk=shared model.attention.scale=0.5"
-  std::string seeded_label() const;  // point_label() and "seed=N": this replicate
+  std::string tune_label() const;   // "train.lr=0.001" ("" without [tune])
+  std::string seeded_label() const;  // point_label(), tune_label() and "seed=N": this replicate
 };
 
 struct Experiment {
@@ -41,6 +46,9 @@ struct Experiment {
   std::vector<std::string> swept_keys;
   // The swept keys by axis: one key each, or the keys of a [sweep.zip] group.
   std::vector<std::vector<std::string>> axes;
+  // [tune]: keys searched for each sweep point (its trials are ordinary trials; the
+  // report chooses each point's setting by validation loss).
+  std::vector<std::string> tune_keys;
   std::vector<std::uint64_t> seeds;
   ReportSpec report;  // [report]: how summary.md and comparisons.csv compare points
   std::vector<Trial> trials;  // grid order (first swept key slowest), seeds innermost

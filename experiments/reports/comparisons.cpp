@@ -138,7 +138,7 @@ std::string comparisons_csv(const std::vector<PointResults>& points, const std::
   std::ostringstream csv;
   csv << "run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,sd,ci_low,ci_high,eval_se,"
          "diff,diff_ci_low,diff_ci_high,p_value,p_adjusted,effect_size,mde,method,verdict,trials,diverged,failed,"
-         "missing\n";
+         "missing,tuned\n";
   for (const ComparisonRow& r : rows) {
     const PointResults& p = points[r.point];
     csv << csv_field(p.run) << "," << p.point_id << "," << csv_field(p.label) << ",";
@@ -154,7 +154,7 @@ std::string comparisons_csv(const std::vector<PointResults>& points, const std::
     else
       csv << ",,,,,,,";
     csv << "," << csv_field(r.verdict) << "," << p.trials << "," << p.diverged << "," << p.failed << ","
-        << p.missing << "\n";
+        << p.missing << "," << csv_field(p.setting) << "\n";
   }
   return csv.str();
 }
@@ -169,21 +169,26 @@ std::string comparisons_markdown(const std::vector<PointResults>& points, const 
     if (a->summary.n == 0 || b->summary.n == 0) return a->summary.n > b->summary.n;
     return higher ? a->summary.mean > b->summary.mean : a->summary.mean < b->summary.mean;
   });
-  bool several_runs = false;
-  for (const PointResults& p : points) several_runs |= p.run != points.front().run;
+  bool several_runs = false, tuned = false;
+  for (const PointResults& p : points) {
+    several_runs |= p.run != points.front().run;
+    tuned |= !p.setting.empty();
+  }
   std::ostringstream md;
   md << "|";
   if (several_runs) md << " run |";
   for (const std::string& k : keys) md << " " << k << " |";
+  if (tuned) md << " tuned |";
   md << " seeds | test " << metric << " [95% CI] | difference vs baseline [95% CI] | p (Holm) | effect size | "
         "detectable at 80% power | verdict |\n|";
-  for (std::size_t i = 0; i < keys.size() + 7 + (several_runs ? 1 : 0); ++i) md << "---|";
+  for (std::size_t i = 0; i < keys.size() + 7 + (several_runs ? 1 : 0) + (tuned ? 1 : 0); ++i) md << "---|";
   md << "\n";
   for (const ComparisonRow* r : table) {
     const PointResults& p = points[r->point];
     md << "|";
     if (several_runs) md << " " << p.run << " |";
     for (const std::string& k : keys) md << " " << (p.values.count(k) ? p.values.at(k) : "") << " |";
+    if (tuned) md << " " << p.setting << " |";
     md << " " << r->summary.n;
     if (p.diverged) md << " (+" << p.diverged << " diverged)";
     if (p.failed) md << " (+" << p.failed << " failed)";

@@ -18,7 +18,16 @@
 
 namespace ablate::experiments {
 
-// One sweep point's trials, as the report read them.
+// A [tune] setting of a sweep point: its mean validation loss over the seeds that
+// finished (diverged: infinite), which chooses the point's setting.
+struct TuningSetting {
+  std::string label;  // "train.lr=0.001"
+  double validation_loss = 0;
+  int trials = 0;
+};
+
+// One sweep point's trials, as the report read them (with [tune]: those of its chosen
+// setting).
 struct PointResults {
   std::string run;       // the run directory's name (several in `ablate compare`)
   std::string point_id;  // Trial::point_id
@@ -28,6 +37,8 @@ struct PointResults {
   // standard error of each metric over the test set (its evaluation noise).
   std::map<std::uint64_t, std::map<std::string, double>> test, test_se;
   int trials = 0, diverged = 0, failed = 0, missing = 0;
+  std::string setting;                  // the [tune] setting chosen ("" without [tune])
+  std::vector<TuningSetting> settings;  // every setting searched (empty without [tune])
 };
 
 struct ComparisonRow {

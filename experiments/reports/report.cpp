@@ -25,8 +25,10 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
   for (const Trial& t : e.trials) {
     json point = json::object();
     for (const auto& [k, v] : t.point) point[k] = v;
+    json tune = json::object();
+    for (const auto& [k, v] : t.tune) tune[k] = v;
     trials.push_back({{"id", t.id}, {"point_id", t.point_id}, {"seed", t.config.trial_seed}, {"point", point},
-                      {"label", t.point_label()}});
+                      {"label", t.point_label()}, {"tune", tune}, {"tune_label", t.tune_label()}});
   }
   json baseline = json::object();
   for (const auto& [k, v] : e.report.baseline) baseline[k] = v;
@@ -38,6 +40,7 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
              // paths against it, from wherever it is run (Experiment::base_dir).
              {"source_dir", fs::absolute(e.base_dir).lexically_normal().string()},
              {"swept_keys", e.swept_keys},
+             {"tune_keys", e.tune_keys},
              {"axes", e.axes},
              {"report", report},
              {"family", e.trials.empty() || e.trials[0].config.model.kind != "encoder_regressor" ? "seq2seq" : "forecast"},
@@ -48,9 +51,9 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
 namespace {
 
 struct Row {
-  std::string id, point_id, label;
+  std::string id, point_id, label, tune_label;
   std::uint64_t seed = 0;
-  std::map<std::string, std::string> point;
+  std::map<std::string, std::string> point, tune;
   json summary;  // null when missing
 };
 
@@ -100,7 +103,7 @@ std::string format(const MeanStd& m) {
 // A run directory's trial index and every trial's summary (null when missing).
 struct RunRows {
   json index;
-  std::vector<std::string> keys, metrics;
+  std::vector<std::string> keys, tune_keys, metrics;
   std::string primary;
   bool higher_is_better = true;
   bool forecast = false;
@@ -116,6 +119,7 @@ RunRows read_run(const std::string& run_dir) {
   run.index = json::parse(read_file(index_path));
   json& index = run.index;
   run.keys = index["swept_keys"].get<std::vector<std::string>>();
+  run.tune_keys = index.value("tune_keys", std::vector<std::string>{});
   const bool forecast = run.forecast = index.value("family", "seq2seq") == "forecast";
   run.metrics = forecast ? std::vector<std::string>{"mse", "mae"}
                          : std::vector<std::string>{"token_accuracy", "sequence_accuracy"};
@@ -129,6 +133,9 @@ RunRows read_run(const std::string& run_dir) {
     r.seed = t["seed"];
     r.label = t.value("label", "");
     for (auto& [k, v] : t["point"].items()) r.point[k] = v.get<std::string>();
+    const json tune = t.value("tune", json::object());
+    for (auto& [k, v] : tune.items()) r.tune[k] = v.get<std::string>();
+    r.tune_label = t.value("tune_label", "");
     std::string summary_path = run_dir + "/trials/" + r.id + "/summary.json";
     ++report.expected;
     if (fs::exists(summary_path)) {
@@ -158,7 +165,49 @@ std::string join_point(const std::vector<std::pair<std::string, std::string>>& v
   return out;
 }
 
-// The sweep points with their trials' test metrics, in trial order.
+// Each [tune] setting of a sweep point with its mean validation loss over seeds (the
+// best evaluation's: the model each trial keeps), and the setting chosen: the lowest
+// mean. A diverged trial counts as an infinite loss; a setting with missing or failed
+// trials is compared on the trials it has. Without [tune], one setting "".
+struct Tuning {
+  std::vector<TuningSetting> settings;  // in trial order
+  std::string chosen;
+};
+
+std::map<std::map<std::string, std::string>, Tuning> tune_points(const RunRows& run) {
+  std::map<std::map<std::string, std::string>, std::map<std::string, std::vector<double>>> losses;
+  std::map<std::map<std::string, std::string>, std::vector<std::string>> order;
+  for (const Row& r : run.rows) {
+    auto& settings = order[r.point];
+    if (std::find(settings.begin(), settings.end(), r.tune_label) == settings.end()) settings.push_back(r.tune_label);
+    std::vector<double>& l = losses[r.point][r.tune_label];
+    const std::string status = r.summary.is_null() ? "missing" : r.summary.value("status", "");
+    if (status == "diverged") l.push_back(INFINITY);
+    else if (status == "ok" && r.summary["best"]["val_loss"].is_number()) l.push_back(r.summary["best"]["val_loss"]);
+  }
+  std::map<std::map<std::string, std::string>, Tuning> out;
+  for (const auto& [point, labels] : order) {
+    Tuning& t = out[point];
+    double best = INFINITY;
+    bool have = false;
+    for (const std::string& label : labels) {
+      const std::vector<double>& l = losses[point][label];
+      double mean = l.empty() ? NAN : 0.0;
+      for (double v : l) mean += v / double(l.size());
+      t.settings.push_back({label, mean, int(l.size())});
+      if (!l.empty() && (!have || mean < best)) {  // ties keep the earlier setting
+        best = mean;
+        t.chosen = label;
+        have = true;
+      }
+    }
+    if (!have) t.chosen = labels.front();  // nothing finished yet
+  }
+  return out;
+}
+
+// The sweep points with their trials' test metrics, in trial order; with [tune], each
+// point's trials of its chosen setting.
 RunPoints points_of(const RunRows& run, const std::string& run_name) {
   RunPoints out;
   out.name = run_name;
@@ -169,7 +218,10 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
   for (auto& [k, v] : baseline.items()) out.baseline.emplace_back(k, v.get<std::string>());
   out.metric = report.value("metric", "");
   if (report.contains("equivalence_margin")) out.equivalence_margin = report["equivalence_margin"].get<double>();
+  const auto tuning = tune_points(run);
   for (const Row& r : run.rows) {
+    const Tuning& t = tuning.at(r.point);
+    if (r.tune_label != t.chosen) continue;
     auto it = std::find_if(out.points.begin(), out.points.end(),
                            [&](const PointResults& p) { return p.values == r.point; });
     if (it == out.points.end()) {
@@ -178,6 +230,8 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
       p.point_id = r.point_id;
       p.label = r.label;
       p.values = r.point;
+      p.setting = t.chosen;
+      if (!run.tune_keys.empty()) p.settings = t.settings;
       out.points.push_back(std::move(p));
       it = out.points.end() - 1;
     }
@@ -203,8 +257,11 @@ std::string results_csv(const RunRows& run) {
   const std::vector<std::string>& metrics = run.metrics;
   std::ostringstream csv;
   const std::vector<std::string>& tested = test_metrics(run.forecast);
+  const auto tuning = tune_points(run);
   csv << "trial,point_id";
   for (const std::string& k : keys) csv << "," << csv_escape(k);
+  for (const std::string& k : run.tune_keys) csv << "," << csv_escape(k);
+  if (!run.tune_keys.empty()) csv << ",selected";
   csv << ",seed,status,steps";
   for (const std::string& m : tested) csv << ",test_" << m;
   csv << ",final_train_loss,final_val_loss";
@@ -215,6 +272,8 @@ std::string results_csv(const RunRows& run) {
   for (const Row& r : run.rows) {
     csv << r.id << "," << r.point_id;
     for (const std::string& k : keys) csv << "," << csv_escape(r.point.count(k) ? r.point.at(k) : "");
+    for (const std::string& k : run.tune_keys) csv << "," << csv_escape(r.tune.count(k) ? r.tune.at(k) : "");
+    if (!run.tune_keys.empty()) csv << "," << (tuning.at(r.point).chosen == r.tune_label ? 1 : 0);
     csv << "," << r.seed;
     if (r.summary.is_null()) {
       csv << ",missing\n";
@@ -251,7 +310,9 @@ std::string summary_table(const RunRows& run, const ComparisonReport& comparison
     int trials = 0, diverged = 0, failed = 0;
   };
   std::vector<Point> points;
+  const auto tuning = tune_points(run);
   for (const Row& r : run.rows) {
+    if (r.tune_label != tuning.at(r.point).chosen) continue;  // each point at its chosen [tune] setting
     auto it = std::find_if(points.begin(), points.end(), [&](const Point& p) { return p.values == r.point; });
     if (it == points.end()) {
       points.push_back({r.point, r.label, {}, {}, 0, 0, 0});
@@ -359,6 +420,28 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
     md << "Equivalence margin ±" << *run.equivalence_margin << " (two one-sided tests). ";
   md << "All metrics: comparisons.csv.\n\n";
   md << comparisons_markdown(run.points, rows, run.keys, metric);
+  bool tuned = false;
+  for (const PointResults& p : run.points) tuned |= !p.settings.empty();
+  if (tuned) {
+    md << "\n### Tuning\n\nEach point is reported at the [tune] setting with the lowest mean validation loss "
+          "over its seeds (of the model each trial kept; diverged trials count as infinite). Mean validation "
+          "loss per setting, the chosen one in bold:\n\n|";
+    for (const std::string& k : run.keys) md << " " << k << " |";
+    md << " settings |\n|";
+    for (std::size_t i = 0; i <= run.keys.size(); ++i) md << "---|";
+    md << "\n";
+    for (const PointResults& p : run.points) {
+      md << "|";
+      for (const std::string& k : run.keys) md << " " << (p.values.count(k) ? p.values.at(k) : "") << " |";
+      std::string cells;
+      for (const TuningSetting& t : p.settings) {
+        std::ostringstream c;
+        c << std::setprecision(4) << t.label << ": " << t.validation_loss;
+        cells += (cells.empty() ? " " : "; ") + (t.label == p.setting ? "**" + c.str() + "**" : c.str());
+      }
+      md << cells << " |\n";
+    }
+  }
   // The evaluation noise beside the seed spread: which of the two limits the design.
   std::vector<double> noise, spread;
   for (const ComparisonRow& r : rows)

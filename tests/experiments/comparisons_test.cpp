@@ -202,3 +202,48 @@ TEST_CASE("ablate compare compares the points of two files against one baseline,
   CHECK(run_command(cli + " compare runs/a --metric mse --out cmp2").status == 2);
   CHECK_FALSE(std::filesystem::exists(dir.str() + "/cmp2"));
 }
+
+TEST_CASE("[tune] searches its grid for every sweep point; each point is reported at its best setting",
+          "[comparisons][tune]") {
+  ScratchDir dir("comparisons_tune");
+  // lr 1e-5 cannot learn anything in 30 steps: every point must choose 3e-3.
+  const std::string base = tiny_experiment("tuned") + "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n"
+                                                      "seeds = [0, 1]\n";
+  const std::string file = dir.file("exp.toml", base + "\n[tune]\n\"train.lr\" = [1e-5, 3e-3]\n");
+  Experiment e = load_experiment(file);
+  REQUIRE(e.trials.size() == 8);  // 2 points × 2 settings × 2 seeds: ordinary trials
+  CHECK(e.tune_keys == std::vector<std::string>{"train.lr"});
+  CHECK(e.swept_keys == std::vector<std::string>{"model.attention.qk"});
+  CHECK(e.trials[0].tune == std::vector<std::pair<std::string, std::string>>{{"train.lr", "1e-05"}});
+  CHECK(e.trials[0].point_id != e.trials[2].point_id);  // another setting, another config
+  const std::string cli = "cd " + dir.str() + " && " + std::string(ABLATE_CLI);
+  REQUIRE(run_command(cli + " run exp.toml --jobs 2 --quiet").status == 0);
+  const auto lines = csv_lines(read_text(dir.str() + "/runs/tuned/comparisons.csv"));
+  REQUIRE(lines.size() == 1 + 2 * 3);
+  for (std::size_t i = 1; i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::EndsWith(",train.lr=0.003"));
+  const auto results = csv_lines(read_text(dir.str() + "/runs/tuned/results.csv"));
+  CHECK_THAT(results[0], Catch::StartsWith("trial,point_id,model.attention.qk,train.lr,selected,seed,"));
+  int selected = 0;
+  for (std::size_t i = 1; i < results.size(); ++i) selected += results[i].find(",0.003,1,") != std::string::npos;
+  CHECK(selected == 4);
+  CHECK_THAT(read_text(dir.str() + "/runs/tuned/summary.md"),
+             Catch::Contains("### Tuning") && Catch::Contains("**train.lr=0.003: "));
+  // Tuning trials are cached like any: a third setting runs only its own 4 trials.
+  dir.file("exp.toml", base + "\n[tune]\n\"train.lr\" = [1e-5, 3e-3, 1e-3]\n");
+  CommandResult again = run_command(cli + " run exp.toml --jobs 2");
+  CHECK_THAT(again.output, Catch::Contains("12 trials (8 already done, 4 ok"));
+
+  auto problem = [&](const std::string& tune) {
+    try {
+      load_experiment(dir.file("bad.toml", base + tune));
+    } catch (const ConfigError& err) {
+      return std::string(err.what());
+    }
+    return std::string("(loaded)");
+  };
+  CHECK_THAT(problem("\n[tune]\n\"model.attention.qk\" = [\"separate\"]\n"),
+             Catch::Contains("tune.model.attention.qk: is also swept"));
+  CHECK_THAT(problem("\n[tune]\n\"train.lr\" = []\n"), Catch::Contains("tune.train.lr: is an empty list: nothing to search"));
+  CHECK_THAT(problem("\n[tune]\n\"train.lr\" = [-1.0]\n"), Catch::Contains("bad.toml:29:15: train.lr"));
+  CHECK_THAT(problem("\n[tune]\nseeds = [1]\n"), Catch::Contains("tune.seeds: cannot be tuned"));
+}
