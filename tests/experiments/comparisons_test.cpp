@@ -90,7 +90,7 @@ TEST_CASE("seeds pair trials when every seed of both points finished; otherwise 
   CHECK(rows[1].summary.n == 3);
   const std::string csv = comparisons_csv(points, rows);
   CHECK_THAT(csv, Catch::Contains(",welch_t,"));
-  CHECK_THAT(csv_lines(csv)[2], Catch::EndsWith(",4,1,0,0"));  // trials, diverged, failed, missing
+  CHECK_THAT(csv_lines(csv)[2], Catch::EndsWith(",4,1,0,0,"));  // trials, diverged, failed, missing, tuned
 
   // A single seed cannot be compared.
   points[1].test = {{0, {{"sequence_accuracy", 0.9}}}};
