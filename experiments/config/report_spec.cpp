@@ -26,6 +26,7 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
   if (table && table->contains("equivalence_margin"))
     spec.equivalence_margin = r.number("equivalence_margin", 0.0, 1e-300, 1e300);
   spec.metric = r.string("metric", "");
+  if (table && table->contains("threshold")) spec.threshold = r.number("threshold", 0.0, -1e300, 1e300);
 
   // baseline: named keys first, checked; then each axis's first entry where unnamed.
   std::map<std::string, std::string> named;
@@ -87,7 +88,13 @@ const std::vector<std::string>& test_metrics(bool forecast) {
   return forecast ? windows : sequence;
 }
 
-bool higher_is_better(const std::string& metric) { return metric.find("accuracy") != std::string::npos; }
+bool higher_is_better(const std::string& metric) {
+  return !metric.starts_with("steps_to_") && metric.find("accuracy") != std::string::npos;
+}
+
+std::string metric_split(const std::string& metric) {
+  return metric.starts_with("auc_") || metric.starts_with("steps_to_") ? "validation" : "test";
+}
 
 std::string check_report_metric(const ReportSpec& spec, bool forecast) {
   const std::vector<std::string>& allowed = test_metrics(forecast);

@@ -7,6 +7,8 @@
 //   baseline = { "model.attention.qk" = "separate" }  # default: every axis's first value
 //   equivalence_margin = 0.01   # |difference| below which two points count as equivalent
 //   metric = "sequence_accuracy"  # the primary test metric (default: the task's)
+//   threshold = 0.9             # validation value of it whose first reach is counted
+//                               # in steps (reports/curve_metrics.h)
 //
 // Each point is compared with its baseline: the point with the values `baseline`
 // names and the point's own values for every other swept key. Naming one key of a
@@ -29,6 +31,7 @@ struct ReportSpec {
   std::vector<std::pair<std::string, std::string>> baseline;
   std::optional<double> equivalence_margin;
   std::string metric;  // "" = the task family's primary metric
+  std::optional<double> threshold;
 };
 
 // One sweep axis: its keys (several for a zip group) and each key's values as point
@@ -44,7 +47,10 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
 // The test metrics of a task family, the primary one first: sequence tasks
 // sequence_accuracy, token_accuracy, loss; forecasting mse, mae, loss.
 const std::vector<std::string>& test_metrics(bool forecast);
+// Accuracies are better higher; losses, errors and steps_to_* lower.
 bool higher_is_better(const std::string& metric);
+// "validation" for the curve metrics (auc_*, steps_to_*), else "test".
+std::string metric_split(const std::string& metric);
 // "" when spec.metric is one of test_metrics(forecast) (or empty), else the problem.
 std::string check_report_metric(const ReportSpec& spec, bool forecast);
 

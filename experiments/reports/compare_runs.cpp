@@ -69,6 +69,11 @@ std::string compare_runs(const CompareOptions& o) {
   merged.forecast = runs.front().forecast;
   merged.metric = o.metric.empty() ? runs.front().metric : o.metric;
   merged.equivalence_margin = o.equivalence_margin ? o.equivalence_margin : runs.front().equivalence_margin;
+  // The curve metrics each run computed follow its primary metric: kept unless --metric changes it.
+  if (merged.metric == runs.front().metric) {
+    merged.curve_metrics = runs.front().curve_metrics;
+    merged.threshold = runs.front().threshold;
+  }
   ReportSpec check;
   check.metric = merged.metric;
   if (std::string err = check_report_metric(check, merged.forecast); !err.empty())

@@ -88,6 +88,7 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
       row.point = i;
       row.baseline = baselines[i];
       row.metric = metric;
+      row.split = metric_split(metric);
       const std::vector<std::uint64_t> seeds = seeds_with(p, metric);
       const std::vector<double> x = values_of(p.test, metric, seeds);
       row.summary = stats::summarize(x);
@@ -179,7 +180,7 @@ std::string comparisons_markdown(const std::vector<PointResults>& points, const 
   if (several_runs) md << " run |";
   for (const std::string& k : keys) md << " " << k << " |";
   if (tuned) md << " tuned |";
-  md << " seeds | test " << metric << " [95% CI] | difference vs baseline [95% CI] | p (Holm) | effect size | "
+  md << " seeds | " << metric_split(metric) << " " << metric << " [95% CI] | difference vs baseline [95% CI] | p (Holm) | effect size | "
         "detectable at 80% power | verdict |\n|";
   for (std::size_t i = 0; i < keys.size() + 7 + (several_runs ? 1 : 0) + (tuned ? 1 : 0); ++i) md << "---|";
   md << "\n";

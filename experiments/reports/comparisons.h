@@ -33,11 +33,14 @@ struct PointResults {
   std::string point_id;  // Trial::point_id
   std::string label;     // "model.attention.qk=shared ..." ("" for an unswept run)
   std::map<std::string, std::string> values;  // swept key → value
-  // Seed → test metric → value, for every finished trial; and seed → that trial's
-  // standard error of each metric over the test set (its evaluation noise).
+  // Seed → metric → value, for every finished trial: the test metrics and the curve
+  // metrics of validation (curve_metrics.h); and seed → that trial's standard error
+  // of each test metric over the test set (its evaluation noise).
   std::map<std::uint64_t, std::map<std::string, double>> test, test_se;
   int trials = 0, diverged = 0, failed = 0, missing = 0;
   std::string setting;                  // the [tune] setting chosen ("" without [tune])
+  // Per curve metric, how many trials never reached the threshold (censored).
+  std::map<std::string, int> not_reached;
   std::vector<TuningSetting> settings;  // every setting searched (empty without [tune])
 };
 

@@ -12,6 +12,7 @@
 
 #include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/reports/curve_metrics.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
 
@@ -34,6 +35,7 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
   for (const auto& [k, v] : e.report.baseline) baseline[k] = v;
   json report{{"baseline", baseline}, {"metric", e.report.metric}};
   if (e.report.equivalence_margin) report["equivalence_margin"] = *e.report.equivalence_margin;
+  if (e.report.threshold) report["threshold"] = *e.report.threshold;
   json index{{"name", e.name},
              {"description", e.description},
              // Where the experiment file was: a trial's config.toml resolves its data
@@ -102,6 +104,7 @@ std::string format(const MeanStd& m) {
 
 // A run directory's trial index and every trial's summary (null when missing).
 struct RunRows {
+  std::string dir;
   json index;
   std::vector<std::string> keys, tune_keys, metrics;
   std::string primary;
@@ -113,6 +116,7 @@ struct RunRows {
 
 RunRows read_run(const std::string& run_dir) {
   RunRows run;
+  run.dir = run_dir;
   std::string index_path = run_dir + "/trials.json";
   if (!fs::exists(index_path))
     throw std::runtime_error(run_dir + ": not a run directory (no trials.json; run `ablate run` first)");
@@ -218,6 +222,12 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
   for (auto& [k, v] : baseline.items()) out.baseline.emplace_back(k, v.get<std::string>());
   out.metric = report.value("metric", "");
   if (report.contains("equivalence_margin")) out.equivalence_margin = report["equivalence_margin"].get<double>();
+  if (report.contains("threshold")) out.threshold = report["threshold"].get<double>();
+  const std::string primary = out.metric.empty() ? test_metrics(run.forecast).front() : out.metric;
+  // The curve metrics follow the primary metric's validation curve.
+  const std::string curve_key = primary == "loss" ? "val_loss" : primary;
+  out.curve_metrics.push_back("auc_" + primary);
+  if (out.threshold) out.curve_metrics.push_back("steps_to_" + primary + "_" + number(*out.threshold));
   const auto tuning = tune_points(run);
   for (const Row& r : run.rows) {
     const Tuning& t = tuning.at(r.point);
@@ -246,6 +256,14 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
       if (test.contains(m) && test[m].is_number()) it->test[r.seed][m] = test[m].get<double>();
       const json se = test.value("standard_errors", json::object());
       if (se.contains(m) && se[m].is_number()) it->test_se[r.seed][m] = se[m].get<double>();
+    }
+    const Curve curve = read_curve(read_file(run.dir + "/trials/" + r.id + "/metrics.jsonl"), curve_key);
+    const std::int64_t train_steps = r.summary.value("train_steps", r.summary.value("steps", std::int64_t(0)));
+    if (double auc = curve_auc(curve, train_steps); std::isfinite(auc)) it->test[r.seed][out.curve_metrics[0]] = auc;
+    if (out.threshold) {
+      StepsToThreshold s = steps_to_threshold(curve, *out.threshold, higher_is_better(primary), train_steps);
+      it->test[r.seed][out.curve_metrics[1]] = s.steps;
+      if (!s.reached) ++it->not_reached[out.curve_metrics[1]];
     }
   }
   return out;
@@ -398,7 +416,8 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
     settings.metrics.insert(settings.metrics.begin(), run.metric);
   }
   settings.equivalence_margin = run.equivalence_margin;
-  const std::string& metric = settings.metrics.front();
+  settings.metrics.insert(settings.metrics.end(), run.curve_metrics.begin(), run.curve_metrics.end());
+  const std::string metric = settings.metrics.front();
   const std::vector<ComparisonRow> rows = compare_points(run.points, baselines, settings);
   ComparisonReport out;
   out.csv = comparisons_csv(run.points, rows);
@@ -420,6 +439,42 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
     md << "Equivalence margin ±" << *run.equivalence_margin << " (two one-sided tests). ";
   md << "All metrics: comparisons.csv.\n\n";
   md << comparisons_markdown(run.points, rows, run.keys, metric);
+  // The evaluation noise beside the seed spread: which of the two limits the design.
+  std::vector<double> noise, spread;
+  for (const ComparisonRow& r : rows)
+    if (r.metric == metric && r.summary.n >= 2) {
+      noise.push_back(r.eval_se);
+      spread.push_back(r.summary.sd);
+    }
+  if (!noise.empty()) {
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    };
+    std::ostringstream n;
+    n << std::setprecision(2) << "\nEvaluation noise: a trial's test " << metric << " has a standard error of "
+      << median(noise) << " over its test set; the standard deviation over seeds is " << median(spread)
+      << " (medians over points).\n";
+    md << n.str();
+  }
+  for (const std::string& curve : run.curve_metrics) {
+    const bool steps = curve.starts_with("steps_to_");
+    md << "\n### Validation curve: " << curve << "\n\n"
+       << (steps ? "The first evaluation step at which the validation " + metric + " reached " +
+                       number(*run.threshold) + " (a trial that never did counts as its training length)."
+                 : "The mean validation " + metric + " over training (the area under its curve per step): "
+                   "sample efficiency, beside the final quality above.")
+       << " Compared as above.\n\n";
+    md << comparisons_markdown(run.points, rows, run.keys, curve);
+    if (steps) {
+      int censored = 0, total = 0;
+      for (const PointResults& p : run.points) {
+        censored += p.not_reached.count(curve) ? p.not_reached.at(curve) : 0;
+        for (const auto& [seed, m] : p.test) total += m.count(curve);
+      }
+      if (censored) md << "\n" << censored << " of " << total << " trials never reached it.\n";
+    }
+  }
   bool tuned = false;
   for (const PointResults& p : run.points) tuned |= !p.settings.empty();
   if (tuned) {
@@ -441,24 +496,6 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
       }
       md << cells << " |\n";
     }
-  }
-  // The evaluation noise beside the seed spread: which of the two limits the design.
-  std::vector<double> noise, spread;
-  for (const ComparisonRow& r : rows)
-    if (r.metric == metric && r.summary.n >= 2) {
-      noise.push_back(r.eval_se);
-      spread.push_back(r.summary.sd);
-    }
-  if (!noise.empty()) {
-    auto median = [](std::vector<double> v) {
-      std::sort(v.begin(), v.end());
-      return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-    };
-    std::ostringstream n;
-    n << std::setprecision(2) << "\nEvaluation noise: a trial's test " << metric << " has a standard error of "
-      << median(noise) << " over its test set; the standard deviation over seeds is " << median(spread)
-      << " (medians over points).\n";
-    md << n.str();
   }
   out.markdown = md.str();
   return out;

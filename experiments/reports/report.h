@@ -40,6 +40,8 @@ struct RunPoints {
   std::vector<std::pair<std::string, std::string>> baseline;
   std::string metric;  // "" = the primary test metric
   std::optional<double> equivalence_margin;
+  std::optional<double> threshold;
+  std::vector<std::string> curve_metrics;  // auc_<primary>, and steps_to_<primary>_<T> with a threshold
   std::vector<PointResults> points;
 };
 RunPoints read_run_points(const std::string& run_dir);

@@ -81,6 +81,7 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
   if (!o.error.empty()) j["error"] = o.error;
   j["params"] = o.params;
   j["steps"] = o.steps;
+  j["train_steps"] = trial.config.train.steps;  // configured (steps is fewer after an early stop)
   j["resumed_from_step"] = o.resumed_from_step;
   if (o.diverged_at) j["diverged_at"] = o.diverged_at;
   j["stopped_early"] = o.stopped_early;

@@ -5,11 +5,14 @@
 // themselves are checked against SciPy in stats_test.cpp; here the plumbing is.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <sstream>
 
 #include "experiments/config/config_error.h"
 #include "experiments/config/experiment.h"
+#include "experiments/config/report_spec.h"
 #include "experiments/reports/comparisons.h"
+#include "experiments/reports/curve_metrics.h"
 #include "tests/experiments/experiment_files.h"
 
 using namespace ablate::experiments;
@@ -160,7 +163,7 @@ TEST_CASE("a run writes comparisons.csv and a summary.md test table from its tri
   REQUIRE(r.status == 0);
   const std::string csv = read_text(dir.str() + "/runs/cmp/comparisons.csv");
   const auto lines = csv_lines(csv);
-  REQUIRE(lines.size() == 1 + 4 * 3);  // 4 points × 3 test metrics
+  REQUIRE(lines.size() == 1 + 4 * 4);  // 4 points × (3 test metrics + the validation curve's mean)
   CHECK_THAT(lines[0], Catch::StartsWith("run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,"));
   CHECK_THAT(csv, Catch::Contains(",paired_t,"));
   const std::string md = read_text(dir.str() + "/runs/cmp/summary.md");
@@ -186,11 +189,11 @@ TEST_CASE("ablate compare compares the points of two files against one baseline,
   INFO(r.output);
   REQUIRE(r.status == 0);
   const auto lines = csv_lines(read_text(dir.str() + "/cmp/comparisons.csv"));
-  REQUIRE(lines.size() == 1 + 3 * 3);  // separate (once), shared, identity × 3 metrics
+  REQUIRE(lines.size() == 1 + 3 * 4);  // separate (once), shared, identity × 4 metrics
   CHECK_THAT(lines[1], Catch::StartsWith("a,") && Catch::Contains(",baseline,"));
-  CHECK_THAT(lines[4], Catch::StartsWith("a,") && Catch::Contains("model.attention.qk=shared") &&
+  CHECK_THAT(lines[5], Catch::StartsWith("a,") && Catch::Contains("model.attention.qk=shared") &&
                            Catch::Contains(",paired_t,"));
-  CHECK_THAT(lines[7], Catch::StartsWith("b,") && Catch::Contains("model.attention.qk=identity") &&
+  CHECK_THAT(lines[9], Catch::StartsWith("b,") && Catch::Contains("model.attention.qk=identity") &&
                            Catch::Contains("model.attention.qk=separate,sequence_accuracy,test,3,"));
   CHECK_THAT(read_text(dir.str() + "/cmp/comparisons.md"), Catch::Contains("# Comparison of a, b") &&
                                                                Catch::Contains("| run | model.attention.qk |"));
@@ -219,7 +222,7 @@ TEST_CASE("[tune] searches its grid for every sweep point; each point is reporte
   const std::string cli = "cd " + dir.str() + " && " + std::string(ABLATE_CLI);
   REQUIRE(run_command(cli + " run exp.toml --jobs 2 --quiet").status == 0);
   const auto lines = csv_lines(read_text(dir.str() + "/runs/tuned/comparisons.csv"));
-  REQUIRE(lines.size() == 1 + 2 * 3);
+  REQUIRE(lines.size() == 1 + 2 * 4);
   for (std::size_t i = 1; i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::EndsWith(",train.lr=0.003"));
   const auto results = csv_lines(read_text(dir.str() + "/runs/tuned/results.csv"));
   CHECK_THAT(results[0], Catch::StartsWith("trial,point_id,model.attention.qk,train.lr,selected,seed,"));
@@ -246,4 +249,47 @@ TEST_CASE("[tune] searches its grid for every sweep point; each point is reporte
   CHECK_THAT(problem("\n[tune]\n\"train.lr\" = []\n"), Catch::Contains("tune.train.lr: is an empty list: nothing to search"));
   CHECK_THAT(problem("\n[tune]\n\"train.lr\" = [-1.0]\n"), Catch::Contains("bad.toml:29:15: train.lr"));
   CHECK_THAT(problem("\n[tune]\nseeds = [1]\n"), Catch::Contains("tune.seeds: cannot be tuned"));
+}
+
+TEST_CASE("curve metrics: the mean of the validation curve and the steps to a threshold", "[comparisons][curves]") {
+  const std::string jsonl =
+      "{\"step\":100,\"sequence_accuracy\":0.2,\"val_loss\":2.0}\n"
+      "{\"step\":200,\"sequence_accuracy\":0.6,\"val_loss\":1.0}\n"
+      "{\"step\":300,\"sequence_accuracy\":0.9,\"val_loss\":\"nan\"}\n";
+  const Curve acc = read_curve(jsonl, "sequence_accuracy");
+  REQUIRE(acc.size() == 3);
+  // Trapezoids over 100..300: (0.2+0.6)/2·100 + (0.6+0.9)/2·100 = 115, over 200 steps.
+  CHECK(curve_auc(acc, 300) == Approx(115.0 / 200.0));
+  // Stopped early at 300 of 500: the last value is held to the end.
+  CHECK(curve_auc(acc, 500) == Approx((115.0 + 0.9 * 200) / 400.0));
+  CHECK(read_curve(jsonl, "val_loss").size() == 2);  // "nan" skipped
+  CHECK(steps_to_threshold(acc, 0.6, true, 300).steps == 200);
+  CHECK(steps_to_threshold(acc, 0.6, true, 300).reached);
+  const StepsToThreshold never = steps_to_threshold(acc, 0.95, true, 300);
+  CHECK_FALSE(never.reached);
+  CHECK(never.steps == 300);  // censored at the training length
+  CHECK(steps_to_threshold(read_curve(jsonl, "val_loss"), 1.5, false, 300).steps == 200);
+  CHECK(std::isnan(curve_auc({}, 100)));
+  CHECK(higher_is_better("auc_sequence_accuracy"));
+  CHECK_FALSE(higher_is_better("steps_to_sequence_accuracy_0.9"));
+  CHECK(metric_split("auc_mse") == "validation");
+  CHECK(metric_split("mse") == "test");
+}
+
+TEST_CASE("a [report] threshold adds steps-to-threshold rows without changing any trial", "[comparisons][curves]") {
+  ScratchDir dir("comparisons_threshold");
+  const std::string sweep = sweep_experiment("curves");
+  dir.file("exp.toml", sweep);
+  const std::string cli = "cd " + dir.str() + " && " + std::string(ABLATE_CLI);
+  REQUIRE(run_command(cli + " run exp.toml --jobs 2 --quiet").status == 0);
+  std::string csv = read_text(dir.str() + "/runs/curves/comparisons.csv");
+  CHECK_THAT(csv, Catch::Contains(",auc_sequence_accuracy,validation,"));
+  CHECK_THAT(csv, !Catch::Contains("steps_to_"));
+  dir.file("exp.toml", sweep + "\n[report]\nthreshold = 0.5\n");
+  CommandResult again = run_command(cli + " run exp.toml --jobs 2");
+  CHECK_THAT(again.output, Catch::Contains("8 already done"));
+  csv = read_text(dir.str() + "/runs/curves/comparisons.csv");
+  CHECK_THAT(csv, Catch::Contains(",steps_to_sequence_accuracy_0.5,validation,"));
+  CHECK_THAT(read_text(dir.str() + "/runs/curves/summary.md"),
+             Catch::Contains("### Validation curve: steps_to_sequence_accuracy_0.5"));
 }
