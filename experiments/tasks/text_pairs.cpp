@@ -4,7 +4,7 @@
 // Decisions, documented in README.md: a pair longer than max_length is an error naming
 // its line, not silently dropped (dropping would change the data distribution without
 // anyone noticing); vocabularies come from the training pairs only, sorted, and
-// validation tokens never seen in training map to <unk>, so validation measures what a
+// held-out tokens never seen in training map to <unk>, so validation and test measure what a
 // deployed model would face.
 #include <algorithm>
 #include <cmath>
