@@ -44,6 +44,10 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
     return "model '" + c.model.kind + "' does not fit task '" + c.task.kind + "' (" +
            (forecast ? "forecasting needs encoder_regressor" : "sequence tasks need seq2seq") + ")";
   }
+  if (!forecast && c.model.readout != "mean") {
+    *key = "model.readout";
+    return "readout = \"" + c.model.readout + "\" is the forecasting head's; sequence tasks decode every position";
+  }
   std::int64_t longest = forecast ? task.lookback()
                                   : std::max(task.max_source_length(), task.max_target_length());
   if (t.max_len == 0) t.max_len = longest;
@@ -89,8 +93,9 @@ TrialModel build_model(const TrialConfig& c, const Task& task) {
   nn::TransformerConfig transformer = c.model.transformer;
   transformer.attention.telemetry = c.train.attention_telemetry;
   if (c.model.kind == "encoder_regressor") {
-    auto r = std::make_unique<nn::EncoderRegressor>(transformer, task.series(), task.horizon(),
-                                                    task.series(), c.trial_seed);
+    auto r = std::make_unique<nn::EncoderRegressor>(
+        transformer, task.series(), task.horizon(), task.series(), c.trial_seed,
+        c.model.readout == "flatten" ? nn::Readout::flatten : nn::Readout::mean, task.lookback());
     m.regressor = r.get();
     m.module = std::move(r);
   } else {

@@ -79,6 +79,10 @@ std::vector<PlainKey> declare() {
       key("model", {"share_embeddings", false, "one table for source and target (equal vocabularies)"},
           FIELD(model.share_embeddings)),
       key("model", {"tie_output", false, "output projection = target embedding table"}, FIELD(model.tie_output)),
+      key("model", {"readout", std::string("mean"),
+                    "forecasting head: mean over time (order-blind without positions) or flatten (keeps order)",
+                    std::nullopt, std::nullopt, {"mean", "flatten"}},
+          FIELD(model.readout), unless_neutral, std::string("mean")),
       // ---- [model.layers] (`layers = N` sets both)
       key("model.layers", {"encoder", I(2), "encoder layers", 0.0, 64.0}, FIELD(model.transformer.encoder_layers)),
       key("model.layers", {"decoder", I(2), "decoder layers", 0.0, 64.0}, FIELD(model.transformer.decoder_layers)),

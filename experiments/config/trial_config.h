@@ -29,6 +29,7 @@ struct ModelSpec {
   nn::TransformerConfig transformer;
   bool share_embeddings = false;
   bool tie_output = false;
+  std::string readout = "mean";  // encoder_regressor: mean | flatten (nn::Readout)
 };
 
 struct TrainSpec {

@@ -186,9 +186,12 @@ Var EncoderClassifier::forward(const Tensor& ids) {
 // ---- EncoderRegressor ----------------------------------------------------------------
 
 EncoderRegressor::EncoderRegressor(const TransformerConfig& config, std::int64_t in_features,
-                                   std::int64_t horizon, std::int64_t out_features, std::uint64_t seed)
+                                   std::int64_t horizon, std::int64_t out_features, std::uint64_t seed,
+                                   Readout readout, std::int64_t lookback)
     : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), horizon_(horizon),
-      out_features_(out_features) {
+      out_features_(out_features), readout_(readout), lookback_(lookback) {
+  if (readout == Readout::flatten && lookback < 1)
+    throw std::invalid_argument("EncoderRegressor: the flatten readout needs the lookback (>= 1)");
   BuildContext ctx = make_build_context(config, init_, dropout_);
   add_random_stream("dropout", dropout_);
   input_ = &add_module("input", std::make_unique<Linear>(in_features, config.d_model, true, init_, config.dtype));
@@ -196,15 +199,19 @@ EncoderRegressor::EncoderRegressor(const TransformerConfig& config, std::int64_t
   if (config.embedding_dropout > 0)
     embedding_dropout_ = &add_module("embedding_dropout", make_embedding_dropout(config, dropout_));
   encoder_ = &add_module("encoder", std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
-  head_ = &add_module("head", std::make_unique<Linear>(config.d_model, horizon * out_features, true,
-                                                        init_, config.dtype));
+  const std::int64_t head_in = readout == Readout::flatten ? lookback * config.d_model : config.d_model;
+  head_ = &add_module("head", std::make_unique<Linear>(head_in, horizon * out_features, true, init_, config.dtype));
 }
 
 Var EncoderRegressor::forward(const Var& x) {
   if (x.shape().rank() != 3)
     throw ShapeError("regressor input: expected [batch, lookback, features], got " + x.shape().str());
+  if (readout_ == Readout::flatten && x.shape()[1] != lookback_)
+    throw ShapeError("regressor input: the flatten readout was built for " + std::to_string(lookback_) +
+                     " steps, got " + x.shape().str());
   Var h = encoder_->forward(embedded(*positions_, embedding_dropout_, input_->forward(x)), Tensor(), false, positions_);
-  Var y = head_->forward(mean(h, 1));
+  Var pooled = readout_ == Readout::flatten ? reshape(h, {x.shape()[0], h.shape()[1] * h.shape()[2]}) : mean(h, 1);
+  Var y = head_->forward(pooled);
   return reshape(y, {x.shape()[0], horizon_, out_features_});
 }
 

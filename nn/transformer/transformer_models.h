@@ -75,15 +75,27 @@ class EncoderClassifier : public Module {
 
 // Encoder over real-valued sequences [B, L, F] with a regression head: the mean of
 // the encoder outputs → [B, horizon, out_features] (multi-step forecasting).
+// How the regressor's head reads the encoder's [B, T, d_model] output:
+//   mean     the mean over time, then a linear map. Without positions the encoder is
+//            permutation-equivariant, so the mean makes the whole model invariant to
+//            the order of the input steps: it cannot forecast from order at all.
+//   flatten  all T × d_model values at once (a linear map of every step's encoding in
+//            its place, as DLinear-style heads do): the order is kept.
+enum class Readout { mean, flatten };
+
 class EncoderRegressor : public Module {
  public:
+  // `lookback` (the input's T) sizes the flatten readout's head; mean accepts any T.
   EncoderRegressor(const TransformerConfig& config, std::int64_t in_features,
-                   std::int64_t horizon, std::int64_t out_features, std::uint64_t seed);
+                   std::int64_t horizon, std::int64_t out_features, std::uint64_t seed,
+                   Readout readout = Readout::mean, std::int64_t lookback = 0);
   Var forward(const Var& x);
 
  private:
   Generator init_, dropout_;
   std::int64_t horizon_, out_features_;
+  Readout readout_;
+  std::int64_t lookback_;
   Linear* input_;
   PositionEncoding* positions_;
   TransformerEncoder* encoder_;

@@ -160,8 +160,8 @@ TEST_CASE("encoder classifier and encoder regressor and decoder LM pass gradchec
     INFO("classifier: " << r.message);
     CHECK(r.ok);
   }
-  {
-    EncoderRegressor model(c, 3, 2, 3, 2);
+  for (Readout readout : {Readout::mean, Readout::flatten}) {
+    EncoderRegressor model(c, 3, 2, 3, 2, readout, 5);
     prepare(model);
     Generator g(4);
     Parameter x(randn({2, 5, 3}, g, DType::f64));
@@ -169,7 +169,7 @@ TEST_CASE("encoder classifier and encoder regressor and decoder LM pass gradchec
     params.push_back(&x);
     GradcheckResult r = gradcheck_parameters([&] { return model.forward(leaf(x)); }, params,
                                              {.max_elements_per_input = 4});
-    INFO("regressor: " << r.message);
+    INFO("regressor (" << (readout == Readout::mean ? "mean" : "flatten") << " readout): " << r.message);
     CHECK(r.ok);
   }
   for (bool tie : {false, true}) {
