@@ -8,8 +8,10 @@
 namespace ablate::experiments {
 
 // The training part, condensed from the run directory's trials: per sweep point
-// (scale × d_model) final validation loss and accuracy, and the attention entropy /
-// saturation and gradient norms of the last evaluation (mean ± std over seeds).
+// (scale × d_model × heads, at its chosen [tune] setting) the test loss and sequence
+// accuracy with their intervals and comparisons with 1/sqrt(d_k) (as the run's
+// comparisons.csv has them), and the attention entropy / saturation of the last
+// evaluation (mean ± std over seeds).
 nlohmann::json training_summary(const std::string& run_dir);
 
 void write_study_report(const std::string& run_dir, const nlohmann::json& study);
