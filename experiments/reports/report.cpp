@@ -485,6 +485,7 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
     md << " settings |\n|";
     for (std::size_t i = 0; i <= run.keys.size(); ++i) md << "---|";
     md << "\n";
+    int at_edge = 0;
     for (const PointResults& p : run.points) {
       md << "|";
       for (const std::string& k : run.keys) md << " " << (p.values.count(k) ? p.values.at(k) : "") << " |";
@@ -494,8 +495,18 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
         c << std::setprecision(4) << t.label << ": " << t.validation_loss;
         cells += (cells.empty() ? " " : "; ") + (t.label == p.setting ? "**" + c.str() + "**" : c.str());
       }
+      // One tuned key whose chosen value is the grid's first or last: the best may lie beyond.
+      const bool one_key = !p.setting.empty() && std::count(p.setting.begin(), p.setting.end(), '=') == 1;
+      if (one_key && p.settings.size() >= 2 &&
+          (p.setting == p.settings.front().label || p.setting == p.settings.back().label)) {
+        cells += " (at the edge of the grid: the best may lie beyond it)";
+        ++at_edge;
+      }
       md << cells << " |\n";
     }
+    if (at_edge)
+      md << "\n" << at_edge << " of " << run.points.size()
+         << " points chose a setting at the edge of the grid; widen it to know whether a better one lies beyond.\n";
   }
   out.markdown = md.str();
   return out;
