@@ -23,6 +23,10 @@ namespace {
 const std::string kBase =
     "name = \"keys\"\n[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = 16\n"
     "[model]\nd_model = 8\nheads = 2\nd_ff = 16\n";
+// The same for the keys that only forecasting models have (model.readout).
+const std::string kForecastBase =
+    "name = \"keys\"\n[task]\nkind = \"forecast\"\nlength = 200\n[model]\nd_model = 8\nheads = 2\nd_ff = 16\n";
+bool forecasting_only(const PlainKey& k) { return k.path() == "model.readout"; }
 
 // A value other than the key's default that the tiny experiment accepts.
 nn::OptionValue other_value(const PlainKey& k) {
@@ -64,12 +68,14 @@ const toml::node* at(const toml::table& doc, const std::string& path) {
 
 TEST_CASE("every plain key set to another value is read, written by its identity policy and in the id", "[keys]") {
   ScratchDir dir("plain_keys");
-  const std::string file = dir.file("exp.toml", kBase);
-  const Experiment base = load_experiment(file);
-  REQUIRE(base.trials.size() == 1);
+  const std::string sequence_file = dir.file("exp.toml", kBase), forecast_file = dir.file("forecast.toml", kForecastBase);
+  const Experiment sequence_base = load_experiment(sequence_file), forecast_base = load_experiment(forecast_file);
+  REQUIRE(sequence_base.trials.size() == 1);
   int checked = 0;
   for (const PlainKey& k : plain_keys()) {
     INFO(k.path());
+    const std::string& file = forecasting_only(k) ? forecast_file : sequence_file;
+    const Experiment& base = forecasting_only(k) ? forecast_base : sequence_base;
     const nn::OptionValue value = other_value(k);
     REQUIRE(value != k.spec.default_value);
     LoadOptions options;
@@ -127,4 +133,13 @@ TEST_CASE("a swept key whose values give the same trial is an error naming it", 
                                     dir.file("seeds.toml", kBase + "[sweep]\nseeds = [0, 0]\n"));
   CHECK(seeds.status == 2);
   CHECK_THAT(seeds.output, Catch::Contains("lists the same trial twice"));
+}
+
+TEST_CASE("model.readout is the forecasting head's: a sequence task refuses it at the key", "[keys]") {
+  ScratchDir dir("plain_keys_readout");
+  LoadOptions options;
+  options.overrides = {"model.readout=\"flatten\""};
+  const std::string file = dir.file("exp.toml", kBase);
+  CHECK_THROWS_WITH(load_experiment(file, options),
+                    Catch::Contains("model.readout") && Catch::Contains("forecasting head"));
 }
