@@ -457,6 +457,11 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
     unseeded.trial_seed = 0;
     unseeded.name.clear();
     const std::string point_id = hex_id(to_toml_string(unseeded));
+    const std::string data_id = [&] {
+      const toml::table resolved = to_toml(config);
+      const toml::table* task = resolved["task"].as_table();
+      return hex_id((task ? toml_document_text(*task) : std::string()) + "\nseed = " + std::to_string(config.data_seed));
+    }();
     for (std::uint64_t seed : seeds_given ? e.seeds : std::vector<std::uint64_t>{config.trial_seed}) {
       Trial t;
       t.config = config;
@@ -464,6 +469,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
       t.config_toml = to_toml_string(t.config);
       t.id = hex_id(t.config_toml);
       t.point_id = point_id;
+      t.data_id = data_id;
       t.point = swept_values;
       t.tune = tuned_values;
       auto [earlier, first] = point_of_id.emplace(t.id, point);

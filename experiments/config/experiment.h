@@ -24,6 +24,9 @@ struct Trial {
   // and no name. Equal across runs and files for equal configs, so comparisons can
   // match points.
   std::string point_id;
+  // What the trial is evaluated on: the hash of its resolved [task] and data seed.
+  // Trials with equal data_id have the same validation and test sets.
+  std::string data_id;
   std::string config_toml;    // the resolved config
   // The swept keys and this trial's values (as written in TOML), in sweep order.
   std::vector<std::pair<std::string, std::string>> point;

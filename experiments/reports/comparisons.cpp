@@ -100,6 +100,7 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
         continue;
       }
       const PointResults& b = points[*row.baseline];
+      row.same_data = p.data_id.empty() || b.data_id.empty() || p.data_id == b.data_id;
       const std::vector<std::uint64_t> b_seeds = seeds_with(b, metric);
       // Paired only when nothing is left out on either side: a paired test on the
       // seeds both happen to have would hide a point's diverged or missing trials.
@@ -130,6 +131,7 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
       row.p_adjusted = adjusted[k];
       row.verdict = stats::verdict(*row.comparison, row.p_adjusted, higher_is_better(metric),
                                    primary ? settings.equivalence_margin : std::nullopt);
+      if (!row.same_data) row.verdict += "; on other test data than its baseline";
     }
   }
   return rows;
@@ -139,7 +141,7 @@ std::string comparisons_csv(const std::vector<PointResults>& points, const std::
   std::ostringstream csv;
   csv << "run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,sd,ci_low,ci_high,eval_se,"
          "diff,diff_ci_low,diff_ci_high,p_value,p_adjusted,effect_size,mde,method,verdict,trials,diverged,failed,"
-         "missing,tuned\n";
+         "missing,tuned,same_test_data\n";
   for (const ComparisonRow& r : rows) {
     const PointResults& p = points[r.point];
     csv << csv_field(p.run) << "," << p.point_id << "," << csv_field(p.label) << ",";
@@ -155,7 +157,8 @@ std::string comparisons_csv(const std::vector<PointResults>& points, const std::
     else
       csv << ",,,,,,,";
     csv << "," << csv_field(r.verdict) << "," << p.trials << "," << p.diverged << "," << p.failed << ","
-        << p.missing << "," << csv_field(p.setting) << "\n";
+        << p.missing << "," << csv_field(p.setting) << "," << (r.baseline ? (r.same_data ? "yes" : "no") : "")
+        << "\n";
   }
   return csv.str();
 }

@@ -31,6 +31,7 @@ struct TuningSetting {
 struct PointResults {
   std::string run;       // the run directory's name (several in `ablate compare`)
   std::string point_id;  // Trial::point_id
+  std::string data_id;   // Trial::data_id: points with another one were tested on other data
   std::string label;     // "model.attention.qk=shared ..." ("" for an unswept run)
   std::map<std::string, std::string> values;  // swept key → value
   // Seed → metric → value, for every finished trial: the test metrics and the curve
@@ -53,6 +54,10 @@ struct ComparisonRow {
   std::optional<stats::Comparison> comparison;  // with ≥ 2 seeds on each side
   double p_adjusted = 1;
   std::string verdict;                   // "baseline", a stats::verdict word, or why there is none
+  // False when the point and its baseline were evaluated on different data (another
+  // task or data seed): their difference then mixes the variant with the data, and the
+  // verdict says so.
+  bool same_data = true;
 };
 
 struct ComparisonSettings {

@@ -28,7 +28,8 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
     for (const auto& [k, v] : t.point) point[k] = v;
     json tune = json::object();
     for (const auto& [k, v] : t.tune) tune[k] = v;
-    trials.push_back({{"id", t.id}, {"point_id", t.point_id}, {"seed", t.config.trial_seed}, {"point", point},
+    trials.push_back({{"id", t.id}, {"point_id", t.point_id}, {"data_id", t.data_id}, {"seed", t.config.trial_seed},
+                      {"point", point},
                       {"label", t.point_label()}, {"tune", tune}, {"tune_label", t.tune_label()}});
   }
   json baseline = json::object();
@@ -53,7 +54,7 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
 namespace {
 
 struct Row {
-  std::string id, point_id, label, tune_label;
+  std::string id, point_id, data_id, label, tune_label;
   std::uint64_t seed = 0;
   std::map<std::string, std::string> point, tune;
   json summary;  // null when missing
@@ -134,6 +135,7 @@ RunRows read_run(const std::string& run_dir) {
     Row r;
     r.id = t["id"];
     r.point_id = t.value("point_id", "");
+    r.data_id = t.value("data_id", "");
     r.seed = t["seed"];
     r.label = t.value("label", "");
     for (auto& [k, v] : t["point"].items()) r.point[k] = v.get<std::string>();
@@ -238,6 +240,7 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
       PointResults p;
       p.run = run_name;
       p.point_id = r.point_id;
+      p.data_id = r.data_id;
       p.label = r.label;
       p.values = r.point;
       p.setting = t.chosen;
@@ -439,6 +442,11 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
     md << "Equivalence margin ±" << *run.equivalence_margin << " (two one-sided tests). ";
   md << "All metrics: comparisons.csv.\n\n";
   md << comparisons_markdown(run.points, rows, run.keys, metric);
+  std::size_t other_data = 0;
+  for (const ComparisonRow& r : rows) other_data += r.metric == metric && r.comparison && !r.same_data;
+  if (other_data)
+    md << "\n**" << other_data << " of these comparisons are between points evaluated on different data** (another "
+          "task or data seed, so other test sets): their differences mix the variant with the data.\n";
   // The evaluation noise beside the seed spread: which of the two limits the design.
   std::vector<double> noise, spread;
   for (const ComparisonRow& r : rows)

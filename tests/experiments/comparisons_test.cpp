@@ -93,7 +93,7 @@ TEST_CASE("seeds pair trials when every seed of both points finished; otherwise 
   CHECK(rows[1].summary.n == 3);
   const std::string csv = comparisons_csv(points, rows);
   CHECK_THAT(csv, Catch::Contains(",welch_t,"));
-  CHECK_THAT(csv_lines(csv)[2], Catch::EndsWith(",4,1,0,0,"));  // trials, diverged, failed, missing, tuned
+  CHECK_THAT(csv_lines(csv)[2], Catch::EndsWith(",4,1,0,0,,yes"));  // trials, diverged, failed, missing, tuned, same_test_data
 
   // A single seed cannot be compared.
   points[1].test = {{0, {{"sequence_accuracy", 0.9}}}};
@@ -202,6 +202,13 @@ TEST_CASE("ablate compare compares the points of two files against one baseline,
   CHECK(unknown.status == 2);
   CHECK_THAT(unknown.output, Catch::Contains("--baseline ffff names no point") && Catch::Contains("a: model.attention.qk=shared"));
   CHECK(run_command(cli + " compare runs/a runs/nothing --out cmp2").status == 2);
+  CHECK_THAT(read_text(dir.str() + "/cmp/comparisons.csv"), !Catch::Contains(",no\n"));  // same test data
+  // Another data seed is another test set: the comparison says so.
+  REQUIRE(run_command(cli + " run b.toml seed=4 --out other --jobs 2 --quiet").status == 0);
+  REQUIRE(run_command(cli + " compare runs/a other/b --out cmp3").status == 0);
+  CHECK_THAT(read_text(dir.str() + "/cmp3/comparisons.csv"), Catch::Contains("; on other test data than its baseline") &&
+                                                                 Catch::Contains(",no\n"));
+  CHECK_THAT(read_text(dir.str() + "/cmp3/comparisons.md"), Catch::Contains("between points evaluated on different data"));
   CHECK(run_command(cli + " compare runs/a --metric mse --out cmp2").status == 2);
   CHECK_FALSE(std::filesystem::exists(dir.str() + "/cmp2"));
 }
@@ -223,7 +230,7 @@ TEST_CASE("[tune] searches its grid for every sweep point; each point is reporte
   REQUIRE(run_command(cli + " run exp.toml --jobs 2 --quiet").status == 0);
   const auto lines = csv_lines(read_text(dir.str() + "/runs/tuned/comparisons.csv"));
   REQUIRE(lines.size() == 1 + 2 * 4);
-  for (std::size_t i = 1; i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::EndsWith(",train.lr=0.003"));
+  for (std::size_t i = 1; i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::Contains(",train.lr=0.003,"));
   const auto results = csv_lines(read_text(dir.str() + "/runs/tuned/results.csv"));
   CHECK_THAT(results[0], Catch::StartsWith("trial,point_id,model.attention.qk,train.lr,selected,seed,"));
   int selected = 0;
