@@ -418,11 +418,12 @@ std::string training_section(const json& t) {
   md << "\n**Verdict on \"unscaled scores train worse\":** ";
   if (unscaled_worse.empty())
     md << "not detected at any d_k of this sweep; the design could not tell the two apart here.";
+  else if (!none.count("no detectable difference") && !none.count("better"))
+    md << "supported at every d_k of this sweep (" << list_of(unscaled_worse) << ").";
   else
-    md << "supported at d_k = " << list_of(unscaled_worse) << ", " << (none.count("no detectable difference")
-                                                                             ? "not detected at d_k = " +
-                                                                                   list_of(none["no detectable difference"])
-                                                                             : std::string("and at every d_k"))
+    md << "supported at d_k = " << list_of(unscaled_worse)
+       << (none.count("no detectable difference") ? "; not detected at d_k = " + list_of(none["no detectable difference"])
+                                                  : std::string())
        << (none.count("better") ? "; unscaled was better at d_k = " + list_of(none["better"]) : std::string()) << ".";
   auto half = verdicts("0.5");
   md << "\n\n**Verdict on \"other constants, such as TabNet's 0.5, work too\"** (the blog, on the "
