@@ -325,7 +325,8 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
       std::stable_sort(entries.begin(), entries.end(), [&](const auto& a, const auto& b) {
         return positions.find("tune." + a.first) < positions.find("tune." + b.first);
       });
-      for (const auto& [key, node] : entries) {
+      for (const auto& [tuned_key, node] : entries) {
+        const std::string key = tuned_key;  // (Clang 14 cannot capture a structured binding)
         auto [l, c] = positions.find("tune." + key);
         const bool swept = std::any_of(axes.begin(), axes.end(), [&](const SweepAxis& a) {
           return std::find(a.keys.begin(), a.keys.end(), key) != a.keys.end();
