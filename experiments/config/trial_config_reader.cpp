@@ -35,7 +35,13 @@ void read_file_digests(TomlReader& task, const TaskRegistry::Entry& entry, const
                        TaskSpec& spec) {
   for (const nn::OptionSpec& o : entry.options) {
     if (!o.names_file || !spec.options.has(o.key) || spec.options.get_string(o.key).empty()) continue;
-    const std::string path = resolve_data_path(base_dir, spec.options.get_string(o.key));
+    std::string path;
+    try {
+      path = resolve_data_path(base_dir, spec.options.get_string(o.key));
+    } catch (const std::runtime_error& e) {  // a data: reference to a dataset not fetched
+      task.problem(o.key, e.what());
+      continue;
+    }
     std::string digest;
     try {
       digest = digests.sha256(path);

@@ -3,6 +3,8 @@
 // batch layout every sequence task shares.
 #include "experiments/tasks/task.h"
 
+#include "experiments/data/data_cache.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
@@ -110,6 +112,7 @@ std::ifstream open_data_file(const std::string& path) {
 }
 
 std::string resolve_data_path(const std::string& base_dir, const std::string& path) {
+  if (is_dataset_reference(path)) return resolve_dataset_reference(path);
   std::filesystem::path p(path);
   if (p.is_absolute() || base_dir.empty()) return p.string();
   return (std::filesystem::path(base_dir) / p).string();

@@ -93,7 +93,8 @@ std::vector<Seq2SeqBatch> make_seq2seq_batches(const std::vector<SequencePair>& 
 // A uniform integer in [0, n) (n ≥ 1), exact (rejection sampling) so that the draws
 // are the same everywhere and unbiased.
 std::int64_t uniform_index(Generator& gen, std::int64_t n);
-// `path` resolved against the experiment file's directory (absolute paths unchanged).
+// `path` resolved against the experiment file's directory (absolute paths unchanged);
+// "data:<dataset>/<file>" names a file of `ablate data get` (experiments/data/).
 std::string resolve_data_path(const std::string& base_dir, const std::string& path);
 // Opens a task's data file for reading; throws std::runtime_error naming the path when
 // it is missing, a directory or unreadable.
