@@ -520,8 +520,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
         for (const std::string& k : e.swept_keys) e.axes.push_back({k});
       }
   if (!e.trials.empty()) {
-    const bool forecast = e.trials.front().config.model.kind == "encoder_regressor";
-    if (std::string err = check_report_metric(e.report, forecast); !err.empty()) {
+    if (std::string err = check_report_metric(e.report, e.trials.front().config.task.kind); !err.empty()) {
       auto [l, c] = positions.find("report.metric");
       throw ConfigError({{path, l, c, "report.metric", err}});
     }

@@ -82,22 +82,29 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
   return spec;
 }
 
-const std::vector<std::string>& test_metrics(bool forecast) {
+const std::vector<std::string>& test_metrics(const std::string& task_kind) {
+  static const std::map<std::string, std::vector<std::string>> by_task{
+      {"forecast", {"mse", "mae", "loss"}},
+      {"g2p", {"per", "wer", "sequence_accuracy", "token_accuracy", "loss"}},
+      {"text_pairs", {"sequence_accuracy", "cer", "wer", "bleu", "chrf", "token_accuracy", "loss"}},
+  };
   static const std::vector<std::string> sequence{"sequence_accuracy", "token_accuracy", "loss"};
-  static const std::vector<std::string> windows{"mse", "mae", "loss"};
-  return forecast ? windows : sequence;
+  auto it = by_task.find(task_kind);
+  return it == by_task.end() ? sequence : it->second;
 }
 
 bool higher_is_better(const std::string& metric) {
-  return !metric.starts_with("steps_to_") && metric.find("accuracy") != std::string::npos;
+  if (metric.starts_with("steps_to_")) return false;
+  const std::string base = metric.starts_with("auc_") ? metric.substr(4) : metric;
+  return base.find("accuracy") != std::string::npos || base == "bleu" || base == "chrf";
 }
 
 std::string metric_split(const std::string& metric) {
   return metric.starts_with("auc_") || metric.starts_with("steps_to_") ? "validation" : "test";
 }
 
-std::string check_report_metric(const ReportSpec& spec, bool forecast) {
-  const std::vector<std::string>& allowed = test_metrics(forecast);
+std::string check_report_metric(const ReportSpec& spec, const std::string& task_kind) {
+  const std::vector<std::string>& allowed = test_metrics(task_kind);
   if (spec.metric.empty() || std::find(allowed.begin(), allowed.end(), spec.metric) != allowed.end()) return "";
   return "\"" + spec.metric + "\" is not a test metric of this task; allowed: " + joined(allowed);
 }

@@ -44,14 +44,16 @@ struct AxisValues {
 ReportSpec read_report_spec(const toml::table& doc, const std::string& file, const PositionIndex& positions,
                             const std::vector<AxisValues>& axes, std::vector<ConfigProblem>& problems);
 
-// The test metrics of a task family, the primary one first: sequence tasks
-// sequence_accuracy, token_accuracy, loss; forecasting mse, mae, loss.
-const std::vector<std::string>& test_metrics(bool forecast);
-// Accuracies are better higher; losses, errors and steps_to_* lower.
+// The test metrics of a task kind ("copy", "g2p", "forecast", ...), the primary one
+// first: g2p per, wer, ...; text_pairs sequence_accuracy, cer, wer, bleu, chrf, ...;
+// forecasting mse, mae, loss; the other sequence tasks sequence_accuracy,
+// token_accuracy, loss.
+const std::vector<std::string>& test_metrics(const std::string& task_kind);
+// Accuracies, BLEU and chrF are better higher; losses, error rates and steps_to_* lower.
 bool higher_is_better(const std::string& metric);
 // "validation" for the curve metrics (auc_*, steps_to_*), else "test".
 std::string metric_split(const std::string& metric);
-// "" when spec.metric is one of test_metrics(forecast) (or empty), else the problem.
-std::string check_report_metric(const ReportSpec& spec, bool forecast);
+// "" when spec.metric is one of test_metrics(task_kind) (or empty), else the problem.
+std::string check_report_metric(const ReportSpec& spec, const std::string& task_kind);
 
 }  // namespace ablate::experiments

@@ -67,6 +67,7 @@ std::string compare_runs(const CompareOptions& o) {
   RunPoints merged;
   merged.name = "comparison";
   merged.forecast = runs.front().forecast;
+  merged.task = runs.front().task;
   merged.metric = o.metric.empty() ? runs.front().metric : o.metric;
   merged.equivalence_margin = o.equivalence_margin ? o.equivalence_margin : runs.front().equivalence_margin;
   // The curve metrics each run computed follow its primary metric: kept unless --metric changes it.
@@ -76,7 +77,7 @@ std::string compare_runs(const CompareOptions& o) {
   }
   ReportSpec check;
   check.metric = merged.metric;
-  if (std::string err = check_report_metric(check, merged.forecast); !err.empty())
+  if (std::string err = check_report_metric(check, merged.task); !err.empty())
     throw std::invalid_argument("--metric " + err);
   for (const RunPoints& r : runs) {
     for (const std::string& k : r.keys)

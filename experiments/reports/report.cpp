@@ -47,6 +47,7 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
              {"axes", e.axes},
              {"report", report},
              {"family", e.trials.empty() || e.trials[0].config.model.kind != "encoder_regressor" ? "seq2seq" : "forecast"},
+             {"task", e.trials.empty() ? std::string() : e.trials[0].config.task.kind},
              {"trials", trials}};
   write_file_atomically(run_dir + "/trials.json", index.dump(2) + "\n");
 }
@@ -111,6 +112,7 @@ struct RunRows {
   std::string primary;
   bool higher_is_better = true;
   bool forecast = false;
+  std::string task;  // its kind: which metrics it has (test_metrics)
   std::vector<Row> rows;
   ReportSummary report;
 };
@@ -125,11 +127,13 @@ RunRows read_run(const std::string& run_dir) {
   json& index = run.index;
   run.keys = index["swept_keys"].get<std::vector<std::string>>();
   run.tune_keys = index.value("tune_keys", std::vector<std::string>{});
-  const bool forecast = run.forecast = index.value("family", "seq2seq") == "forecast";
-  run.metrics = forecast ? std::vector<std::string>{"mse", "mae"}
-                         : std::vector<std::string>{"token_accuracy", "sequence_accuracy"};
-  run.primary = forecast ? "mse" : "sequence_accuracy";
-  run.higher_is_better = !forecast;
+  run.forecast = index.value("family", "seq2seq") == "forecast";
+  // Runs written before trials.json named the task: the family's metrics.
+  run.task = index.value("task", std::string(run.forecast ? "forecast" : ""));
+  for (const std::string& m : test_metrics(run.task))
+    if (m != "loss") run.metrics.push_back(m);
+  run.primary = run.metrics.front();
+  run.higher_is_better = higher_is_better(run.primary);
   ReportSummary& report = run.report;
   for (const json& t : index["trials"]) {
     Row r;
@@ -219,13 +223,14 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
   out.name = run_name;
   out.keys = run.keys;
   out.forecast = run.forecast;
+  out.task = run.task;
   const json report = run.index.value("report", json::object());
   const json baseline = report.value("baseline", json::object());
   for (auto& [k, v] : baseline.items()) out.baseline.emplace_back(k, v.get<std::string>());
   out.metric = report.value("metric", "");
   if (report.contains("equivalence_margin")) out.equivalence_margin = report["equivalence_margin"].get<double>();
   if (report.contains("threshold")) out.threshold = report["threshold"].get<double>();
-  const std::string primary = out.metric.empty() ? test_metrics(run.forecast).front() : out.metric;
+  const std::string primary = out.metric.empty() ? test_metrics(run.task).front() : out.metric;
   // The curve metrics follow the primary metric's validation curve.
   const std::string curve_key = primary == "loss" ? "val_loss" : primary;
   out.curve_metrics.push_back("auc_" + primary);
@@ -255,7 +260,7 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
     else if (status == "diverged") ++it->diverged;
     if (status != "ok" || !r.summary.contains("test")) continue;
     const json& test = r.summary["test"];
-    for (const std::string& m : test_metrics(run.forecast)) {
+    for (const std::string& m : test_metrics(run.task)) {
       if (test.contains(m) && test[m].is_number()) it->test[r.seed][m] = test[m].get<double>();
       const json se = test.value("standard_errors", json::object());
       if (se.contains(m) && se[m].is_number()) it->test_se[r.seed][m] = se[m].get<double>();
@@ -277,7 +282,7 @@ std::string results_csv(const RunRows& run) {
   const std::vector<std::string>& keys = run.keys;
   const std::vector<std::string>& metrics = run.metrics;
   std::ostringstream csv;
-  const std::vector<std::string>& tested = test_metrics(run.forecast);
+  const std::vector<std::string>& tested = test_metrics(run.task);
   const auto tuning = tune_points(run);
   csv << "trial,point_id";
   for (const std::string& k : keys) csv << "," << csv_escape(k);
@@ -413,7 +418,7 @@ RunPoints read_run_points(const std::string& run_dir) { return points_of(read_ru
 ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::optional<std::size_t>>& baselines,
                                    const std::string& baseline_text) {
   ComparisonSettings settings;
-  settings.metrics = test_metrics(run.forecast);
+  settings.metrics = test_metrics(run.task);
   if (!run.metric.empty()) {
     std::erase(settings.metrics, run.metric);
     settings.metrics.insert(settings.metrics.begin(), run.metric);

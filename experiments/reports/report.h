@@ -37,6 +37,7 @@ struct RunPoints {
   std::string name;  // the run directory's name
   std::vector<std::string> keys;
   bool forecast = false;
+  std::string task;  // its kind: which metrics it has (test_metrics)
   std::vector<std::pair<std::string, std::string>> baseline;
   std::string metric;  // "" = the primary test metric
   std::optional<double> equivalence_margin;

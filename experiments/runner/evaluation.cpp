@@ -1,5 +1,6 @@
 #include "experiments/runner/evaluation.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "experiments/runner/ratio_metric.h"
@@ -33,13 +34,21 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
   auto cached = sequences_.find(split);
   if (cached == sequences_.end())
     cached = sequences_.emplace(split, task_.evaluation_batches(split, config_.train.validation_batch)).first;
+  auto references = references_.find(split);
+  if (references == references_.end()) references = references_.emplace(split, task_.references(split)).first;
+  auto texts = reference_texts_.find(split);
+  if (texts == reference_texts_.end()) texts = reference_texts_.emplace(split, task_.reference_texts(split)).first;
   RatioMetric loss, token_accuracy, sequence_accuracy;
+  std::vector<DecodedExample> decoded_examples;
+  std::size_t next_example = 0;  // the index in the split of the next batch's first row
   // Test decodes every sequence: it is evaluated once and is what reports compare.
   const std::int64_t limit = split == Split::validation ? config_.train.decode_examples : 0;
   std::int64_t decode_budget = limit;
   for (const Seq2SeqBatch& b : cached->second) {
     Tensor logits = model_.seq2seq->forward(b.src, b.tgt_in).value();
     std::int64_t B = b.tgt_out.shape()[0], T = b.tgt_out.shape()[1], V = logits.shape()[2];
+    const std::size_t first_example = next_example;
+    next_example += std::size_t(B);
     for (std::int64_t row = 0; row < B; ++row) {
       double row_loss = 0;
       std::int64_t row_tokens = 0, row_correct = 0;
@@ -64,19 +73,26 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
     }
     tape.reset();
     if (limit > 0 && decode_budget <= 0) continue;
-    Tensor decoded = model_.seq2seq->greedy_decode(b.src, T);
+    // Bounded by the task's longest target, not this example's: the decoder is not
+    // told how long the answer is.
+    Tensor decoded = model_.seq2seq->greedy_decode(b.src, std::max(T, task_.max_target_length()));
     tape.reset();
-    std::int64_t L = decoded.shape()[1];
+    const std::int64_t L = decoded.shape()[1], S = b.src.shape()[1];
     for (std::int64_t row = 0; row < B; ++row) {
       if (limit > 0 && decode_budget-- <= 0) break;
-      bool same = true;
-      for (std::int64_t t = 0; t < T && same; ++t) {
-        std::int32_t want = std::int32_t(b.tgt_out.at(row * T + t));
-        std::int32_t got = t < L ? std::int32_t(decoded.at(row * L + t)) : kPad;
-        same = want == got;
-        if (want == kEos || want == kPad) break;
+      DecodedExample x;
+      for (std::int64_t t = 0; t < S && b.src.at(row * S + t) != kPad; ++t)
+        x.source.push_back(std::int32_t(b.src.at(row * S + t)));
+      for (std::int64_t t = 0; t < L; ++t) {
+        const std::int32_t id = std::int32_t(decoded.at(row * L + t));
+        if (id == kEos || id == kPad) break;
+        x.prediction.push_back(id);
       }
-      sequence_accuracy.add(same ? 1.0 : 0.0, 1.0);
+      x.references = references->second.at(first_example + std::size_t(row));
+      x.reference_texts = texts->second.at(first_example + std::size_t(row));
+      const bool right = std::find(x.references.begin(), x.references.end(), x.prediction) != x.references.end();
+      sequence_accuracy.add(right ? 1.0 : 0.0, 1.0);
+      decoded_examples.push_back(std::move(x));
     }
   }
   Evaluation e;
@@ -84,6 +100,8 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
   e.standard_errors["loss"] = loss.standard_error();
   token_accuracy.put(e, "token_accuracy");
   sequence_accuracy.put(e, "sequence_accuracy");
+  task_.score_decoded(decoded_examples, e.metrics, e.standard_errors);
+  if (split == Split::test) test_predictions_ = std::move(decoded_examples);
   return e;
 }
 

@@ -22,6 +22,9 @@ class Evaluator {
   // Metrics on a held-out split (model in eval mode, no gradients; the tape is reset
   // after). Validation honours train.decode_examples; test decodes every sequence.
   Evaluation evaluate(Split split = Split::validation);
+  // The decoded test examples of the last test evaluation (sequence tasks), in the
+  // order of the task's test set: what predictions.tsv holds.
+  const std::vector<DecodedExample>& test_predictions() const { return test_predictions_; }
 
  private:
   Evaluation evaluate_sequences(Split split);
@@ -33,6 +36,9 @@ class Evaluator {
   // Built when first evaluated (test only once, at the end).
   std::map<Split, std::vector<Seq2SeqBatch>> sequences_;
   std::map<Split, std::vector<ForecastBatch>> windows_;
+  std::map<Split, std::vector<std::vector<std::vector<std::int32_t>>>> references_;
+  std::map<Split, std::vector<std::vector<std::string>>> reference_texts_;
+  std::vector<DecodedExample> test_predictions_;
 };
 
 }  // namespace ablate::experiments

@@ -15,6 +15,7 @@
 #include "autograd/kernels/gemm.h"
 #include "experiments/model_factory.h"
 #include "experiments/runner/evaluation.h"
+#include "experiments/runner/predictions.h"
 #include "experiments/runner/resume_state.h"
 #include "nn/checkpoint.h"
 #include "nn/optim/gradients.h"
@@ -314,6 +315,8 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
       out.test.step = out.best.step;
       out.tested = true;
       tape.reset();
+      if (model.seq2seq)
+        write_file_atomically(dir + "/predictions.tsv", predictions_tsv(*task, evaluator.test_predictions()));
     }
     if (out.status == "ok" && model.seq2seq)
       write_file_atomically(dir + "/attention.json", attention_maps(*task, model).dump() + "\n");

@@ -18,6 +18,7 @@ TaskRegistry& task_registry() {
     register_numbers_to_words_task(r);
     register_forecast_task(r);
     register_text_pairs_task(r);
+    register_g2p_task(r);
     return r;
   }();
   return registry;
@@ -43,6 +44,32 @@ std::vector<Seq2SeqBatch> Task::evaluation_batches(Split, std::int64_t) const {
 std::string Task::detokenize(const std::int32_t*, std::int64_t, bool) const {
   not_sequence(*this);
 }
+std::vector<std::vector<std::vector<std::int32_t>>> Task::references(Split split) const {
+  std::vector<std::vector<std::vector<std::int32_t>>> out;
+  for (const Seq2SeqBatch& b : evaluation_batches(split, 256)) {
+    const std::int64_t B = b.tgt_out.shape()[0], T = b.tgt_out.shape()[1];
+    for (std::int64_t row = 0; row < B; ++row) {
+      std::vector<std::int32_t> target;
+      for (std::int64_t t = 0; t < T; ++t) {
+        const std::int32_t id = std::int32_t(b.tgt_out.at(row * T + t));
+        if (id == kEos || id == kPad) break;
+        target.push_back(id);
+      }
+      out.push_back({std::move(target)});
+    }
+  }
+  return out;
+}
+std::vector<std::vector<std::string>> Task::reference_texts(Split split) const {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& alternatives : references(split)) {
+    out.emplace_back();
+    for (const auto& r : alternatives) out.back().push_back(detokenize(r.data(), std::int64_t(r.size()), true));
+  }
+  return out;
+}
+void Task::score_decoded(const std::vector<DecodedExample>&, std::map<std::string, double>&,
+                         std::map<std::string, double>&) const {}
 ForecastBatch Task::forecast_train_batch(Generator&, std::int64_t) const {
   not_forecast(*this);
 }

@@ -6,11 +6,12 @@
 // Neither shares an example with the training data or with each other.
 //
 // Two families:
-//   sequence-to-sequence (copy, reverse, sort, numbers_to_words, text_pairs): i32 token
+//   sequence-to-sequence (copy, reverse, sort, numbers_to_words, text_pairs, g2p): i32 token
 //     ids, padded with kPad; targets start with kBos (decoder input) and end with kEos;
 //   forecasting (forecast): real-valued windows [lookback, series] → [horizon, series].
 #include <cstdint>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,17 @@ struct ForecastBatch {
 
 enum class TaskFamily { seq2seq, forecast };
 
+// One held-out example of a sequence task after decoding: ids without BOS, EOS or
+// padding. `references` holds every correct target (G2P: each pronunciation of a word);
+// a prediction is right if it equals any of them.
+struct DecodedExample {
+  std::vector<std::int32_t> source, prediction;
+  std::vector<std::vector<std::int32_t>> references;
+  // The references as text, as the data has them (a token unseen in training is an
+  // <unk> id in `references`, but itself here): what text metrics and predictions.tsv use.
+  std::vector<std::string> reference_texts;
+};
+
 enum class Split { validation, test };
 const char* split_name(Split split);  // "validation" | "test"
 
@@ -59,6 +71,16 @@ class Task {
   virtual std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const;
   // Human-readable tokens of a row of ids (stops at EOS/PAD), for reports.
   virtual std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const;
+  // Every correct target of each example of a held-out split, in the order of
+  // evaluation_batches. Default: the example's own target, alone.
+  virtual std::vector<std::vector<std::vector<std::int32_t>>> references(Split split) const;
+  // The same as text, as the data has them. Default: the references detokenized.
+  virtual std::vector<std::vector<std::string>> reference_texts(Split split) const;
+  // The task's own metrics of decoded held-out examples, beside the sequence accuracy
+  // every sequence task has (g2p: phoneme and word error rates; text_pairs: CER, WER,
+  // BLEU, chrF), with their standard errors where they have one. Default: none.
+  virtual void score_decoded(const std::vector<DecodedExample>& examples, std::map<std::string, double>& metrics,
+                             std::map<std::string, double>& standard_errors) const;
 
   // ---- forecasting tasks
   virtual std::int64_t series() const { return 0; }
@@ -104,5 +126,6 @@ void register_symbolic_tasks(TaskRegistry&);  // copy, reverse, sort
 void register_numbers_to_words_task(TaskRegistry&);
 void register_forecast_task(TaskRegistry&);
 void register_text_pairs_task(TaskRegistry&);
+void register_g2p_task(TaskRegistry&);
 
 }  // namespace ablate::experiments

@@ -12,6 +12,10 @@
 #include <set>
 #include <stdexcept>
 
+#include "experiments/metrics/bleu.h"
+#include "experiments/metrics/chrf.h"
+#include "experiments/metrics/error_rates.h"
+#include "experiments/runner/ratio_metric.h"
 #include "experiments/tasks/task.h"
 #include "experiments/tasks/vocabulary.h"
 
@@ -45,12 +49,19 @@ Tokens tokenize(std::string text, bool by_char, bool lowercase) {
   return out;
 }
 
+std::string join_tokens(const Tokens& tokens, const char* separator) {
+  std::string out;
+  for (std::size_t i = 0; i < tokens.size(); ++i) out += (i ? separator : "") + tokens[i];
+  return out;
+}
+
 struct TextPair {
   Tokens source, target;
+  std::string target_text;  // as the file has it (after lowercase): the reference text metrics use
 };
 
 std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool lowercase,
-                                 std::int64_t max_length) {
+                                 std::int64_t max_length, bool header) {
   std::ifstream in = open_data_file(path);
   auto fail = [&](std::int64_t line, const std::string& what) {
     throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
@@ -60,6 +71,7 @@ std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool low
   std::int64_t line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
+    if (header && line_no == 1) continue;  // column names, not a pair
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) fail(line_no, "empty line (expected source<TAB>target)");
     const std::size_t tabs = std::size_t(std::count(line.begin(), line.end(), '\t'));
@@ -68,7 +80,8 @@ std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool low
       fail(line_no, std::to_string(tabs) + " tabs (expected exactly one, source<TAB>target)");
     const std::size_t tab = line.find('\t');
     TextPair p{tokenize(line.substr(0, tab), by_char, lowercase),
-               tokenize(line.substr(tab + 1), by_char, lowercase)};
+               tokenize(line.substr(tab + 1), by_char, lowercase), {}};
+    p.target_text = by_char ? join_tokens(p.target, "") : join_tokens(p.target, " ");
     for (auto [side, tokens] : {std::pair{"source", &p.source}, std::pair{"target", &p.target}}) {
       if (tokens->empty()) fail(line_no, std::string("empty ") + side);
       if (std::int64_t(tokens->size()) > max_length)
@@ -103,7 +116,7 @@ class TextPairs : public Task {
       : by_char_(o.get_string("tokens") == "char") {
     const std::string path = resolve_data_path(base_dir, o.get_string("path"));
     std::vector<TextPair> pairs =
-        read_pairs(path, by_char_, o.get_bool("lowercase"), o.get_int("max_length"));
+        read_pairs(path, by_char_, o.get_bool("lowercase"), o.get_int("max_length"), o.get_bool("header"));
 
     // A seeded shuffle decides the split, so files sorted by length or topic still
     // give a representative validation set.
@@ -130,6 +143,7 @@ class TextPairs : public Task {
       const TextPair& p = pairs[order[std::size_t(i)]];
       (i < n_val ? validation_ : i < held ? test_ : training_)
           .push_back({ids_of(p.source, source_), ids_of(p.target, target_)});
+      if (i < held) (i < n_val ? validation_texts_ : test_texts_).push_back({p.target_text});
       max_source_ = std::max(max_source_, std::int64_t(p.source.size()));
       max_target_ = std::max(max_target_, std::int64_t(p.target.size()) + 1);
     }
@@ -157,11 +171,39 @@ class TextPairs : public Task {
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const override {
     return (target ? target_ : source_).join(ids, n, by_char_ ? "" : " ");
   }
+  std::vector<std::vector<std::string>> reference_texts(Split split) const override {
+    return split == Split::validation ? validation_texts_ : test_texts_;
+  }
+  // CER and WER (closest reference, sentences as the units of their standard errors),
+  // and corpus BLEU and chrF as sacreBLEU 2 computes them (experiments/metrics/README.md),
+  // all on the texts — predictions detokenized, references as the file has them.
+  void score_decoded(const std::vector<DecodedExample>& examples, std::map<std::string, double>& metrics,
+                     std::map<std::string, double>& standard_errors) const override {
+    if (examples.empty()) return;
+    std::vector<std::string> hypotheses;
+    std::vector<std::vector<std::string>> references;
+    RatioMetric cer, wer;
+    for (const DecodedExample& x : examples) {
+      hypotheses.push_back(detokenize(x.prediction.data(), std::int64_t(x.prediction.size()), true));
+      references.push_back(x.reference_texts);
+      const metrics::ErrorRate c = metrics::corpus_cer({hypotheses.back()}, {references.back()});
+      const metrics::ErrorRate w = metrics::corpus_wer({hypotheses.back()}, {references.back()});
+      cer.add(double(c.edits), double(c.reference_length));
+      wer.add(double(w.edits), double(w.reference_length));
+    }
+    for (auto [name, m] : {std::pair{"cer", &cer}, std::pair{"wer", &wer}}) {
+      metrics[name] = m->value();
+      standard_errors[name] = m->standard_error();
+    }
+    metrics["bleu"] = metrics::corpus_bleu(hypotheses, references).score;
+    metrics["chrf"] = metrics::corpus_chrf(hypotheses, references).score;
+  }
 
  private:
   bool by_char_;
   Vocabulary source_, target_;
   std::vector<SequencePair> training_, validation_, test_;
+  std::vector<std::vector<std::string>> validation_texts_, test_texts_;
   std::int64_t max_source_ = 0, max_target_ = 0;
 };
 
@@ -184,7 +226,8 @@ void register_text_pairs_task(TaskRegistry& r) {
           {"test_fraction", 0.1, "pairs held out for test (after validation's, same shuffle)", 0.01, 0.45},
           {"max_length", std::int64_t(64), "longest source or target in tokens (longer: error)",
            1.0, 100000.0},
-          {"lowercase", false, "lowercase ASCII letters before tokenizing"}},
+          {"lowercase", false, "lowercase ASCII letters before tokenizing"},
+          {"header", false, "the file's first line names the columns: skip it"}},
          [](const nn::Options& o, std::uint64_t seed, const std::string& base_dir) {
            if (o.get_string("path").empty())
              throw nn::OptionError("task 'text_pairs'",
