@@ -7,7 +7,7 @@
 // equals any of them (the teacher-forced loss and token accuracy use the first).
 // Metrics, as G2P papers report them:
 //   per  phoneme error rate: Σ edit distance to the closest reference / Σ that
-//        reference's length, over the split's words
+//        reference's length, over the split's words (ties: the first reference)
 //   wer  word error rate: the share of words whose prediction matches no reference
 #include <algorithm>
 #include <set>
@@ -121,11 +121,11 @@ class G2pTask : public Task {
     source_ = Vocabulary({"<unk>"}, {letters.begin(), letters.end()});
     target_ = Vocabulary({"<unk>"}, {phones.begin(), phones.end()});
     for (const Entry& e : train)
-      for (const auto& p : e.pronunciations) add(training_, nullptr, e, p);
+      for (const auto& p : e.pronunciations) add(training_, nullptr, nullptr, e, p);
     for (const Entry& e : read("validation", o.get_int("validation_words"), 2))
-      add(validation_, &validation_references_, e, e.pronunciations.front());
+      add(validation_, &validation_references_, &validation_texts_, e, e.pronunciations.front());
     for (const Entry& e : read("test", o.get_int("test_words"), 3))
-      add(test_, &test_references_, e, e.pronunciations.front());
+      add(test_, &test_references_, &test_texts_, e, e.pronunciations.front());
   }
 
   TaskFamily family() const override { return TaskFamily::seq2seq; }
@@ -148,6 +148,11 @@ class G2pTask : public Task {
   std::vector<std::vector<std::vector<std::int32_t>>> references(Split split) const override {
     return split == Split::validation ? validation_references_ : test_references_;
   }
+  // As the file has them (after dropping stress): a phoneme unseen in training is an
+  // <unk> id, but itself here and in predictions.tsv.
+  std::vector<std::vector<std::string>> reference_texts(Split split) const override {
+    return split == Split::validation ? validation_texts_ : test_texts_;
+  }
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const override {
     return target ? target_.join(ids, n, " ") : source_.join(ids, n, "");
   }
@@ -155,8 +160,14 @@ class G2pTask : public Task {
   void score_decoded(const std::vector<DecodedExample>& examples, std::map<std::string, double>& metrics,
                      std::map<std::string, double>& standard_errors) const override {
     RatioMetric per, wer;  // words as the units
+    // On the phonemes as text, so that a reference phoneme unseen in training (an
+    // <unk> id) never counts as matched, and predictions.tsv gives the same numbers.
+    auto phonemes_of = [](const std::string& text) { return phonemes(text, true); };
     for (const DecodedExample& x : examples) {
-      const metrics::ClosestReference c = metrics::closest_reference(x.prediction, x.references);
+      std::vector<std::vector<std::string>> references;
+      for (const std::string& r : x.reference_texts) references.push_back(phonemes_of(r));
+      const metrics::ClosestReference c = metrics::closest_reference(
+          phonemes_of(detokenize(x.prediction.data(), std::int64_t(x.prediction.size()), true)), references);
       per.add(double(c.distance), double(c.reference_length));
       wer.add(c.distance == 0 ? 0.0 : 1.0, 1.0);
     }
@@ -168,18 +179,25 @@ class G2pTask : public Task {
 
  private:
   void add(std::vector<SequencePair>& split, std::vector<std::vector<std::vector<std::int32_t>>>* references,
-           const Entry& e, const std::vector<std::string>& target) {
+           std::vector<std::vector<std::string>>* texts, const Entry& e, const std::vector<std::string>& target) {
     split.push_back({ids_of(e.letters, source_), ids_of(target, target_)});
     max_source_ = std::max(max_source_, std::int64_t(e.letters.size()));
     for (const auto& p : e.pronunciations) max_target_ = std::max(max_target_, std::int64_t(p.size()) + 1);
     if (!references) return;
     references->emplace_back();
-    for (const auto& p : e.pronunciations) references->back().push_back(ids_of(p, target_));
+    texts->emplace_back();
+    for (const auto& p : e.pronunciations) {
+      references->back().push_back(ids_of(p, target_));
+      std::string text;
+      for (const std::string& phoneme : p) text += (text.empty() ? "" : " ") + phoneme;
+      texts->back().push_back(text);
+    }
   }
 
   Vocabulary source_, target_;
   std::vector<SequencePair> training_, validation_, test_;
   std::vector<std::vector<std::vector<std::int32_t>>> validation_references_, test_references_;
+  std::vector<std::vector<std::string>> validation_texts_, test_texts_;
   std::int64_t max_source_ = 0, max_target_ = 0;
 };
 
