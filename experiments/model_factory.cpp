@@ -27,7 +27,8 @@ double parameter_bound(const TrialConfig& c, const Task& task) {
   double table_rows = 0;  // a position table (learned or sinusoidal)
   if (t.positions.options.has("max_len"))
     table_rows = std::max(double(t.positions.options.get_int("max_len")), double(t.max_len));
-  const double vocab = task.family() == TaskFamily::forecast
+  const double vocab = task.family() == TaskFamily::lm ? 2.0 * double(task.target_vocab())
+                       : task.family() == TaskFamily::forecast
                            ? 2.0 * double(task.series()) * (1.0 + double(task.horizon()))
                            : 2.0 * double(task.source_vocab()) + 2.0 * double(task.target_vocab());
   return encoder + decoder + (table_rows + vocab + 1) * e;
@@ -37,18 +38,24 @@ double parameter_bound(const TrialConfig& c, const Task& task) {
 
 std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string* key) {
   nn::TransformerConfig& t = c.model.transformer;
-  bool forecast = task.family() == TaskFamily::forecast;
-  if (c.model.kind == "auto") c.model.kind = forecast ? "encoder_regressor" : "seq2seq";
-  if (forecast != (c.model.kind == "encoder_regressor")) {
+  const bool forecast = task.family() == TaskFamily::forecast, lm = task.family() == TaskFamily::lm;
+  const char* fitting = forecast ? "encoder_regressor" : lm ? "decoder" : "seq2seq";
+  if (c.model.kind == "auto") c.model.kind = fitting;
+  if (c.model.kind != fitting) {
     *key = "model.kind";
     return "model '" + c.model.kind + "' does not fit task '" + c.task.kind + "' (" +
-           (forecast ? "forecasting needs encoder_regressor" : "sequence tasks need seq2seq") + ")";
+           (forecast ? "forecasting needs encoder_regressor"
+            : lm     ? "language modelling needs decoder"
+                     : "sequence tasks need seq2seq") +
+           ")";
   }
   if (!forecast && c.model.readout != "mean") {
     *key = "model.readout";
     return "readout = \"" + c.model.readout + "\" is the forecasting head's; sequence tasks decode every position";
   }
+  // A language model is evaluated at up to max_context_factor × its training context.
   std::int64_t longest = forecast ? task.lookback()
+                         : lm     ? task.context() * task.max_context_factor()
                                   : std::max(task.max_source_length(), task.max_target_length());
   if (t.max_len == 0) t.max_len = longest;
   if (t.max_len < longest) {
@@ -65,7 +72,7 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
     return "learned positions have max_len = " + std::to_string(t.positions.options.get_int("max_len")) +
            " rows, shorter than the task's longest sequence (" + std::to_string(longest) + ")";
   }
-  if (c.model.share_embeddings && task.source_vocab() != task.target_vocab()) {
+  if (c.model.share_embeddings && !lm && task.source_vocab() != task.target_vocab()) {
     *key = "model.share_embeddings";
     return "sharing embeddings needs equal source and target vocabularies (" +
            std::to_string(task.source_vocab()) + " vs " + std::to_string(task.target_vocab()) + ")";
@@ -92,7 +99,12 @@ TrialModel build_model(const TrialConfig& c, const Task& task) {
   TrialModel m;
   nn::TransformerConfig transformer = c.model.transformer;
   transformer.attention.telemetry = c.train.attention_telemetry;
-  if (c.model.kind == "encoder_regressor") {
+  if (c.model.kind == "decoder") {
+    auto d = std::make_unique<nn::DecoderLanguageModel>(transformer, task.target_vocab(), kPad, c.model.tie_output,
+                                                        c.trial_seed);
+    m.lm = d.get();
+    m.module = std::move(d);
+  } else if (c.model.kind == "encoder_regressor") {
     auto r = std::make_unique<nn::EncoderRegressor>(
         transformer, task.series(), task.horizon(), task.series(), c.trial_seed,
         c.model.readout == "flatten" ? nn::Readout::flatten : nn::Readout::mean, task.lookback());

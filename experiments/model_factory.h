@@ -14,6 +14,7 @@ struct TrialModel {
   std::unique_ptr<nn::Module> module;
   nn::Seq2SeqTransformer* seq2seq = nullptr;      // set for sequence tasks
   nn::EncoderRegressor* regressor = nullptr;      // set for forecasting
+  nn::DecoderLanguageModel* lm = nullptr;         // set for language modelling
 };
 
 // Resolves model.kind ("auto" → by task family) and model.max_len (0 → the task's

@@ -57,8 +57,10 @@ std::vector<PlainKey> declare() {
                0.0, kMaxInt},
           FIELD(trial_seed)),
       // ---- [model]
-      key("model", {"kind", std::string("auto"), "auto: seq2seq for sequence tasks, encoder_regressor for forecasting",
-                    std::nullopt, std::nullopt, {"auto", "seq2seq", "encoder_regressor"}},
+      key("model", {"kind", std::string("auto"),
+                    "auto: seq2seq for sequence tasks, encoder_regressor for forecasting, decoder (decoder-only, "
+                    "causal) for language modelling",
+                    std::nullopt, std::nullopt, {"auto", "seq2seq", "encoder_regressor", "decoder"}},
           FIELD(model.kind)),
       key("model", {"d_model", I(64), "model width", 1.0, 65536.0}, FIELD(model.transformer.d_model)),
       key("model", {"heads", I(4), "attention heads; must divide d_model unless d_k and d_v are set", 1.0, 1024.0},

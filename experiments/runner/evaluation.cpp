@@ -12,6 +12,10 @@ Evaluator::Evaluator(const TrialConfig& config, const Task& task, TrialModel& mo
     : config_(config), task_(task), model_(model) {}
 
 Var Evaluator::training_loss(Generator& data) {
+  if (model_.lm) {
+    LmBatch b = task_.lm_train_batch(data, config_.train.batch);
+    return cross_entropy(model_.lm->forward(b.input), b.target, kPad, config_.train.label_smoothing);
+  }
   if (model_.regressor) {
     ForecastBatch b = task_.forecast_train_batch(data, config_.train.batch);
     return mse(model_.regressor->forward(constant(b.x)), constant(b.y));
@@ -23,7 +27,7 @@ Var Evaluator::training_loss(Generator& data) {
 
 Evaluation Evaluator::evaluate(Split split) {
   model_.module->eval();
-  Evaluation e = model_.regressor ? evaluate_forecast(split) : evaluate_sequences(split);
+  Evaluation e = model_.regressor ? evaluate_forecast(split) : model_.lm ? evaluate_lm(split) : evaluate_sequences(split);
   model_.module->train();
   return e;
 }

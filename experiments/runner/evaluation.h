@@ -3,7 +3,9 @@
 //   sequence tasks: teacher-forced cross-entropy over non-padding target tokens (with
 //     label smoothing in training); held-out loss without smoothing, token accuracy
 //     (teacher-forced argmax) and exact-sequence accuracy by greedy decoding;
-//   forecasting: MSE; held-out MSE and MAE, overall and per horizon step.
+//   forecasting: MSE; held-out MSE and MAE, overall and per horizon step;
+//   language modelling: next-token cross-entropy; held-out loss (nats per token), bits
+//     per character, perplexity and token accuracy — on test also at longer contexts.
 // Each overall metric comes with its evaluation noise: the standard error of the
 // metric over the split's examples (a ratio estimator's, with sequences or windows as
 // the units), which reports set beside the spread over seeds.
@@ -29,6 +31,7 @@ class Evaluator {
  private:
   Evaluation evaluate_sequences(Split split);
   Evaluation evaluate_forecast(Split split);
+  Evaluation evaluate_lm(Split split);  // evaluation_lm.cpp
 
   const TrialConfig& config_;
   const Task& task_;
@@ -36,6 +39,7 @@ class Evaluator {
   // Built when first evaluated (test only once, at the end).
   std::map<Split, std::vector<Seq2SeqBatch>> sequences_;
   std::map<Split, std::vector<ForecastBatch>> windows_;
+  std::map<std::pair<Split, std::int64_t>, std::vector<LmBatch>> blocks_;  // by split and context
   std::map<Split, std::vector<std::vector<std::vector<std::int32_t>>>> references_;
   std::map<Split, std::vector<std::vector<std::string>>> reference_texts_;
   std::vector<DecodedExample> test_predictions_;

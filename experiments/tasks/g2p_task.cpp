@@ -17,6 +17,7 @@
 #include "experiments/metrics/edit_distance.h"
 #include "experiments/runner/ratio_metric.h"
 #include "experiments/tasks/task.h"
+#include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
 
 namespace ablate::experiments {
@@ -30,14 +31,6 @@ struct Entry {
   std::vector<std::string> letters;
   std::vector<std::vector<std::string>> pronunciations;  // at least one, distinct
 };
-
-std::vector<std::string> code_points(const std::string& word) {
-  std::vector<std::string> out;
-  for (unsigned char c : word)
-    if ((c & 0xC0) != 0x80 || out.empty()) out.emplace_back(1, char(c));
-    else out.back() += char(c);
-  return out;
-}
 
 // "AH0 B" → {"AH0", "B"}; without stress, {"AH", "B"} (the digit 0/1/2 after a vowel).
 std::vector<std::string> phonemes(const std::string& text, bool stress) {
@@ -64,7 +57,7 @@ std::vector<Entry> read_dictionary(const std::string& path, bool stress) {
     const std::size_t tab = line.find('\t');
     if (tab == std::string::npos || line.find('\t', tab + 1) != std::string::npos)
       fail("expected word<TAB>pronunciation ||| alternative ... (one tab)");
-    Entry e{code_points(line.substr(0, tab)), {}};
+    Entry e{code_point_tokens(line.substr(0, tab)), {}};
     if (e.letters.empty()) fail("empty word");
     const std::string rest = line.substr(tab + 1);
     for (std::size_t start = 0;;) {

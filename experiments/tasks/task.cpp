@@ -19,6 +19,7 @@ TaskRegistry& task_registry() {
     register_forecast_task(r);
     register_text_pairs_task(r);
     register_g2p_task(r);
+    register_lm_task(r);
     return r;
   }();
   return registry;
@@ -70,6 +71,12 @@ std::vector<std::vector<std::string>> Task::reference_texts(Split split) const {
 }
 void Task::score_decoded(const std::vector<DecodedExample>&, std::map<std::string, double>&,
                          std::map<std::string, double>&) const {}
+LmBatch Task::lm_train_batch(Generator&, std::int64_t) const {
+  throw std::logic_error("task '" + name() + "' is not a language-modelling task");
+}
+std::vector<LmBatch> Task::lm_evaluation_batches(Split, std::int64_t, std::int64_t) const {
+  throw std::logic_error("task '" + name() + "' is not a language-modelling task");
+}
 ForecastBatch Task::forecast_train_batch(Generator&, std::int64_t) const {
   not_forecast(*this);
 }

@@ -8,7 +8,8 @@
 // Two families:
 //   sequence-to-sequence (copy, reverse, sort, numbers_to_words, text_pairs, g2p): i32 token
 //     ids, padded with kPad; targets start with kBos (decoder input) and end with kEos;
-//   forecasting (forecast): real-valued windows [lookback, series] → [horizon, series].
+//   forecasting (forecast): real-valued windows [lookback, series] → [horizon, series];
+//   language modelling (lm): the next token of a text, at every position.
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -35,7 +36,16 @@ struct ForecastBatch {
   Tensor x, y;
 };
 
-enum class TaskFamily { seq2seq, forecast };
+// Language modelling: input [B, T] i32 ids, target [B, T] the next id at each position
+// (kPad where nothing is scored: a document's start, the padding of a last block);
+// `characters` [B·T] how many characters of the text each target stands for (1 per
+// character; a word's length + 1 for its separator), for bits per character.
+struct LmBatch {
+  Tensor input, target;
+  std::vector<std::int32_t> characters;
+};
+
+enum class TaskFamily { seq2seq, forecast, lm };
 
 // One held-out example of a sequence task after decoding: ids without BOS, EOS or
 // padding. `references` holds every correct target (G2P: each pronunciation of a word);
@@ -82,6 +92,18 @@ class Task {
   virtual void score_decoded(const std::vector<DecodedExample>& examples, std::map<std::string, double>& metrics,
                              std::map<std::string, double>& standard_errors) const;
 
+  // ---- language modelling (vocabulary: target_vocab())
+  // The training context length T.
+  virtual std::int64_t context() const { return 0; }
+  // Evaluation contexts as multiples of T: 1, 2, 4, ... up to this (≥ 1).
+  virtual std::int64_t max_context_factor() const { return 1; }
+  virtual LmBatch lm_train_batch(Generator& gen, std::int64_t batch_size) const;
+  // The split's text in consecutive blocks of `context` tokens, every token scored once.
+  virtual std::vector<LmBatch> lm_evaluation_batches(Split split, std::int64_t batch_size,
+                                                     std::int64_t context) const;
+  // Prompts for generated samples (the beginnings of a few test documents), as ids.
+  virtual std::vector<std::vector<std::int32_t>> sample_prompts() const { return {}; }
+
   // ---- forecasting tasks
   virtual std::int64_t series() const { return 0; }
   virtual std::int64_t lookback() const { return 0; }
@@ -127,5 +149,6 @@ void register_numbers_to_words_task(TaskRegistry&);
 void register_forecast_task(TaskRegistry&);
 void register_text_pairs_task(TaskRegistry&);
 void register_g2p_task(TaskRegistry&);
+void register_lm_task(TaskRegistry&);
 
 }  // namespace ablate::experiments

@@ -17,6 +17,7 @@
 #include "experiments/metrics/error_rates.h"
 #include "experiments/runner/ratio_metric.h"
 #include "experiments/tasks/task.h"
+#include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
 
 namespace ablate::experiments {
@@ -27,26 +28,9 @@ constexpr std::int32_t kUnk = kFirstToken;
 
 using Tokens = std::vector<std::string>;
 
-Tokens tokenize(std::string text, bool by_char, bool lowercase) {
-  if (lowercase)  // ASCII only: locale-independent, and multi-byte UTF-8 stays intact
-    for (char& c : text)
-      if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-  Tokens out;
-  if (by_char) {
-    for (unsigned char c : text)
-      if ((c & 0xC0) != 0x80 || out.empty())
-        out.emplace_back(1, char(c));
-      else
-        out.back() += char(c);  // a UTF-8 continuation byte joins its code point
-    return out;
-  }
-  std::size_t i = 0;
-  while ((i = text.find_first_not_of(' ', i)) != std::string::npos) {
-    std::size_t end = std::min(text.find(' ', i), text.size());
-    out.push_back(text.substr(i, end - i));
-    i = end;
-  }
-  return out;
+Tokens tokenize(const std::string& text, bool by_char, bool lowercase) {
+  const std::string t = lowercase ? ascii_lowercase(text) : text;
+  return by_char ? code_point_tokens(t) : whitespace_tokens(t);
 }
 
 std::string join_tokens(const Tokens& tokens, const char* separator) {
