@@ -3,7 +3,9 @@
 //   sequence tasks: teacher-forced cross-entropy over non-padding target tokens (with
 //     label smoothing in training); held-out loss without smoothing, token accuracy
 //     (teacher-forced argmax) and exact-sequence accuracy by greedy decoding;
-//   forecasting: MSE; held-out MSE and MAE, overall and per horizon step.
+//   forecasting: MSE; held-out MSE and MAE, overall and per horizon step, and per
+//     target series MAE, RMSE, MASE and sMAPE in the data's units; on test, the same
+//     for the naive, seasonal naive and linear baselines (evaluation_forecast.cpp).
 // Each overall metric comes with its evaluation noise: the standard error of the
 // metric over the split's examples (a ratio estimator's, with sequences or windows as
 // the units), which reports set beside the spread over seeds.
