@@ -29,7 +29,7 @@ double parameter_bound(const TrialConfig& c, const Task& task) {
     table_rows = std::max(double(t.positions.options.get_int("max_len")), double(t.max_len));
   const double vocab = task.family() == TaskFamily::lm ? 2.0 * double(task.target_vocab())
                        : task.family() == TaskFamily::forecast
-                           ? 2.0 * double(task.series()) * (1.0 + double(task.horizon()))
+                           ? 2.0 * double(task.input_series() + task.series()) * (1.0 + double(task.horizon()))
                            : 2.0 * double(task.source_vocab()) + 2.0 * double(task.target_vocab());
   return encoder + decoder + (table_rows + vocab + 1) * e;
 }
@@ -106,7 +106,7 @@ TrialModel build_model(const TrialConfig& c, const Task& task) {
     m.module = std::move(d);
   } else if (c.model.kind == "encoder_regressor") {
     auto r = std::make_unique<nn::EncoderRegressor>(
-        transformer, task.series(), task.horizon(), task.series(), c.trial_seed,
+        transformer, task.input_series(), task.horizon(), task.series(), c.trial_seed,
         c.model.readout == "flatten" ? nn::Readout::flatten : nn::Readout::mean, task.lookback());
     m.regressor = r.get();
     m.module = std::move(r);

@@ -13,6 +13,7 @@
 #include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/curve_metrics.h"
+#include "experiments/reports/forecast_baselines_report.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
 
@@ -533,7 +534,7 @@ ReportSummary write_reports(const std::string& run_dir) {
       comparison_report(points, find_baselines(points.points, points.baseline), join_point(points.baseline));
   write_file_atomically(run_dir + "/comparisons.csv", comparisons.csv);
   std::ostringstream md;
-  md << summary_table(run, comparisons);
+  md << summary_table(run, comparisons) << forecast_baselines_section(run_dir, points);
   // The table matters more than the pictures: a plotting failure is reported in the
   // summary (and rethrown after it is written), not allowed to lose it.
   std::vector<std::string> plots;

@@ -3,7 +3,9 @@
 //   sequence tasks: teacher-forced cross-entropy over non-padding target tokens (with
 //     label smoothing in training); held-out loss without smoothing, token accuracy
 //     (teacher-forced argmax) and exact-sequence accuracy by greedy decoding;
-//   forecasting: MSE; held-out MSE and MAE, overall and per horizon step;
+//   forecasting: MSE; held-out MSE and MAE, overall and per horizon step, and per
+//     target series MAE, RMSE, MASE and sMAPE in the data's units; on test, the same
+//     for the naive, seasonal naive and linear baselines (evaluation_forecast.cpp);
 //   language modelling: next-token cross-entropy; held-out loss (nats per token), bits
 //     per character, perplexity and token accuracy — on test also at longer contexts.
 // Each overall metric comes with its evaluation noise: the standard error of the

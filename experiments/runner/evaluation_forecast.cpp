@@ -1,9 +1,14 @@
-// The forecasting half of the Evaluator: held-out MSE and MAE, overall (windows as the
-// units of the standard error) and per horizon step.
+// The forecasting half of the Evaluator: on a held-out split, the model's MSE and MAE
+// (model units, overall and per horizon step) and per target series in the data's
+// units (MAE, RMSE, MASE, sMAPE) — experiments/metrics/forecast_metrics.h. On test,
+// the naive, seasonal naive and linear baselines on the same windows with the same
+// metrics (baseline_<name>_<metric>), so every trial's record holds what it is to be
+// compared with.
 #include <cmath>
 
+#include "experiments/metrics/forecast_baselines.h"
+#include "experiments/metrics/forecast_metrics.h"
 #include "experiments/runner/evaluation.h"
-#include "experiments/runner/ratio_metric.h"
 
 namespace ablate::experiments {
 
@@ -13,37 +18,27 @@ Evaluation Evaluator::evaluate_forecast(Split split) {
   auto cached = windows_.find(split);
   if (cached == windows_.end())
     cached = windows_.emplace(split, task_.forecast_evaluation_batches(split, config_.train.validation_batch)).first;
-  std::int64_t H = task_.horizon();
-  std::vector<double> se(std::size_t(H), 0.0), ae(std::size_t(H), 0.0);
-  RatioMetric mse_metric, mae_metric;  // windows as the units
-  std::int64_t count = 0;  // values per horizon step
+  const std::int64_t H = task_.horizon(), S = task_.series();
+  const ForecastContext fallback = identity_context(S);
+  const ForecastContext& context = task_.forecast_context() ? *task_.forecast_context() : fallback;
+  ForecastScorer scorer(context, H);
   for (const ForecastBatch& b : cached->second) {
     Tensor pred = model_.regressor->forward(constant(b.x)).value();
-    std::int64_t B = b.y.shape()[0], S = b.y.shape()[2];
+    const std::int64_t B = b.y.shape()[0];
+    std::vector<double> forecast(std::size_t(H * S)), truth(std::size_t(H * S));
     for (std::int64_t i = 0; i < B; ++i) {
-      double window_se = 0, window_ae = 0;
-      for (std::int64_t h = 0; h < H; ++h)
-        for (std::int64_t s = 0; s < S; ++s) {
-          std::int64_t k = (i * H + h) * S + s;
-          double d = pred.at(k) - b.y.at(k);
-          se[std::size_t(h)] += d * d;
-          ae[std::size_t(h)] += std::abs(d);
-          window_se += d * d;
-          window_ae += std::abs(d);
-        }
-      mse_metric.add(window_se, double(H * S));
-      mae_metric.add(window_ae, double(H * S));
+      for (std::int64_t k = 0; k < H * S; ++k) {
+        forecast[std::size_t(k)] = pred.at(i * H * S + k);
+        truth[std::size_t(k)] = b.y.at(i * H * S + k);
+      }
+      scorer.add(forecast, truth);
     }
-    count += B * S;
     tape.reset();
   }
   Evaluation e;
-  for (std::int64_t h = 0; h < H; ++h) {
-    e.metrics["mse_h" + std::to_string(h + 1)] = count ? se[std::size_t(h)] / double(count) : 0.0;
-    e.metrics["mae_h" + std::to_string(h + 1)] = count ? ae[std::size_t(h)] / double(count) : 0.0;
-  }
-  mse_metric.put(e, "mse");
-  mae_metric.put(e, "mae");
+  scorer.put(e, "", true);
+  if (split == Split::test && task_.forecast_context())
+    put_baseline_metrics(e, context, cached->second, task_.lookback(), H);
   e.loss = e.metrics["mse"];
   e.standard_errors["loss"] = e.standard_errors["mse"];
   return e;

@@ -30,7 +30,9 @@ struct Evaluation {
   double loss = 0;         // on the split evaluated: validation during training, test at the end
   double lr = 0;
   double grad_norm = 0;    // global norm at the last step before the evaluation
-  std::map<std::string, double> metrics;  // token_accuracy, sequence_accuracy | mse, mae, mae_h1..
+  // token_accuracy, sequence_accuracy | mse, mae, mae_h1.., mase, smape, mae_<series>..,
+  // and on test baseline_<name>_<metric>
+  std::map<std::string, double> metrics;
   // The evaluation noise of "loss" and each overall metric: its standard error over
   // the split's examples (evaluation.h).
   std::map<std::string, double> standard_errors;

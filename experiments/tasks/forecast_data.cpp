@@ -1,9 +1,11 @@
 #include "experiments/tasks/forecast_data.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <numbers>
 #include <stdexcept>
 
@@ -30,7 +32,8 @@ SeriesTable synthetic_series(std::int64_t steps, std::int64_t series, double noi
     p.lag = 1 + uniform_index(gen, 4);
     params.push_back(p);
   }
-  SeriesTable table{steps, series, std::vector<double>(std::size_t(steps * series))};
+  SeriesTable table{steps, series, series, std::vector<double>(std::size_t(steps * series)), {}, {}};
+  for (std::int64_t s = 0; s < series; ++s) table.names.push_back("series" + std::to_string(s + 1));
   for (std::int64_t t = 0; t < steps; ++t)
     for (std::int64_t s = 0; s < series; ++s) {
       const Params& p = params[std::size_t(s)];
@@ -42,6 +45,13 @@ SeriesTable synthetic_series(std::int64_t steps, std::int64_t series, double noi
   return table;
 }
 
+MissingPolicy missing_policy(const std::string& name) {
+  if (name == "error") return MissingPolicy::error;
+  if (name == "drop") return MissingPolicy::drop;
+  if (name == "interpolate") return MissingPolicy::interpolate;
+  throw std::invalid_argument("missing = \"" + name + "\": allowed are \"error\", \"drop\", \"interpolate\"");
+}
+
 namespace {
 
 std::string trim(const std::string& s) {
@@ -49,12 +59,33 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
+// Cells split at commas outside double quotes; a quoted cell loses its quotes ("" is a
+// quote inside one), so a header of "YEAR","SUNACTIVITY" names YEAR and SUNACTIVITY.
 std::vector<std::string> split_cells(const std::string& line) {
   std::vector<std::string> cells;
-  std::size_t start = 0;
-  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
-    cells.push_back(trim(line.substr(start, comma - start)));
-  cells.push_back(trim(line.substr(start)));
+  std::string cell;
+  bool quoted = false, was_quoted = false;
+  auto finish = [&] {
+    cells.push_back(was_quoted ? cell : trim(cell));
+    cell.clear();
+    was_quoted = false;
+  };
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cell += '"', ++i;
+      else if (c == '"') quoted = false;
+      else cell += c;
+    } else if (c == '"' && trim(cell).empty()) {
+      quoted = was_quoted = true;
+      cell.clear();
+    } else if (c == ',') {
+      finish();
+    } else if (!(was_quoted && (c == ' ' || c == '\t'))) {
+      cell += c;
+    }
+  }
+  finish();
   return cells;
 }
 
@@ -73,64 +104,198 @@ bool parse_number(const std::string& cell, double& out) {
   return b != e && ec == std::errc() && end == e;
 }
 
+// The spellings of a missing value, exactly these (R's NA, pandas' NaN and nan, and
+// nothing at all).
+bool is_missing(const std::string& cell) {
+  return cell.empty() || cell == "NA" || cell == "NaN" || cell == "nan";
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 }  // namespace
 
-SeriesTable read_series_csv(const std::string& path, std::int64_t min_rows,
-                            const std::string& why_min_rows) {
+std::vector<std::string> column_list(const std::string& text) {
+  std::vector<std::string> out;
+  if (trim(text).empty()) return out;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
+    out.push_back(trim(text.substr(start, comma - start)));
+  out.push_back(trim(text.substr(start)));
+  return out;
+}
+
+SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& options) {
   std::ifstream in = open_data_file(path);
   auto fail = [&](std::int64_t line, const std::string& what) {
     throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
   };
+  auto cell_fail = [&](std::int64_t line, std::size_t column, const std::string& what) {
+    throw std::runtime_error(path + ":" + std::to_string(line) + ":" + std::to_string(column + 1) + ": " + what);
+  };
 
-  SeriesTable table;
-  std::int64_t line_no = 0, first_line = 0;
-  bool header = false;
-  std::string line;
-  while (std::getline(in, line)) {
+  // Every non-blank row, with its line number.
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::int64_t> lines;
+  std::int64_t line_no = 0;
+  for (std::string line; std::getline(in, line);) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (trim(line).empty()) continue;
-    std::vector<std::string> cells = split_cells(line);
-    std::vector<double> row(cells.size());
-    std::vector<bool> numeric(cells.size());
-    std::size_t numeric_count = 0;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      numeric[c] = parse_number(cells[c], row[c]);
-      if (numeric[c]) ++numeric_count;
+    rows.push_back(split_cells(line));
+    lines.push_back(line_no);
+  }
+  if (rows.empty()) fail(std::max<std::int64_t>(line_no, 1), "the file is empty");
+
+  const std::size_t width = rows.front().size();
+  bool header = true;
+  for (const std::string& cell : rows.front()) {
+    double v;
+    if (parse_number(cell, v) && std::isfinite(v)) header = false;
+  }
+  std::vector<std::string> names;
+  for (std::size_t c = 0; c < width; ++c)
+    names.push_back(header ? rows.front()[c] : "column" + std::to_string(c + 1));
+  const std::int64_t header_line = lines.front();
+
+  // Which columns are read, and as what.
+  const bool named = !options.time_column.empty() || !options.targets.empty() || !options.covariates.empty();
+  if (named && !header)
+    fail(header_line, "the first row holds numbers, so the file has no header and time_column, targets and "
+                      "covariates cannot name its columns");
+  auto index_of = [&](const std::string& name, const std::string& option) {
+    std::size_t found = width;
+    for (std::size_t c = 0; c < width; ++c)
+      if (names[c] == name) {
+        if (found != width)
+          fail(header_line, "two columns are named '" + name + "' (" + option + " names it)");
+        found = c;
+      }
+    if (found == width)
+      fail(header_line, option + " names '" + name + "', which is not a column; the columns are: " + joined(names));
+    return found;
+  };
+  std::vector<int> role(width, 0);  // 0 unused, 1 time, 2 target, 3 covariate
+  std::size_t time_index = width;
+  if (!options.time_column.empty()) {
+    time_index = index_of(options.time_column, "time_column");
+    role[time_index] = 1;
+  }
+  std::vector<std::size_t> columns;  // targets, then covariates
+  auto take = [&](const std::string& name, const std::string& option, int as) {
+    const std::size_t c = index_of(name, option);
+    if (role[c] != 0)
+      fail(header_line, option + " names '" + name + "', which is already " +
+                            (role[c] == 1 ? "the time column" : role[c] == 2 ? "a target" : "a covariate"));
+    role[c] = as;
+    columns.push_back(c);
+  };
+  for (const std::string& name : options.targets) take(name, "targets", 2);
+  if (options.targets.empty())
+    for (std::size_t c = 0; c < width; ++c)
+      if (role[c] == 0 && std::find(options.covariates.begin(), options.covariates.end(), names[c]) ==
+                              options.covariates.end()) {
+        if (header) take(names[c], "targets", 2);
+        else role[c] = 2, columns.push_back(c);
+      }
+  const std::int64_t targets = std::int64_t(columns.size());
+  if (targets == 0) fail(header_line, "no target column (the columns are: " + joined(names) + ")");
+  for (const std::string& name : options.covariates) take(name, "covariates", 3);
+
+  SeriesTable table;
+  table.series = std::int64_t(columns.size());
+  table.targets = targets;
+  for (std::size_t c : columns) table.names.push_back(names[c]);
+
+  // The data rows: values (NaN where missing) and time labels.
+  std::vector<double> values;
+  std::vector<std::int64_t> row_lines;
+  std::map<std::string, std::int64_t> label_line;
+  for (std::size_t r = header ? 1 : 0; r < rows.size(); ++r) {
+    const std::vector<std::string>& cells = rows[r];
+    const std::int64_t line = lines[r];
+    if (cells.size() != width)
+      fail(line, std::to_string(cells.size()) + " cells, expected " + std::to_string(width) + " (as on line " +
+                     std::to_string(header_line) + ")");
+    if (time_index != width) {
+      const std::string& label = cells[time_index];
+      if (label.empty())
+        cell_fail(line, time_index, "empty time label in column '" + names[time_index] + "' (time labels must be "
+                                    "non-empty and unique)");
+      auto [it, fresh] = label_line.emplace(label, line);
+      if (!fresh)
+        cell_fail(line, time_index, "time label " + shown(label) + " repeats line " + std::to_string(it->second) +
+                                        " (time labels must be non-empty and unique)");
+      table.times.push_back(label);
     }
-    if (first_line == 0) {
-      first_line = line_no;
-      table.series = std::int64_t(cells.size());
-      if (numeric_count == 0) {
-        header = true;
-        continue;
+    for (std::size_t c : columns) {
+      const std::string where = header ? "column '" + names[c] + "': " : "column " + std::to_string(c + 1) + ": ";
+      const std::string& cell = cells[c];
+      double v = std::numeric_limits<double>::quiet_NaN();
+      if (is_missing(cell)) {
+        if (options.missing == MissingPolicy::error)
+          cell_fail(line, c, where + "missing value " + shown(cell) + "; with missing = \"error\" (the default) a "
+                                     "missing value (an empty cell, NA, NaN or nan) is rejected — set missing = "
+                                     "\"drop\" or \"interpolate\"");
+      } else if (!parse_number(cell, v)) {
+        std::string msg = where + shown(cell) + " is not a number";
+        if (r == 0) msg += " (a header row must have no numeric cells)";
+        cell_fail(line, c, msg);
+      } else if (!std::isfinite(v)) {
+        cell_fail(line, c, where + shown(cell) + " is not finite");
+      } else if (std::abs(v) > std::numeric_limits<float>::max()) {
+        cell_fail(line, c, where + shown(cell) +
+                               " is beyond the range of f32 (±3.4e38), the precision models train in");
+      }
+      values.push_back(v);
+    }
+    row_lines.push_back(line);
+  }
+  if (row_lines.empty()) fail(line_no, "no data rows after the header");
+
+  const std::size_t S = columns.size();
+  const std::size_t n = row_lines.size();
+  if (options.missing == MissingPolicy::interpolate) {
+    for (std::size_t s = 0; s < S; ++s) {
+      auto at = [&](std::size_t t) -> double& { return values[t * S + s]; };
+      std::size_t previous = n;  // the last row with a value
+      for (std::size_t t = 0; t < n; ++t) {
+        if (std::isnan(at(t))) continue;
+        if (previous == n && t > 0)
+          cell_fail(row_lines[0], columns[s], "column '" + names[columns[s]] + "': missing value at the start of "
+                                              "the series; interpolate fills only gaps with a value on both sides "
+                                              "— remove the leading rows or set missing = \"drop\"");
+        for (std::size_t g = previous + 1; previous != n && g < t; ++g)
+          at(g) = at(previous) + (at(t) - at(previous)) * double(g - previous) / double(t - previous);
+        previous = t;
+      }
+      if (previous != n - 1) {
+        const std::size_t first_gap = previous == n ? 0 : previous + 1;
+        cell_fail(row_lines[first_gap], columns[s], "column '" + names[columns[s]] + "': missing value" +
+                                                        (previous == n ? "s only" : " at the end of the series") +
+                                                        "; interpolate fills only gaps with a value on both sides "
+                                                        "— remove the trailing rows or set missing = \"drop\"");
       }
     }
-    if (std::int64_t(cells.size()) != table.series)
-      fail(line_no, std::to_string(cells.size()) + " cells, expected " +
-                        std::to_string(table.series) + " (as on line " +
-                        std::to_string(first_line) + ")");
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      std::string where = "column " + std::to_string(c + 1) + ": ";
-      if (cells[c].empty()) fail(line_no, where + "empty cell (missing values are not supported)");
-      if (!numeric[c]) {
-        std::string msg = where + shown(cells[c]) + " is not a number";
-        if (line_no == first_line) msg += " (a header row must have no numeric cells)";
-        fail(line_no, msg);
-      }
-      if (!std::isfinite(row[c])) fail(line_no, where + shown(cells[c]) + " is not finite");
-      if (std::abs(row[c]) > std::numeric_limits<float>::max())
-        fail(line_no, where + shown(cells[c]) +
-                          " is beyond the range of f32 (±3.4e38), the precision models train in");
-    }
-    table.values.insert(table.values.end(), row.begin(), row.end());
+  }
+  std::vector<std::string> kept_times;
+  for (std::size_t t = 0; t < n; ++t) {
+    bool complete = true;
+    for (std::size_t s = 0; s < S; ++s) complete = complete && !std::isnan(values[t * S + s]);
+    if (!complete) continue;  // only under drop: the other policies have filled or rejected it
+    table.values.insert(table.values.end(), values.begin() + std::ptrdiff_t(t * S),
+                        values.begin() + std::ptrdiff_t((t + 1) * S));
+    if (!table.times.empty()) kept_times.push_back(table.times[t]);
     ++table.steps;
   }
-  if (first_line == 0) fail(std::max<std::int64_t>(line_no, 1), "the file is empty");
-  if (table.steps == 0) fail(line_no, "no data rows after the header");
-  if (table.steps < min_rows)
+  table.times = std::move(kept_times);
+  if (table.steps < options.min_rows)
     fail(line_no, std::to_string(table.steps) + " data rows" + (header ? " after the header" : "") +
-                      ", need at least " + std::to_string(min_rows) + " (" + why_min_rows + ")");
+                      (table.steps < std::int64_t(n) ? " and the dropped rows" : "") + ", need at least " +
+                      std::to_string(options.min_rows) + " (" + options.why_min_rows + ")");
   return table;
 }
 

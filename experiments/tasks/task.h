@@ -5,10 +5,10 @@
 // test is evaluated once, with the selected model, and is what reports compare.
 // Neither shares an example with the training data or with each other.
 //
-// Two families:
+// Three families:
 //   sequence-to-sequence (copy, reverse, sort, numbers_to_words, text_pairs, g2p): i32 token
 //     ids, padded with kPad; targets start with kBos (decoder input) and end with kEos;
-//   forecasting (forecast): real-valued windows [lookback, series] → [horizon, series];
+//   forecasting (forecast): real-valued windows [lookback, input_series] → [horizon, series];
 //   language modelling (lm): the next token of a text, at every position.
 #include <cstdint>
 #include <fstream>
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "autograd/rng.h"
+#include "experiments/tasks/forecast_context.h"
 #include "nn/registry.h"
 
 namespace ablate::experiments {
@@ -31,7 +32,8 @@ struct Seq2SeqBatch {
   Tensor src, tgt_in, tgt_out;
 };
 
-// x [B, lookback, series] (f32), y [B, horizon, series] (f32).
+// x [B, lookback, input_series] (f32), y [B, horizon, series] (f32): the targets are
+// x's first `series` channels.
 struct ForecastBatch {
   Tensor x, y;
 };
@@ -105,11 +107,16 @@ class Task {
   virtual std::vector<std::vector<std::int32_t>> sample_prompts() const { return {}; }
 
   // ---- forecasting tasks
+  // series(): the target series, forecast; input_series(): the model's input channels,
+  // the targets then the covariates (input-only).
   virtual std::int64_t series() const { return 0; }
+  virtual std::int64_t input_series() const { return series(); }
   virtual std::int64_t lookback() const { return 0; }
   virtual std::int64_t horizon() const { return 0; }
   virtual ForecastBatch forecast_train_batch(Generator& gen, std::int64_t batch_size) const;
   virtual std::vector<ForecastBatch> forecast_evaluation_batches(Split split, std::int64_t batch_size) const;
+  // Units, MASE scale and training part for the evaluation's metrics and baselines.
+  virtual const ForecastContext* forecast_context() const { return nullptr; }
 };
 
 // Factories receive the options and the experiment's seed (the held-out splits and

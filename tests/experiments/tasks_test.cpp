@@ -324,16 +324,19 @@ TEST_CASE("forecast synthetic data shapes and determinism", "[tasks]") {
   CHECK(floats(a.x) == floats(make("forecast", {}, 9)->forecast_train_batch(g2, 5).x));
   Generator g3(1);
   CHECK(floats(a.x) != floats(make("forecast", {}, 10)->forecast_train_batch(g3, 5).x));
-  // 400 validation steps hold 400 - 32 + 1 = 369 windows (below the 512 cap).
+  // 400 validation steps are forecast from 400 - 8 + 1 = 393 origins (below the 512 cap).
   auto val = task->forecast_evaluation_batches(Split::validation, 100);
   REQUIRE(val.size() == 4);
-  CHECK(val[3].x.shape()[0] == 69);
-  // A longer series is capped at 512 strided windows.
+  CHECK(val[3].x.shape()[0] == 93);
+  // A longer series is capped at 512 strided validation windows; test keeps every origin.
   auto longer = make("forecast", {{"length", std::int64_t(10000)}});
   std::int64_t windows = 0;
   for (const auto& b : longer->forecast_evaluation_batches(Split::validation, 128)) windows += b.x.shape()[0];
   CHECK(windows <= 512);
   CHECK(windows > 256);
+  std::int64_t test_windows = 0;
+  for (const auto& b : longer->forecast_evaluation_batches(Split::test, 128)) test_windows += b.x.shape()[0];
+  CHECK(test_windows == 2000 - 8 + 1);
 }
 
 TEST_CASE("forecast windows respect the time split", "[tasks]") {
@@ -358,7 +361,8 @@ TEST_CASE("forecast windows respect the time split", "[tasks]") {
       REQUIRE(x[l * 2 + 1] == float(10 * (start + l) + 1));
     }
     for (int h = 0; h < 3; ++h) REQUIRE(y[h * 2] == float(10 * (start + 5 + h)));
-    REQUIRE(start >= lo);
+    // The forecast steps lie in [lo, hi); the lookback is the true history before them.
+    REQUIRE(start + 5 >= lo);
     REQUIRE(start + 8 <= hi);
     return start;
   };
@@ -368,16 +372,17 @@ TEST_CASE("forecast windows respect the time split", "[tasks]") {
     ForecastBatch b = task->forecast_train_batch(gen, 16);
     for (std::int64_t i = 0; i < 16; ++i) train_starts.insert(check_window(b, i, 0, 60));
   }
-  CHECK(train_starts.size() == 53);  // every start 0..52
+  CHECK(train_starts.size() == 53);  // every start 0..52 (training windows lie wholly in training)
+  for (std::int64_t s : train_starts) CHECK(s >= 0);
   std::set<std::int64_t> val_starts, test_starts;
   for (const ForecastBatch& b : task->forecast_evaluation_batches(Split::validation, 4))
     for (std::int64_t i = 0; i < b.x.shape()[0]; ++i)
       val_starts.insert(check_window(b, i, 60, 80));
-  CHECK(val_starts.size() == 13);  // every start 60..72
+  CHECK(val_starts.size() == 18);  // every origin 60..77, starts 55..72
   for (const ForecastBatch& b : task->forecast_evaluation_batches(Split::test, 4))
     for (std::int64_t i = 0; i < b.x.shape()[0]; ++i)
       test_starts.insert(check_window(b, i, 80, 100));
-  CHECK(test_starts.size() == 13);  // every start 80..92
+  CHECK(test_starts.size() == 18);  // every origin 80..97, starts 75..92
 
   // Normalisation uses the training part: the training values average to zero.
   o.set("normalize", true);
@@ -390,7 +395,7 @@ TEST_CASE("forecast windows respect the time split", "[tasks]") {
     for (std::int64_t i = 0; i < b.x.numel(); i += 2) first_series_sum += b.x.at(i), ++count;
   }
   CHECK(std::abs(first_series_sum / double(count)) < 0.1);
-  float later = normalized->forecast_evaluation_batches(Split::validation, 4)[0].x.data<float>()[0];
+  float later = normalized->forecast_evaluation_batches(Split::validation, 4)[0].y.data<float>()[0];
   CHECK(later == Approx((600.0 - 295.0) / std::sqrt((60.0 * 60.0 - 1.0) / 12.0 * 100.0)));
 }
 
@@ -407,36 +412,41 @@ TEST_CASE("forecast CSV errors name the file and line", "[tasks]") {
   CHECK_THAT(err("ragged.csv", "x,y\n1,2\n3\n" + rows),
              Catch::Contains("ragged.csv:3: 1 cells, expected 2"));
   CHECK_THAT(err("word.csv", "1,2\n3,abc\n" + rows),
-             Catch::Contains("word.csv:2: column 2: 'abc' is not a number"));
+             Catch::Contains("word.csv:2:2: column 2: 'abc' is not a number"));
   CHECK_THAT(err("missing.csv", "1,2\n3,\n" + rows),
-             Catch::Contains("missing.csv:2: column 2: empty cell"));
+             Catch::Contains("missing.csv:2:2: column 2: missing value ''"));
   CHECK_THAT(err("nan.csv", "1,2\nnan,1\n" + rows),
-             Catch::Contains("nan.csv:2: column 1: 'nan' is not finite"));
+             Catch::Contains("nan.csv:2:1: column 1: missing value 'nan'"));
   CHECK_THAT(err("mixed_header.csv", "t,3\n" + rows),
-             Catch::Contains("mixed_header.csv:1: column 1: 't' is not a number"));
+             Catch::Contains("mixed_header.csv:1:1: column 1: 't' is not a number"));
   CHECK_THAT(err("empty.csv", ""), Catch::Contains("empty.csv:1: the file is empty"));
   CHECK_THAT(err("header_only.csv", "a,b\n"), Catch::Contains("header_only.csv:1: no data rows"));
   // Beyond f32 a value would reach the model as inf (found by the CSV fuzzer); long
   // cells are cut in the message.
   CHECK_THAT(err("huge.csv", "1,2\n3,1e39\n" + rows),
-             Catch::Contains("huge.csv:2: column 2: '1e39' is beyond the range of f32"));
+             Catch::Contains("huge.csv:2:2: column 2: '1e39' is beyond the range of f32"));
   CHECK_THAT(err("digits.csv", "1,2\n3," + std::string(60, '3') + "\n" + rows),
-             Catch::Contains("digits.csv:2: column 2: '" + std::string(37, '3') + "...' is beyond"));
+             Catch::Contains("digits.csv:2:2: column 2: '" + std::string(37, '3') + "...' is beyond"));
   // A nearly constant training part whose later values are not: z-scores leave f32.
   std::string flat;
   for (int t = 0; t < 30; ++t) flat += t == 29 ? "3e38\n" : (t % 2 ? "1\n" : "1.00000000001\n");
-  CHECK_THAT(err("flat.csv", flat), Catch::Contains("flat.csv: column 1: z-scored") &&
+  CHECK_THAT(err("flat.csv", flat), Catch::Contains("flat.csv: column 1 ('column1'): z-scored") &&
                                         Catch::Contains("beyond the range of f32"));
   CHECK_THAT(err("short.csv", "a\n1\n2\n3\n"),
              Catch::Contains("short.csv:4: 3 data rows after the header, need at least 4"));
-  CHECK_THAT(err("short_split.csv", "1\n2\n3\n4\n5\n"),
+  CHECK_THAT(err("short_split.csv", "1\n2\n3\n4\n"),
              Catch::Contains("each part needs at least"));
   CHECK_THAT(error_of([] {
                make("forecast", {{"csv", std::string("/no/such/file.csv")}});
              }),
              Catch::Contains("/no/such/file.csv: cannot open"));
+  // A constant target has no MASE (its seasonal naive error on training is 0).
+  CHECK_THAT(err("constant.csv", rows), Catch::Contains("constant.csv: target column 'column2'") &&
+                                           Catch::Contains("MASE, which divides by its error there, is undefined"));
   // Windows line endings, blank lines and a header are all fine.
-  write_temp("ok.csv", "a, b\r\n\r\n" + rows);
+  std::string varied;
+  for (int t = 0; t < 30; ++t) varied += std::to_string(t) + "," + std::to_string(t % 3) + "\n";
+  write_temp("ok.csv", "a, b\r\n\r\n" + varied);
   CHECK(make("forecast",
              {{"csv", std::string("ok.csv")},
               {"lookback", std::int64_t(2)},
