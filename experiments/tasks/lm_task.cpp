@@ -36,14 +36,15 @@ struct Stream {
   std::vector<std::size_t> document_starts;
 };
 
-std::vector<std::vector<std::string>> read_documents(const std::string& path, bool by_char) {
+// The file's lines, each a document (blank lines skipped), untokenized: 10 MB of text
+// as a few hundred strings, not millions of token strings.
+std::vector<std::string> read_documents(const std::string& path) {
   std::ifstream in = open_data_file(path);
-  std::vector<std::vector<std::string>> documents;
+  std::vector<std::string> documents;
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;  // a blank line is not a document
-    documents.push_back(by_char ? code_point_tokens(line) : whitespace_tokens(line));
+    if (!line.empty()) documents.push_back(std::move(line));
   }
   if (documents.empty()) throw std::runtime_error(path + ": no documents (expected one document per line)");
   return documents;
@@ -55,19 +56,21 @@ class LmTask : public Task {
       : by_char_(o.get_string("tokens") == "char"),
         context_(o.get_int("context")),
         max_factor_(o.get_int("max_context_factor")) {
-    auto read = [&](const char* key) { return read_documents(resolve_data_path(base_dir, o.get_string(key)), by_char_); };
+    auto read = [&](const char* key) { return read_documents(resolve_data_path(base_dir, o.get_string(key))); };
     const auto train = read("train");
     std::set<std::string> seen;  // sorted: ids independent of the text's order
-    for (const auto& d : train) seen.insert(d.begin(), d.end());
+    for (const std::string& d : train)
+      for (std::string& t : tokens_of(d)) seen.insert(std::move(t));
     vocab_ = Vocabulary({"<unk>"}, {seen.begin(), seen.end()});
     train_ = stream_of(train, 0);
     validation_ = stream_of(read("validation"), o.get_int("validation_tokens"));
     const auto test = read("test");
     test_ = stream_of(test, o.get_int("test_tokens"));
     for (std::size_t d = 0; d < std::min<std::size_t>(3, test.size()); ++d) {
+      const std::vector<std::string> tokens = tokens_of(test[d]);
       std::vector<std::int32_t> prompt{kBos};
-      for (std::size_t i = 0; i < std::min<std::size_t>(test[d].size(), by_char_ ? 40 : 8); ++i)
-        prompt.push_back(vocab_.find(test[d][i]).value_or(kUnk));
+      for (std::size_t i = 0; i < std::min<std::size_t>(tokens.size(), by_char_ ? 40 : 8); ++i)
+        prompt.push_back(vocab_.find(tokens[i]).value_or(kUnk));
       prompts_.push_back(std::move(prompt));
     }
     if (std::int64_t(train_.ids.size()) < context_ + 1)
@@ -117,13 +120,17 @@ class LmTask : public Task {
 
  private:
   // The first `limit` tokens (0 = all) of the documents as one stream.
-  Stream stream_of(const std::vector<std::vector<std::string>>& documents, std::int64_t limit) const {
+  std::vector<std::string> tokens_of(const std::string& document) const {
+    return by_char_ ? code_point_tokens(document) : whitespace_tokens(document);
+  }
+
+  Stream stream_of(const std::vector<std::string>& documents, std::int64_t limit) const {
     Stream s;
-    for (const auto& d : documents) {
+    for (const std::string& d : documents) {
       s.document_starts.push_back(s.ids.size());
       s.ids.push_back(kBos);
       s.characters.push_back(0);
-      for (const std::string& t : d) {
+      for (const std::string& t : tokens_of(d)) {
         s.ids.push_back(vocab_.find(t).value_or(kUnk));
         // A character token is one character; a word is its characters and the space after it.
         s.characters.push_back(by_char_ ? 1 : std::int32_t(code_point_tokens(t).size()) + 1);
