@@ -137,13 +137,14 @@ TEST_CASE("exhaustive beam search returns the most probable sequence a brute-for
   // vocabulary token is expanded, EOS finishes a hypothesis, and the early stop never
   // cuts off a better sequence. A width of vocab^max_len keeps every hypothesis, so the
   // result must be the argmax over all finished sequences; with GNMT's length penalty,
-  // the argmax of the normalised score.
-  const std::int64_t vocab = 5, max_len = 3, exhaustive = 125;  // 5^3
+  // the argmax of the normalised score (alpha 2 rewards length enough that a stop
+  // bound ignoring the penalty would cut off the best).
+  const std::int64_t vocab = 5, max_len = 4, exhaustive = 625;  // 5^4
   const std::vector<Sequence> all = finished_sequences(vocab, max_len);
-  REQUIRE(all.size() == 1 + 4 + 16);
+  REQUIRE(all.size() == 1 + 4 + 16 + 64);
   bool beam_beat_greedy = false, best_longer_than_eos = false;
   for (std::uint64_t seed : {4u, 5u, 6u, 7u})
-    for (double alpha : {0.0, 1.0}) {
+    for (double alpha : {0.0, 1.0, 2.0}) {
       // Unsharpened (near-uniform) distributions: there greedy's choices are often
       // not the best sequence's.
       auto model = peaked_model(vocab, seed, 1.0, 1.0);
