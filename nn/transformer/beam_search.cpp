@@ -48,7 +48,8 @@ struct SourceBeams {
 
 // log-softmax of logits[base, base + V) in double, max-subtracted; NaN becomes -inf so
 // that the ranking stays a strict order.
-void log_softmax_row(const Tensor& logits, std::int64_t base, std::int64_t V, std::vector<double>& out) {
+void log_softmax_row(const Tensor& logits, std::int64_t base, std::int64_t V,
+                     std::vector<double>& out) {
   out.resize(std::size_t(V));
   double max = -std::numeric_limits<double>::infinity();
   for (std::int64_t v = 0; v < V; ++v) {
@@ -75,7 +76,8 @@ Tensor replicate_rows(const Tensor& t, std::int64_t per_row) {
   const auto* from = static_cast<const unsigned char*>(t.raw());
   auto* to = static_cast<unsigned char*>(out.raw());
   for (std::int64_t r = 0; r < B * per_row; ++r)
-    std::memcpy(to + std::size_t(r) * row_bytes, from + std::size_t(r / per_row) * row_bytes, row_bytes);
+    std::memcpy(to + std::size_t(r) * row_bytes, from + std::size_t(r / per_row) * row_bytes,
+                row_bytes);
   return out;
 }
 
@@ -95,12 +97,14 @@ const Hypothesis& result_of(const SourceBeams& s, double alpha) {
 
 }  // namespace
 
-Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t max_len, std::int64_t width,
-                   double length_penalty) {
+Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t max_len,
+                   std::int64_t width, double length_penalty) {
   if (src.dtype() != DType::i32 || src.shape().rank() != 2)
     throw ShapeError(std::string("beam_decode source: expected i32 ids [batch, length], got ") +
                      dtype_name(src.dtype()) + " " + src.shape().str());
-  if (width < 1) throw std::invalid_argument("beam_decode: width must be at least 1, got " + std::to_string(width));
+  if (width < 1)
+    throw std::invalid_argument("beam_decode: width must be at least 1, got " +
+                                std::to_string(width));
   if (!std::isfinite(length_penalty))
     throw std::invalid_argument("beam_decode: length_penalty must be finite");
   NoGradGuard no_grad;
@@ -136,7 +140,8 @@ Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t ma
         std::copy(tokens.begin(), tokens.end(), row + 1);
       }
     decoding_tape.reset();
-    Tensor logits = model.decode(Tensor::from_data({N, L}, prefix), constant(memory), beam_src).value();
+    Tensor logits =
+        model.decode(Tensor::from_data({N, L}, prefix), constant(memory), beam_src).value();
 
     bool all_done = true;
     for (std::int64_t b = 0; b < B; ++b) {
@@ -146,14 +151,14 @@ Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t ma
       for (std::int64_t k = 0; k < std::int64_t(s.live.size()); ++k) {
         log_softmax_row(logits, ((b * W + k) * L + t) * V, V, log_probs);
         for (std::int64_t v = 0; v < V; ++v)
-          candidates.push_back(
-              {s.live[std::size_t(k)].score + log_probs[std::size_t(v)], std::int32_t(k), std::int32_t(v)});
+          candidates.push_back({s.live[std::size_t(k)].score + log_probs[std::size_t(v)],
+                                std::int32_t(k), std::int32_t(v)});
       }
       // Each live hypothesis has one EOS candidate, so the best W + |live| candidates
       // hold the top W and the best W that do not end in EOS.
       std::size_t keep = std::min(candidates.size(), std::size_t(W) + s.live.size());
-      std::partial_sort(candidates.begin(), candidates.begin() + std::ptrdiff_t(keep), candidates.end(),
-                        ranks_before);
+      std::partial_sort(candidates.begin(), candidates.begin() + std::ptrdiff_t(keep),
+                        candidates.end(), ranks_before);
       std::vector<Hypothesis> next;
       for (std::size_t r = 0; r < keep; ++r) {
         const Candidate& c = candidates[r];
@@ -172,8 +177,8 @@ Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t ma
         // score only falls (it is ≤ 0), so the most favourable penalty is the larger
         // one at either end of that range (lp is monotone in the length).
         double best_final = final_score(result_of(s, length_penalty), length_penalty);
-        double lp_bound =
-            std::max(length_penalty_of(L + 1, length_penalty), length_penalty_of(max_len, length_penalty));
+        double lp_bound = std::max(length_penalty_of(L + 1, length_penalty),
+                                   length_penalty_of(max_len, length_penalty));
         if (best_final >= s.live.front().score / lp_bound) s.done = true;
       }
       all_done = all_done && s.done;
@@ -187,7 +192,8 @@ Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t ma
   Tensor out = Tensor::full({B, longest}, vocab.pad, DType::i32);
   for (std::int64_t b = 0; b < B; ++b) {
     const Hypothesis& h = result_of(sources[std::size_t(b)], length_penalty);
-    for (std::size_t j = 0; j < h.tokens.size(); ++j) out.set(b * longest + std::int64_t(j), h.tokens[j]);
+    for (std::size_t j = 0; j < h.tokens.size(); ++j)
+      out.set(b * longest + std::int64_t(j), h.tokens[j]);
   }
   return out;
 }

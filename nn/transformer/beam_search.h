@@ -40,7 +40,7 @@
 
 namespace ablate::nn {
 
-Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t max_len, std::int64_t width,
-                   double length_penalty = 0.0);
+Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t max_len,
+                   std::int64_t width, double length_penalty = 0.0);
 
 }  // namespace ablate::nn

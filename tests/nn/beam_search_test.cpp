@@ -26,22 +26,25 @@ constexpr std::int32_t kPad = 0, kBos = 1, kEos = 2;
 // A random small model made "trained-ish": the output layer scaled by `sharpness` so
 // the next-token distributions are peaked rather than near uniform, and EOS given a
 // bias (`eos_bias`) so that rows do finish, some early and some late.
-std::unique_ptr<Seq2SeqTransformer> peaked_model(std::int64_t vocab, std::uint64_t seed, double eos_bias,
-                                                 double sharpness = 4.0) {
-  auto model = std::make_unique<Seq2SeqTransformer>(testing::small_transformer(16),
-                                                    VocabularyOptions{.source_vocab = vocab, .target_vocab = vocab},
-                                                    seed);
+std::unique_ptr<Seq2SeqTransformer> peaked_model(std::int64_t vocab, std::uint64_t seed,
+                                                 double eos_bias, double sharpness = 4.0) {
+  auto model = std::make_unique<Seq2SeqTransformer>(
+      testing::small_transformer(16),
+      VocabularyOptions{.source_vocab = vocab, .target_vocab = vocab}, seed);
   model->eval();
   Parameter* weight = model->find_parameter("output.weight");
   Parameter* bias = model->find_parameter("output.bias");
   REQUIRE(weight);
   REQUIRE(bias);
-  for (std::int64_t i = 0; i < weight->value.numel(); ++i) weight->value.set(i, sharpness * weight->value.at(i));
+  for (std::int64_t i = 0; i < weight->value.numel(); ++i)
+    weight->value.set(i, sharpness * weight->value.at(i));
   bias->value.set(kEos, bias->value.at(kEos) + eos_bias);
   return model;
 }
 
-Tensor ids(std::int64_t rows, std::int64_t cols, const Sequence& v) { return Tensor::from_data({rows, cols}, v); }
+Tensor ids(std::int64_t rows, std::int64_t cols, const Sequence& v) {
+  return Tensor::from_data({rows, cols}, v);
+}
 
 // Row b of decoded ids, cut after its EOS (or at its end) — what the row means.
 Sequence row_of(const Tensor& out, std::int64_t b) {
@@ -120,7 +123,8 @@ TEST_CASE("beam search of width 1 gives exactly greedy_decode's ids", "[beam]") 
       Fresh fresh;
       Tensor greedy = model->greedy_decode(ragged_sources(), 6);
       Tensor beam = beam_decode(*model, ragged_sources(), 6, 1);
-      INFO("seed " << seed << ", EOS bias " << eos_bias << ": greedy " << greedy << ", beam " << beam);
+      INFO("seed " << seed << ", EOS bias " << eos_bias << ": greedy " << greedy << ", beam "
+                   << beam);
       REQUIRE(beam.shape() == greedy.shape());
       for (std::int64_t i = 0; i < greedy.numel(); ++i) CHECK(beam.at(i) == greedy.at(i));
       for (std::int64_t b = 0; b < 4; ++b)
@@ -131,8 +135,9 @@ TEST_CASE("beam search of width 1 gives exactly greedy_decode's ids", "[beam]") 
   CHECK(some_row_ran_out);
 }
 
-TEST_CASE("exhaustive beam search returns the most probable sequence a brute-force enumeration finds",
-          "[beam]") {
+TEST_CASE(
+    "exhaustive beam search returns the most probable sequence a brute-force enumeration finds",
+    "[beam]") {
   // Protects: scores are the sums of the model's token log-probabilities, every
   // vocabulary token is expanded, EOS finishes a hypothesis, and the early stop never
   // cuts off a better sequence. A width of vocab^max_len keeps every hypothesis, so the
@@ -155,7 +160,8 @@ TEST_CASE("exhaustive beam search returns the most probable sequence a brute-for
       for (std::int64_t b = 0; b < 3; ++b) {
         const Tensor row = source_row(src, b);
         auto final_score = [&](const Sequence& y) {
-          return sequence_log_prob(*model, row, y) / std::pow((5.0 + double(y.size())) / 6.0, alpha);
+          return sequence_log_prob(*model, row, y) /
+                 std::pow((5.0 + double(y.size())) / 6.0, alpha);
         };
         Sequence best;
         double best_score = -INFINITY;
@@ -193,8 +199,10 @@ TEST_CASE("beam search decodes each row of a batch as it decodes that source alo
     for (std::int64_t b = 0; b < 4; ++b) {
       Sequence unpadded;
       for (std::int64_t j = 0; j < 5; ++j)
-        if (std::int32_t v = std::int32_t(ragged_sources().at(b * 5 + j)); v != kPad) unpadded.push_back(v);
-      Tensor alone = beam_decode(*model, ids(1, std::int64_t(unpadded.size()), unpadded), max_len, width);
+        if (std::int32_t v = std::int32_t(ragged_sources().at(b * 5 + j)); v != kPad)
+          unpadded.push_back(v);
+      Tensor alone =
+          beam_decode(*model, ids(1, std::int64_t(unpadded.size()), unpadded), max_len, width);
       INFO("width " << width << ", row " << b);
       CHECK(row_of(alone, 0) == row_of(batch, b));
     }
@@ -218,8 +226,10 @@ TEST_CASE("extra padding columns in the source do not change beam search's resul
   for (std::int64_t i = 0; i < plain.numel(); ++i) CHECK(plain.at(i) == padded.at(i));
 }
 
-TEST_CASE("beam search output: ids in the vocabulary, rows end at EOS then pad, the caller's tape untouched",
-          "[beam]") {
+TEST_CASE(
+    "beam search output: ids in the vocabulary, rows end at EOS then pad, the caller's tape "
+    "untouched",
+    "[beam]") {
   // Protects: the layout greedy_decode's callers rely on, and that decoding runs on a
   // tape of its own (the current tape gains no nodes), without gradients.
   auto model = peaked_model(8, 9, 1.5);
