@@ -84,7 +84,8 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
 
 const std::vector<std::string>& test_metrics(const std::string& task_kind) {
   static const std::map<std::string, std::vector<std::string>> by_task{
-      {"forecast", {"mse", "mae", "loss"}},
+      {"forecast", {"mse", "mae", "mase", "smape", "loss"}},
+      {"lm", {"bpc", "perplexity", "token_accuracy", "loss"}},
       {"g2p", {"per", "wer", "sequence_accuracy", "token_accuracy", "loss"}},
       {"text_pairs", {"sequence_accuracy", "cer", "wer", "bleu", "chrf", "token_accuracy", "loss"}},
   };

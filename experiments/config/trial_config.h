@@ -44,6 +44,7 @@ struct TrainSpec {
   double label_smoothing = 0.0;
   std::int64_t validation_batch = 128;
   std::int64_t decode_examples = 0;   // validation sequences greedily decoded per evaluation (0 = all)
+  std::int64_t beam_width = 1;        // test decoding: 1 = greedy, else beam search
   bool checkpoint = false;         // save checkpoint.safetensors at the end
   bool attention_telemetry = false;
   // Threads of this trial's matrix products (oneDNN). 1 = the default, one core per

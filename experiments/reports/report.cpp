@@ -14,6 +14,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/curve_metrics.h"
 #include "experiments/reports/forecast_baselines_report.h"
+#include "experiments/reports/lm_samples_report.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
 
@@ -534,7 +535,8 @@ ReportSummary write_reports(const std::string& run_dir) {
       comparison_report(points, find_baselines(points.points, points.baseline), join_point(points.baseline));
   write_file_atomically(run_dir + "/comparisons.csv", comparisons.csv);
   std::ostringstream md;
-  md << summary_table(run, comparisons) << forecast_baselines_section(run_dir, points);
+  md << summary_table(run, comparisons) << forecast_baselines_section(run_dir, points)
+     << lm_samples_section(run_dir, points);
   // The table matters more than the pictures: a plotting failure is reported in the
   // summary (and rethrown after it is written), not allowed to lose it.
   std::vector<std::string> plots;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "experiments/runner/ratio_metric.h"
+#include "nn/transformer/beam_search.h"
 
 namespace ablate::experiments {
 
@@ -79,7 +80,11 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
     if (limit > 0 && decode_budget <= 0) continue;
     // Bounded by the task's longest target, not this example's: the decoder is not
     // told how long the answer is.
-    Tensor decoded = model_.seq2seq->greedy_decode(b.src, std::max(T, task_.max_target_length()));
+    // Test decodes with the configured beam; validation (repeated) greedily.
+    const std::int64_t max_len = std::max(T, task_.max_target_length());
+    Tensor decoded = split == Split::test && config_.train.beam_width > 1
+                         ? nn::beam_decode(*model_.seq2seq, b.src, max_len, config_.train.beam_width)
+                         : model_.seq2seq->greedy_decode(b.src, max_len);
     tape.reset();
     const std::int64_t L = decoded.shape()[1], S = b.src.shape()[1];
     for (std::int64_t row = 0; row < B; ++row) {

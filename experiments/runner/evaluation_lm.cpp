@@ -23,8 +23,11 @@ Evaluation Evaluator::evaluate_lm(Split split) {
     const std::int64_t context = T * factor;
     auto cached = blocks_.find({split, context});
     if (cached == blocks_.end())
+      // The same tokens per batch at every context (memory grows with the context too).
       cached = blocks_.emplace(std::pair{split, context},
-                               task_.lm_evaluation_batches(split, config_.train.validation_batch, context)).first;
+                               task_.lm_evaluation_batches(
+                                   split, std::max<std::int64_t>(1, config_.train.validation_batch / factor), context))
+                   .first;
     RatioMetric nats, bits, correct;
     for (const LmBatch& b : cached->second) {
       Tensor logits = model_.lm->forward(b.input).value();

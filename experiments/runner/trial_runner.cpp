@@ -15,6 +15,7 @@
 #include "autograd/kernels/gemm.h"
 #include "experiments/model_factory.h"
 #include "experiments/runner/evaluation.h"
+#include "experiments/runner/lm_samples.h"
 #include "experiments/runner/predictions.h"
 #include "experiments/runner/resume_state.h"
 #include "nn/checkpoint.h"
@@ -36,6 +37,7 @@ using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint64_t kBatchStream = 0x6261746368;  // "batch": training data draws
+constexpr std::int64_t kSampleTokens = 200;  // tokens generated after each prompt (language models)
 
 double peak_rss_mib() {
   rusage u{};
@@ -317,6 +319,9 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
       tape.reset();
       if (model.seq2seq)
         write_file_atomically(dir + "/predictions.tsv", predictions_tsv(*task, evaluator.test_predictions()));
+      if (model.lm)
+        write_file_atomically(dir + "/samples.txt",
+                              samples_text(generate_samples(*model.lm, *task, c.trial_seed, kSampleTokens)));
     }
     if (out.status == "ok" && model.seq2seq)
       write_file_atomically(dir + "/attention.json", attention_maps(*task, model).dump() + "\n");
