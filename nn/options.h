@@ -28,6 +28,9 @@ struct OptionSpec {
   // A path to a file the trial reads (relative to the experiment file): its content's
   // SHA-256 enters the trial's identity next to the path (experiments/io/file_digest.h).
   bool names_file = false;
+  // Left out of a trial's config.toml, and so of its id, while at its default: an
+  // option added after results were published keeps those trials' ids (and reuse).
+  bool omit_at_default = false;
 };
 
 class Options {

@@ -4,6 +4,7 @@
 #include "experiments/config/plain_keys.h"
 #include "experiments/config/trial_config.h"
 #include "experiments/config/toml_writer.h"
+#include "experiments/tasks/task.h"
 
 namespace ablate::experiments {
 
@@ -20,11 +21,21 @@ toml::table component(const nn::Component& c) {
   return t;
 }
 
+// The task's options, but those declared omit_at_default while at their default.
+toml::table task_component(const TaskSpec& task) {
+  toml::table t = component({task.kind, task.options});
+  if (const auto* entry = task_registry().find(task.kind))
+    for (const nn::OptionSpec& o : entry->options)
+      if (o.omit_at_default && task.options.has(o.key) && task.options.values().at(o.key) == o.default_value)
+        t.erase(o.key);
+  return t;
+}
+
 }  // namespace
 
 toml::table to_toml(const TrialConfig& c) {
   const nn::TransformerConfig& m = c.model.transformer;
-  toml::table task = component({c.task.kind, c.task.options});
+  toml::table task = task_component(c.task);
   for (const auto& [key, digest] : c.task.file_sha256) task.insert_or_assign(key + "_sha256", digest);
   // Components here; every plain key from its declaration (plain_keys.h).
   toml::table attention{{"qk", component(m.attention.qk)},

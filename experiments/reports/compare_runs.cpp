@@ -68,6 +68,11 @@ std::string compare_runs(const CompareOptions& o) {
   merged.name = "comparison";
   merged.forecast = runs.front().forecast;
   merged.task = runs.front().task;
+  merged.test_metrics = runs.front().test_metrics;
+  for (const RunPoints& r : runs)
+    for (const std::string& m : r.test_metrics)
+      if (std::find(merged.test_metrics.begin(), merged.test_metrics.end(), m) == merged.test_metrics.end())
+        merged.test_metrics.push_back(m);
   merged.metric = o.metric.empty() ? runs.front().metric : o.metric;
   merged.equivalence_margin = o.equivalence_margin ? o.equivalence_margin : runs.front().equivalence_margin;
   // The curve metrics each run computed follow its primary metric: kept unless --metric changes it.

@@ -27,6 +27,12 @@ std::vector<Figure> metric_vs_key_figures(const PlotRun& run);
 // Forecasting only: final MAE at each horizon (mae_h1..mae_hH) per sweep point.
 std::vector<Figure> horizon_figures(const PlotRun& run);
 
+// Length generalisation: the primary test metric against the test length
+// (<primary>_len<L>) or, for language models, the evaluation context (<primary> at
+// the training context T, <primary>_ctx<L> beyond), one line per sweep point (mean over
+// seeds). Nothing when the trials have no such metrics.
+std::vector<Figure> by_length_figures(const PlotRun& run);
+
 // Attention heatmaps of one trial of the best sweep point (sequence tasks): one figure
 // per attention module, a panel per head, from trials/<id>/attention.json.
 std::vector<Figure> attention_figures(const PlotRun& run, const std::string& run_dir);

@@ -1,5 +1,7 @@
 #include "experiments/reports/plot_run.h"
 
+#include "experiments/config/report_spec.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -55,8 +57,8 @@ PlotRun load_plot_run(const std::string& run_dir, const json& trial_index) {
   if (trial_index.contains("swept_keys") && trial_index["swept_keys"].is_array())
     run.keys = trial_index["swept_keys"].get<std::vector<std::string>>();
   run.forecast = trial_index.value("family", "seq2seq") == "forecast";
-  run.primary = run.forecast ? "mse" : "sequence_accuracy";
-  run.higher_is_better = !run.forecast;
+  run.primary = test_metrics(trial_index.value("task", std::string(run.forecast ? "forecast" : ""))).front();
+  run.higher_is_better = higher_is_better(run.primary);
   if (!trial_index.contains("trials") || !trial_index["trials"].is_array()) return run;
 
   std::vector<std::map<std::string, std::string>> point_values;  // parallel to run.points
@@ -74,6 +76,9 @@ PlotRun load_plot_run(const std::string& run_dir, const json& trial_index) {
     if (summary.contains("final") && summary["final"].is_object())
       for (auto& [k, v] : summary["final"].items())
         if (finite_number(v)) trial.final[k] = v.get<double>();
+    if (summary.contains("test") && summary["test"].is_object())
+      for (auto it = summary["test"].begin(); it != summary["test"].end(); ++it)
+        if (finite_number(it.value())) trial.test[it.key()] = it.value().get<double>();
     if (trial.curve.empty() && trial.final.empty()) continue;
 
     auto it = std::find(point_values.begin(), point_values.end(), trial.point);

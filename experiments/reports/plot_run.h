@@ -21,6 +21,7 @@ struct PlotTrial {
   std::map<std::string, std::string> point;            // swept key -> value as written
   std::vector<std::pair<std::int64_t, double>> curve;  // (step, val_loss), finite only
   std::map<std::string, double> final;                 // final metrics, finite numbers only
+  std::map<std::string, double> test;                  // test metrics, finite numbers only
 };
 
 struct PlotPoint {
@@ -31,7 +32,7 @@ struct PlotPoint {
 struct PlotRun {
   std::vector<std::string> keys;  // swept keys, in trials.json order
   bool forecast = false;
-  std::string primary;  // sequence_accuracy | mse
+  std::string primary;  // the task's primary metric (per, sequence_accuracy, bpc, mse, ...)
   bool higher_is_better = true;
   std::vector<PlotPoint> points;  // first-appearance order; only points with a finished trial
 };

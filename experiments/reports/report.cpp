@@ -115,9 +115,36 @@ struct RunRows {
   bool higher_is_better = true;
   bool forecast = false;
   std::string task;  // its kind: which metrics it has (test_metrics)
+  std::vector<std::string> test_metrics;  // test_metrics(task) with the by-length ones found
   std::vector<Row> rows;
   ReportSummary report;
 };
+
+// The task's test metrics, each followed by its per-length (<m>_len<L>, symbolic
+// tasks with test lengths of their own) or per-context (<m>_ctx<L>, language models)
+// variants that the finished trials' summaries hold, in order of L.
+std::vector<std::string> with_by_length_metrics(const std::vector<std::string>& base, const std::vector<Row>& rows) {
+  std::map<std::string, std::map<std::int64_t, std::string>> found;  // base → L → key
+  for (const Row& r : rows) {
+    if (r.summary.is_null() || !r.summary.contains("test")) continue;
+    const json& test = r.summary["test"];
+    for (auto it = test.begin(); it != test.end(); ++it)
+      for (const std::string& m : base)
+        for (const char* kind : {"_len", "_ctx"}) {
+          const std::string prefix = m + kind;
+          const std::string& key = it.key();
+          if (key.size() > prefix.size() && key.compare(0, prefix.size(), prefix) == 0 &&
+              key.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
+            found[m][std::stoll(key.substr(prefix.size()))] = key;
+        }
+  }
+  std::vector<std::string> out;
+  for (const std::string& m : base) {
+    out.push_back(m);
+    for (const auto& [length, key] : found[m]) out.push_back(key);
+  }
+  return out;
+}
 
 RunRows read_run(const std::string& run_dir) {
   RunRows run;
@@ -167,7 +194,7 @@ RunRows read_run(const std::string& run_dir) {
     }
     run.rows.push_back(std::move(r));
   }
-
+  run.test_metrics = with_by_length_metrics(test_metrics(run.task), run.rows);
   return run;
 }
 
@@ -226,6 +253,7 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
   out.keys = run.keys;
   out.forecast = run.forecast;
   out.task = run.task;
+  out.test_metrics = run.test_metrics;
   const json report = run.index.value("report", json::object());
   const json baseline = report.value("baseline", json::object());
   for (auto& [k, v] : baseline.items()) out.baseline.emplace_back(k, v.get<std::string>());
@@ -262,7 +290,7 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
     else if (status == "diverged") ++it->diverged;
     if (status != "ok" || !r.summary.contains("test")) continue;
     const json& test = r.summary["test"];
-    for (const std::string& m : test_metrics(run.task)) {
+    for (const std::string& m : run.test_metrics) {
       if (test.contains(m) && test[m].is_number()) it->test[r.seed][m] = test[m].get<double>();
       const json se = test.value("standard_errors", json::object());
       if (se.contains(m) && se[m].is_number()) it->test_se[r.seed][m] = se[m].get<double>();
@@ -284,7 +312,7 @@ std::string results_csv(const RunRows& run) {
   const std::vector<std::string>& keys = run.keys;
   const std::vector<std::string>& metrics = run.metrics;
   std::ostringstream csv;
-  const std::vector<std::string>& tested = test_metrics(run.task);
+  const std::vector<std::string>& tested = run.test_metrics;
   const auto tuning = tune_points(run);
   csv << "trial,point_id";
   for (const std::string& k : keys) csv << "," << csv_escape(k);
@@ -420,7 +448,7 @@ RunPoints read_run_points(const std::string& run_dir) { return points_of(read_ru
 ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::optional<std::size_t>>& baselines,
                                    const std::string& baseline_text) {
   ComparisonSettings settings;
-  settings.metrics = test_metrics(run.task);
+  settings.metrics = run.test_metrics;
   if (!run.metric.empty()) {
     std::erase(settings.metrics, run.metric);
     settings.metrics.insert(settings.metrics.begin(), run.metric);

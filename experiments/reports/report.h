@@ -38,6 +38,7 @@ struct RunPoints {
   std::vector<std::string> keys;
   bool forecast = false;
   std::string task;  // its kind: which metrics it has (test_metrics)
+  std::vector<std::string> test_metrics;  // the task's, with per-length / per-context ones found
   std::vector<std::pair<std::string, std::string>> baseline;
   std::string metric;  // "" = the primary test metric
   std::optional<double> equivalence_margin;

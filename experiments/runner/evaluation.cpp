@@ -44,6 +44,18 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
   auto texts = reference_texts_.find(split);
   if (texts == reference_texts_.end()) texts = reference_texts_.emplace(split, task_.reference_texts(split)).first;
   RatioMetric loss, token_accuracy, sequence_accuracy;
+  // Length generalisation: the same per source length, on test (by_length[L]).
+  struct AtLength {
+    RatioMetric loss, token_accuracy, sequence_accuracy;
+  };
+  const bool by_lengths = split == Split::test && task_.metrics_by_length();
+  std::map<std::int64_t, AtLength> by_length;
+  auto source_length = [](const Tensor& src, std::int64_t row) {
+    const std::int64_t S = src.shape()[1];
+    std::int64_t n = 0;
+    while (n < S && src.at(row * S + n) != kPad) ++n;
+    return n;
+  };
   std::vector<DecodedExample> decoded_examples;
   std::size_t next_example = 0;  // the index in the split of the next batch's first row
   // Test decodes every sequence: it is evaluated once and is what reports compare.
@@ -75,6 +87,11 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
       if (row_tokens == 0) continue;
       loss.add(row_loss, double(row_tokens));
       token_accuracy.add(double(row_correct), double(row_tokens));
+      if (by_lengths) {
+        AtLength& at = by_length[source_length(b.src, row)];
+        at.loss.add(row_loss, double(row_tokens));
+        at.token_accuracy.add(double(row_correct), double(row_tokens));
+      }
     }
     tape.reset();
     if (limit > 0 && decode_budget <= 0) continue;
@@ -101,6 +118,7 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
       x.reference_texts = texts->second.at(first_example + std::size_t(row));
       const bool right = std::find(x.references.begin(), x.references.end(), x.prediction) != x.references.end();
       sequence_accuracy.add(right ? 1.0 : 0.0, 1.0);
+      if (by_lengths) by_length[source_length(b.src, row)].sequence_accuracy.add(right ? 1.0 : 0.0, 1.0);
       decoded_examples.push_back(std::move(x));
     }
   }
@@ -109,6 +127,13 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
   e.standard_errors["loss"] = loss.standard_error();
   token_accuracy.put(e, "token_accuracy");
   sequence_accuracy.put(e, "sequence_accuracy");
+  for (const auto& [length, at] : by_length) {
+    const std::string suffix = "_len" + std::to_string(length);
+    e.metrics["loss" + suffix] = at.loss.value();
+    e.standard_errors["loss" + suffix] = at.loss.standard_error();
+    at.token_accuracy.put(e, "token_accuracy" + suffix);
+    at.sequence_accuracy.put(e, "sequence_accuracy" + suffix);
+  }
   task_.score_decoded(decoded_examples, e.metrics, e.standard_errors);
   if (split == Split::test) test_predictions_ = std::move(decoded_examples);
   return e;

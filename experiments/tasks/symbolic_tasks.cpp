@@ -25,12 +25,18 @@ class SymbolicTask : public Task {
         rearrange_(std::move(rearrange)),
         vocab_(o.get_int("vocab")),
         min_length_(o.get_int("min_length")),
-        max_length_(o.get_int("max_length")) {
+        max_length_(o.get_int("max_length")),
+        test_min_(o.get_int("test_min_length") ? o.get_int("test_min_length") : min_length_),
+        test_max_(o.get_int("test_max_length") ? o.get_int("test_max_length") : max_length_) {
     if (min_length_ > max_length_)
       throw nn::OptionError(
           "task '" + name_ + "'",
           {{"min_length", "option 'min_length' = " + std::to_string(min_length_) +
                               " is greater than 'max_length' = " + std::to_string(max_length_)}});
+    if (test_min_ > test_max_)
+      throw nn::OptionError("task '" + name_ + "'",
+                            {{"test_min_length", "the test lengths " + std::to_string(test_min_) + ".." +
+                                                     std::to_string(test_max_) + " are an empty range"}});
     std::vector<std::string> symbols;
     for (std::int64_t s = 0; s < vocab_; ++s) symbols.push_back(std::to_string(s));
     tokens_ = Vocabulary({}, symbols);
@@ -38,12 +44,30 @@ class SymbolicTask : public Task {
     // Held-out sequences are distinct and never drawn for training. At most half of
     // the sequences of each length are held out, so training still sees every length
     // (a short length has few sequences: vocab² at length 2).
-    double capacity = 0, distinct = 0;
-    for (std::int64_t l = min_length_; l <= max_length_ && capacity < 1e18; ++l) {
-      distinct += std::pow(double(vocab_), double(l));
-      capacity += held_out_capacity(l);
+    // (With test lengths of their own, validation still comes from training's lengths:
+    // selection must not see the lengths test measures.)
+    auto capacity_of = [&](std::int64_t lo, std::int64_t hi, double& distinct) {
+      double capacity = 0;
+      for (std::int64_t l = lo; l <= hi && capacity < 1e18; ++l) {
+        distinct += std::pow(double(vocab_), double(l));
+        capacity += held_out_capacity(l);
+      }
+      return capacity;
+    };
+    double distinct = 0;
+    const bool own_test_lengths = test_min_ != min_length_ || test_max_ != max_length_;
+    const double capacity = capacity_of(min_length_, max_length_, distinct);
+    if (own_test_lengths) {
+      double test_distinct = 0;
+      const double test_capacity = capacity_of(test_min_, test_max_, test_distinct);
+      if (double(n_test) > test_capacity)
+        throw nn::OptionError("task '" + name_ + "'",
+                              {{"test_size", "test_size = " + std::to_string(n_test) + ", but the test lengths " +
+                                                 std::to_string(test_min_) + ".." + std::to_string(test_max_) +
+                                                 " allow only " + std::to_string(std::int64_t(test_capacity)) +
+                                                 " held-out sequences (half of each length's)"}});
     }
-    if (double(n_val + n_test) > capacity)
+    if (double(n_val + (own_test_lengths ? 0 : n_test)) > capacity)
       throw nn::OptionError(
           "task '" + name_ + "'",
           {{"validation_size", "validation_size + test_size = " + std::to_string(n_val + n_test) +
@@ -55,16 +79,17 @@ class SymbolicTask : public Task {
     // Streams 1 and 2 of the seed: the held-out sets are the same for every trial of
     // an experiment seed, whatever the training stream does.
     Generator val_gen = Generator(seed).fork(1), test_gen = Generator(seed).fork(2);
-    draw_held_out(val_gen, n_val, validation_);
-    draw_held_out(test_gen, n_test, test_);
+    draw_held_out(val_gen, n_val, min_length_, max_length_, validation_);
+    draw_held_out(test_gen, n_test, test_min_, test_max_, test_);
   }
 
   TaskFamily family() const override { return TaskFamily::seq2seq; }
   std::string name() const override { return name_; }
   std::int64_t source_vocab() const override { return kFirstToken + vocab_; }
   std::int64_t target_vocab() const override { return kFirstToken + vocab_; }
-  std::int64_t max_source_length() const override { return max_length_; }
-  std::int64_t max_target_length() const override { return max_length_ + 1; }
+  std::int64_t max_source_length() const override { return std::max(max_length_, test_max_); }
+  std::int64_t max_target_length() const override { return std::max(max_length_, test_max_) + 1; }
+  bool metrics_by_length() const override { return test_min_ != min_length_ || test_max_ != max_length_; }
 
   Seq2SeqBatch train_batch(Generator& gen, std::int64_t batch_size) const override {
     if (batch_size < 1)
@@ -72,8 +97,8 @@ class SymbolicTask : public Task {
                                   std::to_string(batch_size));
     std::vector<SequencePair> pairs;
     for (std::int64_t i = 0; i < batch_size; ++i) {
-      SequencePair p = draw(gen);
-      while (held_out_.count(p.source)) p = draw(gen);
+      SequencePair p = draw(gen, min_length_, max_length_);
+      while (held_out_.count(p.source)) p = draw(gen, min_length_, max_length_);
       pairs.push_back(std::move(p));
     }
     return make_seq2seq_batch(pairs);
@@ -86,8 +111,8 @@ class SymbolicTask : public Task {
   }
 
  private:
-  SequencePair draw(Generator& gen) const {
-    std::int64_t length = min_length_ + uniform_index(gen, max_length_ - min_length_ + 1);
+  SequencePair draw(Generator& gen, std::int64_t min_length, std::int64_t max_length) const {
+    std::int64_t length = min_length + uniform_index(gen, max_length - min_length + 1);
     SequencePair p;
     for (std::int64_t t = 0; t < length; ++t)
       p.source.push_back(kFirstToken + std::int32_t(uniform_index(gen, vocab_)));
@@ -98,9 +123,10 @@ class SymbolicTask : public Task {
 
   // n sequences not held out yet, appended to `out` and to held_out_; a draw of a
   // length whose held-out share is full is drawn again.
-  void draw_held_out(Generator& gen, std::int64_t n, std::vector<SequencePair>& out) {
+  void draw_held_out(Generator& gen, std::int64_t n, std::int64_t min_length, std::int64_t max_length,
+                     std::vector<SequencePair>& out) {
     while (std::int64_t(out.size()) < n) {
-      SequencePair p = draw(gen);
+      SequencePair p = draw(gen, min_length, max_length);
       double& held = held_per_length_[std::int64_t(p.source.size())];
       if (held >= held_out_capacity(std::int64_t(p.source.size()))) continue;
       if (!held_out_.insert(p.source).second) continue;
@@ -117,7 +143,7 @@ class SymbolicTask : public Task {
 
   std::string name_;
   Rearrange rearrange_;
-  std::int64_t vocab_, min_length_, max_length_;
+  std::int64_t vocab_, min_length_, max_length_, test_min_, test_max_;
   Vocabulary tokens_;
   std::vector<SequencePair> validation_, test_;
   std::set<std::vector<std::int32_t>> held_out_;  // the sources of both
@@ -134,7 +160,19 @@ void add(TaskRegistry& r, const std::string& name, const std::string& descriptio
           {"validation_size", std::int64_t(1000), "distinct sequences in the fixed validation set", 1.0,
            1000000.0},
           {"test_size", std::int64_t(1000), "distinct sequences in the fixed test set (none in validation)",
-           1.0, 1000000.0}},
+           1.0, 1000000.0},
+          {.key = "test_min_length",
+           .default_value = std::int64_t(0),
+           .doc = "shortest test sequence; 0 = min_length (length generalisation: test on other lengths)",
+           .min = 0.0,
+           .max = 4096.0,
+           .omit_at_default = true},
+          {.key = "test_max_length",
+           .default_value = std::int64_t(0),
+           .doc = "longest test sequence; 0 = max_length",
+           .min = 0.0,
+           .max = 4096.0,
+           .omit_at_default = true}},
          [name, rearrange](const nn::Options& o, std::uint64_t seed, const std::string&) {
            return std::make_unique<SymbolicTask>(name, rearrange, o, seed);
          }});

@@ -81,6 +81,10 @@ class Task {
   virtual Seq2SeqBatch train_batch(Generator& gen, std::int64_t batch_size) const;
   // A fixed held-out set, in batches of at most batch_size.
   virtual std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const;
+  // True when the test set's lengths differ from training's (length generalisation):
+  // the runner then reports every test metric per source length as well
+  // (<metric>_len<L>).
+  virtual bool metrics_by_length() const { return false; }
   // Human-readable tokens of a row of ids (stops at EOS/PAD), for reports.
   virtual std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const;
   // Every correct target of each example of a held-out split, in the order of
