@@ -22,6 +22,7 @@ Tensor names inside a file (see README.md):
 A file with several sub-cases prefixes the per-case names with "<sub-case>.".
 """
 import json
+import math
 import os
 import struct
 
@@ -348,6 +349,88 @@ def case_transformer(dn, norm_first):
     return fx
 
 
+def sinusoidal_rows(T, d, dtype):
+    """The first T rows of our sinusoidal table (nn/positions/sinusoidal_positions.cpp,
+    base 10000), computed in f64 and rounded to dtype as ours is."""
+    pos = torch.arange(T, dtype=torch.float64).unsqueeze(1)
+    two_i = torch.arange(0, d, 2, dtype=torch.float64)
+    angle = pos / torch.pow(torch.tensor(10000.0, dtype=torch.float64), two_i / d)
+    table = torch.empty(T, d, dtype=torch.float64)
+    table[:, 0::2] = torch.sin(angle)
+    table[:, 1::2] = torch.cos(angle)
+    return table.to(dtype)
+
+
+class TorchDecoderLM(nn.Module):
+    """Our DecoderLanguageModel from torch.nn pieces, with our module names (embedding,
+    decoder, output): ids -> embedding(ids) * sqrt(d) + sinusoidal positions -> a
+    TransformerEncoder under the causal mask and key padding -> nn.Linear to the
+    vocabulary, or the embedding table itself (tied, no bias). The encoder ends with a
+    LayerNorm exactly when ours does with final_norm = "auto", i.e. for pre-norm."""
+
+    def __init__(self, vocab, d, heads, layers, d_ff, pad, norm_first, tie_output):
+        super().__init__()
+        self.d = d
+        self.pad = pad
+        self.embedding = nn.Embedding(vocab, d, padding_idx=pad)
+        layer = nn.TransformerEncoderLayer(d, heads, dim_feedforward=d_ff, dropout=0.0,
+                                           batch_first=True, norm_first=norm_first)
+        self.decoder = nn.TransformerEncoder(layer, layers,
+                                             norm=nn.LayerNorm(d) if norm_first else None)
+        self.output = None if tie_output else nn.Linear(d, vocab)
+
+    def forward(self, ids):
+        T = ids.shape[1]
+        x = self.embedding(ids) * math.sqrt(self.d)
+        x = x + sinusoidal_rows(T, self.d, x.dtype)
+        causal = nn.Transformer.generate_square_subsequent_mask(T).to(x.dtype)  # 0 / -inf
+        h = self.decoder(x, mask=causal, src_key_padding_mask=ids == self.pad)
+        return self.output(h) if self.output is not None else F.linear(h, self.embedding.weight)
+
+
+def case_decoder_lm(dn, norm_first, tie_output):
+    """Our DecoderLanguageModel (vocab 7, pad 0, d_model 8, 2 heads, 2 layers, d_ff 16,
+    sinusoidal positions, embeddings x sqrt(d_model)) on ids [2, 5], the second row
+    padded at its last two positions. The embedding is drawn as ours is, N(0, 1/d) with
+    the padding row zero (torch's padding_idx row starts at zero too; it is kept so),
+    every other weight is perturbed."""
+    torch.manual_seed({(False, False): 10, (True, False): 11, (True, True): 12}[
+        (norm_first, tie_output)])
+    dt = DTYPES[dn]
+    vocab, d, pad, layers = 7, 8, 0, 2
+    m = TorchDecoderLM(vocab, d, heads=2, layers=layers, d_ff=16, pad=pad,
+                       norm_first=norm_first, tie_output=tie_output).double()
+    perturb_(m.decoder, 0.1)
+    if m.output is not None:
+        perturb_(m.output, 0.1)
+    with torch.no_grad():
+        m.embedding.weight.copy_(torch.randn(vocab, d, dtype=torch.float64) / math.sqrt(d))
+        m.embedding.weight[pad].zero_()
+    m.train()  # not the nested-tensor / fused inference fast paths
+    ids = torch.tensor([[3, 1, 4, 1, 5], [2, 6, 5, 0, 0]], dtype=torch.int32)
+    r64 = torch.randn(2, 5, vocab, dtype=torch.float64)
+    m = m.to(dt)
+    case = "decoder_lm_" + ("pre" if norm_first else "post") + ("_tied" if tie_output else "")
+    fx = Fixture(case, dn)
+
+    names = same_names("embedding", "embedding", ["weight"])
+    for i in range(layers):
+        p = f"decoder.layers.{i}"
+        names.update(mha_map(f"{p}.self_attn", f"{p}.self_attn", d))
+        for sub in ("linear1", "linear2", "norm1", "norm2"):
+            names.update(same_names(f"{p}.{sub}", f"{p}.{sub}", ["weight", "bias"]))
+    if norm_first:
+        names.update(same_names("decoder.norm", "decoder.norm", ["weight", "bias"]))
+    if not tie_output:
+        names.update(same_names("output", "output", ["weight", "bias"]))
+    store_params(fx, m, names)
+
+    fx.add("input.ids", ids)
+    y = m(ids.long())
+    record_module(fx, "", m, names, y, r64.to(dt), {})
+    return fx
+
+
 def case_cross_entropy(dn):
     torch.manual_seed(7)
     dt = DTYPES[dn]
@@ -401,6 +484,9 @@ CASES = [
     case_cross_entropy,
     lambda dn: case_optimizer(dn, "adam"),
     lambda dn: case_optimizer(dn, "adamw"),
+    lambda dn: case_decoder_lm(dn, norm_first=False, tie_output=False),
+    lambda dn: case_decoder_lm(dn, norm_first=True, tie_output=False),
+    lambda dn: case_decoder_lm(dn, norm_first=True, tie_output=True),
 ]
 
 

@@ -332,6 +332,47 @@ TEST_CASE("parity: pre-norm Transformer matches torch.nn.Transformer(norm_first)
   for (DType dt : kDTypes) transformer_parity("pre", dt);
 }
 
+// The whole decoder-only language model on token ids: torch.nn.Embedding(7, 8,
+// padding_idx 0) × sqrt(8), plus our sinusoidal table (reproduced in torch), through
+// nn.TransformerEncoder(2 × TransformerEncoderLayer(d_model 8, 2 heads, d_ff 16,
+// dropout 0, batch_first, norm_first)) with generate_square_subsequent_mask(5) and the
+// key padding of ids == 0 (the second row ends in two), then nn.Linear(8, 7) or, tied,
+// the embedding table. Our final_norm = "auto" ends the stack with a LayerNorm exactly
+// for pre-norm, as the fixture's encoder norm= does. Logits are compared at every
+// position, padded ones included.
+static void decoder_lm_parity(const std::string& variant, const std::string& placement,
+                              bool tie_output, DType dt) {
+  Fresh f;
+  Fixture fx("decoder_lm_" + variant, dt);
+  TransformerConfig c;
+  c.d_model = 8;
+  c.heads = 2;
+  c.d_ff = 16;
+  c.decoder_layers = 2;
+  c.dropout = 0.0;
+  c.placement = placement;  // final_norm "auto", positions "sinusoidal", scale_embeddings
+  c.dtype = dt;
+  DecoderLanguageModel model(c, /*vocab=*/7, /*pad=*/0, tie_output, /*seed=*/1);
+  model.train();
+  fx.load_parameters(model);
+  Var y = model.forward(fx.get("input.ids"));
+  f.tape.backward(y, fx.get("upstream"));
+  fx.check("output", y.value());
+  fx.check_parameter_grads(model);
+}
+
+TEST_CASE("parity: post-norm decoder language model matches torch.nn pieces", "[parity]") {
+  for (DType dt : kDTypes) decoder_lm_parity("post", "post", false, dt);
+}
+
+TEST_CASE("parity: pre-norm decoder language model matches torch.nn pieces", "[parity]") {
+  for (DType dt : kDTypes) decoder_lm_parity("pre", "pre", false, dt);
+}
+
+TEST_CASE("parity: pre-norm decoder language model with tied output matches torch", "[parity]") {
+  for (DType dt : kDTypes) decoder_lm_parity("pre_tied", "pre", true, dt);
+}
+
 TEST_CASE("parity: cross-entropy with ignore_index and label smoothing matches F.cross_entropy",
           "[parity]") {
   for (DType dt : kDTypes) {
