@@ -13,6 +13,7 @@
 #include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/curve_metrics.h"
+#include "experiments/reports/by_length_report.h"
 #include "experiments/reports/forecast_baselines_report.h"
 #include "experiments/reports/lm_samples_report.h"
 #include "experiments/reports/plot_gnuplot.h"
@@ -564,7 +565,7 @@ ReportSummary write_reports(const std::string& run_dir) {
   write_file_atomically(run_dir + "/comparisons.csv", comparisons.csv);
   std::ostringstream md;
   md << summary_table(run, comparisons) << forecast_baselines_section(run_dir, points)
-     << lm_samples_section(run_dir, points);
+     << by_length_section(points) << lm_samples_section(run_dir, points);
   // The table matters more than the pictures: a plotting failure is reported in the
   // summary (and rethrown after it is written), not allowed to lose it.
   std::vector<std::string> plots;
