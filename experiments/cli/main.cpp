@@ -19,7 +19,9 @@
 #include "experiments/reports/compare_runs.h"
 #include "experiments/reports/report.h"
 #include "experiments/plugins/plugin.h"
+#include "experiments/io/atomic_file.h"
 #include "experiments/runner/mpi_sweep.h"
+#include "experiments/runner/predict.h"
 #include "experiments/runner/resume_state.h"
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/sweep_runner.h"
@@ -41,6 +43,8 @@ constexpr const char* kUsage =
     "  check FILE   validate an experiment file and list its trials, without running\n"
     "  report DIR   rebuild results.csv, comparisons.csv, summary.md and plots of a run directory\n"
     "  compare DIR...  compare the points of several runs against one baseline (comparisons.csv, .md)\n"
+    "  predict CHECKPOINT INPUT  decode new inputs (one a line; - = stdin) with a trained trial's\n"
+    "               checkpoint.safetensors: a TSV of predictions (sequence tasks) or continuations (lm)\n"
     "  list         every registered component (attention, positions, norms, ...) and its options,\n"
     "               and every plain key (widths, placement, steps, ...)\n"
     "  data         fetch and convert the real datasets (list, get NAME, path NAME)\n"
@@ -277,6 +281,33 @@ int compare(const std::vector<std::string>& args) {
   return 0;
 }
 
+int predict_command(const std::vector<std::string>& args) {
+  PredictOptions o;
+  std::string input, out;
+  std::int64_t beam = 0, length = 0;
+  std::uint64_t seed = 0;
+  po::options_description desc("ablate predict CHECKPOINT INPUT");
+  desc.add_options()("checkpoint", po::value(&o.checkpoint), "a trial's checkpoint.safetensors (train.checkpoint = true)")(
+      "input", po::value(&input), "one input a line: sources (sequence tasks) or prompts (lm); - = stdin")(
+      "beam", po::value(&beam), "sequence tasks: beam search of width N (default: greedy, as the evaluation)")(
+      "length", po::value(&length), "lm: tokens generated after each prompt (default 200)")(
+      "seed", po::value(&seed), "lm: seed of the sampling (default 0)")(
+      "greedy", po::bool_switch(&o.greedy), "lm: the most likely token at each step instead of sampling")(
+      "data-dir", po::value(&o.data_dir),
+      "where the trial's relative data paths resolve (default: its experiment file's directory)")(
+      "out", po::value(&out), "write the TSV to FILE (atomically) instead of stdout");
+  po::variables_map vm;
+  if (!parse(args, desc, vm, "checkpoint", "input")) return 0;
+  if (!vm.count("input")) throw po::error("missing the input argument");
+  if (vm.count("beam")) o.beam = beam;
+  if (vm.count("length")) o.length = length;
+  if (vm.count("seed")) o.seed = seed;
+  const std::string tsv = predict(o, read_input_lines(input), input == "-" ? "<stdin>" : input).tsv();
+  if (out.empty()) std::cout << tsv;
+  else write_file_atomically(out, tsv);
+  return 0;
+}
+
 int list(const std::vector<std::string>& args) {
   std::vector<std::string> plugins;
   po::options_description desc("ablate list");
@@ -369,6 +400,7 @@ int main(int argc, char** argv) {
     if (command == "compare") return compare(args);
     if (command == "demo") return demo(args);
     if (command == "list") return list(args);
+    if (command == "predict") return predict_command(args);
     if (command == "data") return data_command(args, std::cout, std::cerr);
     std::cerr << "ablate: unknown command '" << command << "'\n\n" << kUsage;
     return 2;

@@ -77,6 +77,14 @@ struct LoadOptions {
 // ConfigError at the `plugins` key (or, from the command line, at "--plugin").
 Experiment load_experiment(const std::string& path, const LoadOptions& options = {});
 
+// The plugins of a document (its `plugins` paths, relative to base_dir, checked against
+// `plugins_sha256` when recorded), then those named on the command line, loaded in
+// order; every problem is appended (at `path`'s keys). load_experiment uses it, and so
+// does anything rebuilding a trial from its resolved config (ablate predict).
+std::vector<PluginRef> load_plugins(const toml::table& doc, const std::string& path, const std::string& base_dir,
+                                    const PositionIndex& positions, const std::vector<std::string>& from_command_line,
+                                    std::vector<ConfigProblem>& problems);
+
 // FNV-1a 64-bit: a stable hash (the same on every machine and compiler).
 std::uint64_t fnv1a64(const std::string& text);
 

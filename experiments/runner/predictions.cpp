@@ -2,9 +2,7 @@
 
 namespace ablate::experiments {
 
-namespace {
-
-std::string escaped(const std::string& field) {
+std::string tsv_field(const std::string& field) {
   std::string out;
   for (char c : field) {
     if (c == '\t') out += "\\t";
@@ -16,8 +14,10 @@ std::string escaped(const std::string& field) {
   return out;
 }
 
+namespace {
+
 std::string text(const Task& task, const std::vector<std::int32_t>& ids, bool target) {
-  return escaped(task.detokenize(ids.data(), std::int64_t(ids.size()), target));
+  return tsv_field(task.detokenize(ids.data(), std::int64_t(ids.size()), target));
 }
 
 }  // namespace
@@ -29,7 +29,7 @@ std::string predictions_tsv(const Task& task, const std::vector<DecodedExample>&
     out += std::to_string(i) + "\t" + text(task, x.source, false) + "\t" + text(task, x.prediction, true) + "\t";
     for (std::size_t r = 0; r < x.reference_texts.size(); ++r) {
       if (r) out += " ||| ";
-      out += escaped(x.reference_texts[r]);
+      out += tsv_field(x.reference_texts[r]);
     }
     out += "\n";
   }

@@ -13,4 +13,7 @@ namespace ablate::experiments {
 
 std::string predictions_tsv(const Task& task, const std::vector<DecodedExample>& examples);
 
+// A field as these files write it: tab, line break and backslash as \t, \n (\r), \\.
+std::string tsv_field(const std::string& text);
+
 }  // namespace ablate::experiments

@@ -149,6 +149,11 @@ class G2pTask : public Task {
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const override {
     return target ? target_.join(ids, n, " ") : source_.join(ids, n, "");
   }
+  // The word's letters (code points), as the dictionary's words are read; a letter
+  // unseen in training is <unk>.
+  std::vector<std::int32_t> tokenize_source(const std::string& text) const override {
+    return ids_of(code_point_tokens(text), source_);
+  }
 
   void score_decoded(const std::vector<DecodedExample>& examples, std::map<std::string, double>& metrics,
                      std::map<std::string, double>& standard_errors) const override {

@@ -85,6 +85,11 @@ class LmTask : public Task {
   std::int64_t context() const override { return context_; }
   std::int64_t max_context_factor() const override { return max_factor_; }
   std::vector<std::vector<std::int32_t>> sample_prompts() const override { return prompts_; }
+  std::vector<std::int32_t> tokenize_prompt(const std::string& text) const override {
+    std::vector<std::int32_t> ids;
+    for (const std::string& t : tokens_of(text)) ids.push_back(vocab_.find(t).value_or(kUnk));
+    return ids;
+  }
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool) const override {
     std::string out;
     for (std::int64_t i = 0; i < n; ++i) {

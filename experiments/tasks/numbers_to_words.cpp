@@ -5,10 +5,12 @@
 // depend on digits at other positions (a zero digit vanishes, teens merge two digits).
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <string_view>
 
 #include "experiments/tasks/numbers_to_words.h"
 #include "experiments/tasks/task.h"
+#include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
 
 namespace ablate::experiments {
@@ -113,6 +115,17 @@ class NumbersToWords : public Task {
   }
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const override {
     return target ? target_.join(ids, n, " ") : source_.join(ids, n, "");
+  }
+  // The number's digits, as detokenize prints them ("342"); anything but a digit is an
+  // error (there is no <unk>).
+  std::vector<std::int32_t> tokenize_source(const std::string& text) const override {
+    std::vector<std::int32_t> ids;
+    for (const std::string& token : code_point_tokens(text)) {
+      const std::optional<std::int32_t> id = source_.find(token);
+      if (!id) throw std::invalid_argument("'" + token + "' is not a digit (a source is a number's digits, e.g. 342)");
+      ids.push_back(*id);
+    }
+    return ids;
   }
 
  private:

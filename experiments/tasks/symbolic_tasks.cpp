@@ -8,8 +8,10 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "experiments/tasks/task.h"
+#include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
 
 namespace ablate::experiments {
@@ -108,6 +110,19 @@ class SymbolicTask : public Task {
   }
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool) const override {
     return tokens_.join(ids, n, " ");
+  }
+  // Symbol indices separated by spaces, as detokenize prints them ("3 0 5"). Every
+  // symbol is known (there is no <unk>): anything else is an error.
+  std::vector<std::int32_t> tokenize_source(const std::string& text) const override {
+    std::vector<std::int32_t> ids;
+    for (const std::string& token : whitespace_tokens(text)) {
+      const std::optional<std::int32_t> id = tokens_.find(token);
+      if (!id)
+        throw std::invalid_argument("'" + token + "' is not a symbol of task '" + name_ + "' (0.." +
+                                    std::to_string(vocab_ - 1) + ", separated by spaces)");
+      ids.push_back(*id);
+    }
+    return ids;
   }
 
  private:

@@ -69,12 +69,18 @@ std::vector<std::vector<std::string>> Task::reference_texts(Split split) const {
   }
   return out;
 }
+std::vector<std::int32_t> Task::tokenize_source(const std::string&) const {
+  not_sequence(*this);
+}
 void Task::score_decoded(const std::vector<DecodedExample>&, std::map<std::string, double>&,
                          std::map<std::string, double>&) const {}
 LmBatch Task::lm_train_batch(Generator&, std::int64_t) const {
   throw std::logic_error("task '" + name() + "' is not a language-modelling task");
 }
 std::vector<LmBatch> Task::lm_evaluation_batches(Split, std::int64_t, std::int64_t) const {
+  throw std::logic_error("task '" + name() + "' is not a language-modelling task");
+}
+std::vector<std::int32_t> Task::tokenize_prompt(const std::string&) const {
   throw std::logic_error("task '" + name() + "' is not a language-modelling task");
 }
 ForecastBatch Task::forecast_train_batch(Generator&, std::int64_t) const {

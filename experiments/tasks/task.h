@@ -87,6 +87,12 @@ class Task {
   virtual bool metrics_by_length() const { return false; }
   // Human-readable tokens of a row of ids (stops at EOS/PAD), for reports.
   virtual std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const;
+  // A new source given as text, as ids, tokenized as the task tokenizes its own sources
+  // (what `ablate predict` decodes): the inverse of detokenize(…, target = false), no
+  // BOS or EOS. A token without an id becomes <unk> where the task has one (text_pairs,
+  // g2p: held-out data is treated alike); elsewhere it throws std::invalid_argument
+  // naming the token.
+  virtual std::vector<std::int32_t> tokenize_source(const std::string& text) const;
   // Every correct target of each example of a held-out split, in the order of
   // evaluation_batches. Default: the example's own target, alone.
   virtual std::vector<std::vector<std::vector<std::int32_t>>> references(Split split) const;
@@ -109,6 +115,9 @@ class Task {
                                                      std::int64_t context) const;
   // Prompts for generated samples (the beginnings of a few test documents), as ids.
   virtual std::vector<std::vector<std::int32_t>> sample_prompts() const { return {}; }
+  // A prompt given as text, as ids without the <bos> that starts a document, tokenized
+  // as the training text is; a token unseen in training becomes <unk>.
+  virtual std::vector<std::int32_t> tokenize_prompt(const std::string& text) const;
 
   // ---- forecasting tasks
   // series(): the target series, forecast; input_series(): the model's input channels,

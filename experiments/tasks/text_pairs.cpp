@@ -97,10 +97,10 @@ std::vector<std::int32_t> ids_of(const Tokens& tokens, const Vocabulary& v) {
 class TextPairs : public Task {
  public:
   TextPairs(const nn::Options& o, std::uint64_t seed, const std::string& base_dir)
-      : by_char_(o.get_string("tokens") == "char") {
+      : by_char_(o.get_string("tokens") == "char"), lowercase_(o.get_bool("lowercase")) {
     const std::string path = resolve_data_path(base_dir, o.get_string("path"));
     std::vector<TextPair> pairs =
-        read_pairs(path, by_char_, o.get_bool("lowercase"), o.get_int("max_length"), o.get_bool("header"));
+        read_pairs(path, by_char_, lowercase_, o.get_int("max_length"), o.get_bool("header"));
 
     // A seeded shuffle decides the split, so files sorted by length or topic still
     // give a representative validation set.
@@ -155,6 +155,11 @@ class TextPairs : public Task {
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const override {
     return (target ? target_ : source_).join(ids, n, by_char_ ? "" : " ");
   }
+  // As the file's sources are read: lowercased if the task lowercases, then cut into
+  // characters or words; a token unseen in the training sources is <unk>.
+  std::vector<std::int32_t> tokenize_source(const std::string& text) const override {
+    return ids_of(tokenize(text, by_char_, lowercase_), source_);
+  }
   std::vector<std::vector<std::string>> reference_texts(Split split) const override {
     return split == Split::validation ? validation_texts_ : test_texts_;
   }
@@ -184,7 +189,7 @@ class TextPairs : public Task {
   }
 
  private:
-  bool by_char_;
+  bool by_char_, lowercase_;
   Vocabulary source_, target_;
   std::vector<SequencePair> training_, validation_, test_;
   std::vector<std::vector<std::string>> validation_texts_, test_texts_;

@@ -1,0 +1,180 @@
+#include "experiments/runner/predict.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+#include "experiments/runner/lm_samples.h"
+#include "experiments/runner/predictions.h"
+#include "experiments/runner/trained_trial.h"
+#include "nn/transformer/beam_search.h"
+
+namespace ablate::experiments {
+
+namespace {
+
+constexpr std::int64_t kDefaultLength = 200;  // as a trial's samples.txt
+
+std::string at_line(const std::string& input_name, std::size_t index) {
+  return input_name + ":" + std::to_string(index + 1) + ": ";
+}
+
+// The longest source the model takes: its max_len, and a learned position table's rows.
+std::int64_t longest_source(const TrialConfig& c) {
+  const nn::TransformerConfig& t = c.model.transformer;
+  std::int64_t longest = t.max_len;
+  if (t.positions.kind == "learned")
+    longest = std::min(longest, t.positions.options.get_int("max_len"));
+  return longest;
+}
+
+// Every line as source ids, checked before anything is decoded.
+std::vector<std::vector<std::int32_t>> tokenize_sources(const TrainedTrial& t,
+                                                        const std::vector<std::string>& lines,
+                                                        const std::string& input_name) {
+  const std::int64_t longest = longest_source(t.config);
+  std::vector<std::vector<std::int32_t>> sources;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::vector<std::int32_t> ids;
+    try {
+      ids = t.task->tokenize_source(lines[i]);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(at_line(input_name, i) + e.what());
+    }
+    if (ids.empty())
+      throw std::invalid_argument(at_line(input_name, i) +
+                                  "empty source (every line is one input)");
+    if (std::int64_t(ids.size()) > longest)
+      throw std::invalid_argument(
+          at_line(input_name, i) + "the source has " + std::to_string(ids.size()) +
+          " tokens, more than the model's max_len = " + std::to_string(longest));
+    sources.push_back(std::move(ids));
+  }
+  return sources;
+}
+
+// Decoded in batches of the trial's train.validation_batch, each bounded by the task's
+// longest target: exactly as the evaluation decodes its test set.
+std::vector<std::string> decode_sources(TrainedTrial& t,
+                                        const std::vector<std::vector<std::int32_t>>& sources,
+                                        std::optional<std::int64_t> beam) {
+  NoGradGuard no_grad;
+  Tape& tape = Tape::current();
+  const std::int64_t max_len =
+      std::min(t.task->max_target_length(), t.config.model.transformer.max_len);
+  const std::size_t batch = std::size_t(std::max<std::int64_t>(1, t.config.train.validation_batch));
+  std::vector<std::string> predictions;
+  for (std::size_t first = 0; first < sources.size(); first += batch) {
+    const std::vector<std::vector<std::int32_t>> rows(
+        sources.begin() + std::ptrdiff_t(first),
+        sources.begin() + std::ptrdiff_t(std::min(sources.size(), first + batch)));
+    const Tensor src = pad_sequences(rows);
+    const Tensor decoded = beam ? nn::beam_decode(*t.model.seq2seq, src, max_len, *beam)
+                                : t.model.seq2seq->greedy_decode(src, max_len);
+    tape.reset();
+    const std::int64_t L = decoded.shape()[1];
+    for (std::size_t row = 0; row < rows.size(); ++row) {
+      std::vector<std::int32_t> ids;
+      for (std::int64_t k = 0; k < L; ++k) {
+        const std::int32_t id = std::int32_t(decoded.at(std::int64_t(row) * L + k));
+        if (id == kEos || id == kPad) break;
+        ids.push_back(id);
+      }
+      predictions.push_back(t.task->detokenize(ids.data(), std::int64_t(ids.size()), true));
+    }
+  }
+  return predictions;
+}
+
+// Each prompt after <bos> (a document's start), continued as lm_samples continues
+// the trial's prompts: with the same generator for a seed, prompt after prompt.
+std::vector<std::string> continue_prompts(TrainedTrial& t, const std::vector<std::string>& lines,
+                                          const PredictOptions& o) {
+  Generator sampler = sample_generator(o.seed.value_or(0));
+  std::vector<std::string> continuations;
+  for (const std::string& line : lines) {
+    std::vector<std::int32_t> prompt{kBos};
+    for (std::int32_t id : t.task->tokenize_prompt(line)) prompt.push_back(id);
+    const std::vector<std::int32_t> ids =
+        continue_prompt(*t.model.lm, t.task->context(), prompt, o.length.value_or(kDefaultLength),
+                        o.greedy ? nullptr : &sampler);
+    continuations.push_back(t.task->detokenize(ids.data(), std::int64_t(ids.size()), true));
+  }
+  return continuations;
+}
+
+}  // namespace
+
+std::string PredictionTable::tsv() const {
+  std::string out;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (c) out += '\t';
+    out += columns[c];
+  }
+  out += '\n';
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    out += std::to_string(i);
+    out += '\t';
+    out += tsv_field(inputs[i]);
+    out += '\t';
+    out += tsv_field(outputs[i]);
+    out += '\n';
+  }
+  return out;
+}
+
+std::vector<std::string> read_input_lines(const std::string& path) {
+  std::ifstream file;
+  if (path != "-") {
+    if (std::filesystem::is_directory(path))
+      throw std::invalid_argument(path + ": is a directory, not an input file");
+    file.open(path, std::ios::binary);
+    if (!file) throw std::invalid_argument(path + ": cannot read the input file (no such file?)");
+  }
+  std::istream& in = path == "-" ? std::cin : file;
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (lines.empty() && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+    lines.push_back(std::move(line));
+  }
+  if (in.bad()) throw std::invalid_argument(path + ": error reading the input");
+  return lines;
+}
+
+PredictionTable predict(const PredictOptions& o, const std::vector<std::string>& lines,
+                        const std::string& input_name) {
+  if (o.beam && *o.beam < 1) throw std::invalid_argument("--beam must be at least 1");
+  if (o.length && *o.length < 1) throw std::invalid_argument("--length must be at least 1");
+  TrainedTrial t = load_trained_trial(o.checkpoint, o.data_dir);
+  const TaskFamily family = t.task->family();
+  const std::string task = "task '" + t.task->name() + "'";
+  if (family == TaskFamily::forecast)
+    throw std::invalid_argument(
+        o.checkpoint + ": predict does not support forecasting (" + task +
+        "): a forecast needs the series' recent history, not lines of text");
+  PredictionTable table;
+  table.inputs = lines;
+  if (family == TaskFamily::seq2seq) {
+    if (o.length || o.seed || o.greedy)
+      throw std::invalid_argument("--length, --seed and --greedy apply to language models; " +
+                                  o.checkpoint + " is a sequence model (" + task +
+                                  ", decoded greedily or with --beam N)");
+    table.columns = {"id", "source", "prediction"};
+    table.outputs = decode_sources(t, tokenize_sources(t, lines, input_name), o.beam);
+    return table;
+  }
+  if (o.beam)
+    throw std::invalid_argument("--beam applies to sequence models; " + o.checkpoint +
+                                " is a language model (" + task + ", sampled or --greedy)");
+  if (o.greedy && o.seed)
+    throw std::invalid_argument("--seed has no effect with --greedy (nothing is sampled)");
+  table.columns = {"id", "prompt", "continuation"};
+  table.outputs = continue_prompts(t, lines, o);
+  return table;
+}
+
+}  // namespace ablate::experiments

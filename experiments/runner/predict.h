@@ -1,0 +1,52 @@
+#pragma once
+// `ablate predict CHECKPOINT INPUT`: a trained trial's model applied to new inputs,
+// one a line. A sequence task's lines are sources, tokenized as the task tokenizes
+// its own (Task::tokenize_source) and decoded greedily — as the trial's evaluation
+// decodes its test set, so the test sources give the predictions of its
+// predictions.tsv — or with beam search. A language model's lines are prompts,
+// continued by sampled (or greedy) tokens as its samples.txt is. Forecasting is not
+// supported: a forecast needs the series' recent history, not text.
+//
+// Output, a TSV with a header (fields escaped as predictions.tsv escapes them):
+//   sequence tasks:   id<TAB>source<TAB>prediction
+//   language models:  id<TAB>prompt<TAB>continuation
+// id is the input's 0-based line index; source and prompt are the lines as given.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ablate::experiments {
+
+struct PredictOptions {
+  std::string checkpoint;  // a trial's checkpoint.safetensors
+  std::string data_dir;    // where relative data paths resolve ("" = as the trial resolved them)
+  // Sequence tasks: beam search of this width (≥ 1) instead of greedy decoding.
+  std::optional<std::int64_t> beam;
+  // Language models: tokens generated after each prompt (≥ 1; default 200).
+  std::optional<std::int64_t> length;
+  // Language models: the sampler's seed (default 0); the prompts continue one generator,
+  // as a trial's samples do.
+  std::optional<std::uint64_t> seed;
+  bool greedy = false;  // language models: the most likely token at each step instead
+};
+
+struct PredictionTable {
+  std::vector<std::string>
+      columns;  // {"id", "source", "prediction"} or {"id", "prompt", "continuation"}
+  std::vector<std::string> inputs, outputs;  // per input line
+  std::string tsv() const;                   // the header, then one escaped row per input
+};
+
+// The lines of `path` ("-" = standard input) without line terminators (\n or \r\n)
+// or a leading UTF-8 byte order mark. A missing file throws std::invalid_argument.
+std::vector<std::string> read_input_lines(const std::string& path);
+
+// Decodes every line; `input_name` names them in errors ("in.txt:3: ..."). Bad input
+// (see load_trained_trial; an option that does not apply to the model; a line that
+// does not tokenize or is longer than the model's max_len; a forecasting trial)
+// throws std::invalid_argument or ConfigError before anything is decoded.
+PredictionTable predict(const PredictOptions& options, const std::vector<std::string>& lines,
+                        const std::string& input_name);
+
+}  // namespace ablate::experiments
