@@ -1,5 +1,7 @@
 #include "experiments/config/experiment.h"
 
+#include "experiments/tasks/task_cache.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -412,6 +414,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   std::vector<std::pair<ConfigProblem, std::vector<std::string>>> point_problem_list;
   std::map<std::string, std::size_t> point_problem_index;
   FileDigests digests;  // each data file hashed once, however many grid points read it
+  TaskCache tasks;      // and each distinct task built once
   for (std::size_t p = 0; p < points; ++p) {
     toml::table trial_doc = base;
     PositionIndex trial_positions = positions;
@@ -444,7 +447,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
     for (std::size_t k = 0; k < point.size(); ++k) (tuned[k] ? tuned_values : swept_values).push_back(point[k]);
     // Validated once per grid point; the seeds only change the trial's seed.
     std::vector<ConfigProblem> point_problems;
-    TrialConfig config = read_trial_config(trial_doc, path, e.base_dir, trial_positions, point_problems, digests);
+    TrialConfig config = read_trial_config(trial_doc, path, e.base_dir, trial_positions, point_problems, digests, &tasks);
     config.plugins = e.plugins;
     Trial labelled;
     labelled.point = point;  // swept and tuned values: where a problem arose

@@ -6,6 +6,7 @@
 #include "experiments/config/plain_keys.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/config/trial_config.h"
+#include "experiments/tasks/task_cache.h"
 #include "experiments/model_factory.h"
 #include "experiments/tasks/task.h"
 #include "nn/attention/query_key.h"
@@ -176,7 +177,7 @@ void read_train(TomlReader& top, TrialConfig& c) {
 
 TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
                               const std::string& base_dir, const PositionIndex& positions,
-                              std::vector<ConfigProblem>& problems, FileDigests& digests) {
+                              std::vector<ConfigProblem>& problems, FileDigests& digests, TaskCache* tasks) {
   TrialConfig c;
   std::size_t before = problems.size();
   TomlReader top(&doc, "", file, problems, positions);
@@ -218,9 +219,15 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   if (problems.size() > before) return c;  // combinations only make sense on valid values
 
   // Combinations: build the task (reads user data) and the model once.
-  std::unique_ptr<Task> instance;
+  std::unique_ptr<Task> built;
+  const Task* instance = nullptr;
   try {
-    instance = task_registry().create(c.task.kind, c.task.options, c.data_seed, base_dir);
+    if (tasks) {
+      instance = &tasks->get(c.task, c.data_seed, base_dir);
+    } else {
+      built = task_registry().create(c.task.kind, c.task.options, c.data_seed, base_dir);
+      instance = built.get();
+    }
   } catch (const nn::OptionError& e) {  // e.g. min_length > max_length: point at the option
     for (const nn::OptionIssue& issue : e.issues()) task.problem(issue.key, issue.message);
     return c;
