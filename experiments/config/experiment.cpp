@@ -232,6 +232,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   // ---- the sweep
   std::vector<SweepAxis> axes;
   e.seeds = {};
+  e.declares_grid = doc.contains("sweep") || doc.contains("tune");
   if (const toml::node* sweep_node = doc.get("sweep")) {
     const toml::table* sweep = sweep_node->as_table();
     if (!sweep) {

@@ -45,6 +45,9 @@ struct Experiment {
   // trials.json), so that it reruns from anywhere.
   std::string base_dir;
   std::string home_run_dir;  // <run> for such a config.toml, else ""
+  // The file has a [sweep] or [tune] table: it is an experiment file, not a single
+  // trial's config.toml (or a copy of one), which has neither.
+  bool declares_grid = false;
   std::string name, description;
   std::vector<std::string> swept_keys;
   // The swept keys by axis: one key each, or the keys of a [sweep.zip] group.

@@ -109,8 +109,11 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
   // Some trials of a sweep already there (a trial's config.toml, or a copy of it, run
   // again): they run into that sweep, whose experiment.toml and trial index stay, and
   // whose reports are rewritten over all its trials — never replaced by a partial run.
+  // An experiment file with a grid is never that, even when its grid shrank to a
+  // subset of the sweep's: it is a new version of the sweep, and its index replaces
+  // the old one (the trials left out are reported as not in the experiment).
   const std::set<std::string> indexed = indexed_trials(summary.run_dir);
-  bool part_of_sweep = !e.trials.empty() && e.trials.size() < indexed.size();
+  bool part_of_sweep = !e.declares_grid && !e.trials.empty() && e.trials.size() < indexed.size();
   for (const Trial& t : e.trials) part_of_sweep = part_of_sweep && indexed.count(t.id);
   fs::create_directories(summary.run_dir + "/trials");
   bool sharded = options.shards > 0;

@@ -67,3 +67,35 @@ TEST_CASE("an edited experiment file reuses, runs and sets aside trials, and kee
   REQUIRE(run_command(kCli + " run " + file + out + " --quiet").status == 0);
   CHECK_FALSE(fs::exists(run + "/history/experiment-003.toml"));
 }
+
+TEST_CASE("an experiment file whose grid shrank to a subset of the sweep replaces the index; a trial's config.toml does not",
+          "[incremental]") {
+  ScratchDir dir("incremental_shrink");
+  const std::string file = dir.str() + "/exp.toml", out = " --out " + dir.str() + "/runs";
+  const std::string run = dir.str() + "/runs/incremental";
+  dir.file("exp.toml", version("\"separate\", \"shared\", \"identity\""));
+  REQUIRE(run_command(kCli + " run " + file + out + " --quiet").status == 0);
+
+  // A trial's own config.toml run again: part of the sweep, whose index stays whole.
+  std::string trial;
+  for (const auto& d : fs::directory_iterator(run + "/trials")) trial = d.path().string();
+  CommandResult again = run_command(kCli + " run " + trial + "/config.toml" + out + " --quiet --force");
+  INFO(again.output);
+  REQUIRE(again.status == 0);
+  const std::string whole = read_text(run + "/results.csv");
+  CHECK(std::count(whole.begin(), whole.end(), '\n') == 4);  // header + 3 trials
+
+  // The experiment file with two of its three values: a new version (its trials are
+  // all in the old index, but the file has a grid), so the report has two rows.
+  const std::string shrunk = version("\"separate\", \"shared\"");
+  dir.file("exp.toml", shrunk);
+  CommandResult second = run_command(kCli + " run " + file + out + " --quiet");
+  INFO(second.output);
+  REQUIRE(second.status == 0);
+  CHECK_THAT(second.output, Catch::Contains("2 trials (2 already done") &&
+                                Catch::Contains("1 trials from an earlier version"));
+  CHECK(read_text(run + "/experiment.toml") == shrunk);
+  const std::string csv = read_text(run + "/results.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);  // header + 2 trials
+  CHECK_THAT(csv, !Catch::Contains("identity"));
+}
