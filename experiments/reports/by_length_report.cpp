@@ -21,7 +21,7 @@ std::string by_length_section(const RunPoints& run) {
   for (const std::string& c : columns)
     headers.push_back(c == primary ? "T (training)" : c.substr(primary.size() + 4));
   std::ostringstream md;
-  md << "## Test " << primary << " by " << (context ? "context" : "length") << "\n\n"
+  md << "\n## Test " << primary << " by " << (context ? "context" : "length") << "\n\n"
      << "Mean over seeds per sweep point (" << (higher_is_better(primary) ? "higher" : "lower") << " is better), "
      << (context ? "evaluated on the same test tokens with contexts of 2, 4, ... times the training context"
                  : "per source length of the test set; lengths outside the training range measure generalisation")

@@ -129,11 +129,7 @@ class G2pTask : public Task {
   std::int64_t max_target_length() const override { return max_target_; }
 
   Seq2SeqBatch train_batch(Generator& gen, std::int64_t batch_size) const override {
-    if (batch_size < 1) throw std::invalid_argument("batch size must be at least 1, got " + std::to_string(batch_size));
-    std::vector<SequencePair> batch;
-    for (std::int64_t i = 0; i < batch_size; ++i)
-      batch.push_back(training_[std::size_t(uniform_index(gen, std::int64_t(training_.size())))]);
-    return make_seq2seq_batch(batch);
+    return sample_seq2seq_batch(training_, gen, batch_size);
   }
   std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const override {
     return make_seq2seq_batches(split == Split::validation ? validation_ : test_, batch_size);

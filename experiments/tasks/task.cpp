@@ -119,6 +119,15 @@ Seq2SeqBatch make_seq2seq_batch(const std::vector<SequencePair>& pairs) {
   return {pad_sequences(src), pad_sequences(tgt_in), pad_sequences(tgt_out)};
 }
 
+Seq2SeqBatch sample_seq2seq_batch(const std::vector<SequencePair>& pairs, Generator& gen, std::int64_t batch_size) {
+  if (batch_size < 1)
+    throw std::invalid_argument("batch size must be at least 1, got " + std::to_string(batch_size));
+  std::vector<SequencePair> batch;
+  for (std::int64_t i = 0; i < batch_size; ++i)
+    batch.push_back(pairs[std::size_t(uniform_index(gen, std::int64_t(pairs.size())))]);
+  return make_seq2seq_batch(batch);
+}
+
 std::vector<Seq2SeqBatch> make_seq2seq_batches(const std::vector<SequencePair>& pairs,
                                                std::int64_t batch_size) {
   if (batch_size < 1)

@@ -151,6 +151,9 @@ Tensor pad_sequences(const std::vector<std::vector<std::int32_t>>& rows);
 // The batch layout of Seq2SeqBatch: src padded; tgt_in = BOS + target; tgt_out =
 // target + EOS.
 Seq2SeqBatch make_seq2seq_batch(const std::vector<SequencePair>& pairs);
+// batch_size pairs drawn uniformly (with replacement) from `pairs` with `gen`; throws
+// std::invalid_argument for batch_size < 1.
+Seq2SeqBatch sample_seq2seq_batch(const std::vector<SequencePair>& pairs, Generator& gen, std::int64_t batch_size);
 // `pairs` in order, cut into batches of at most batch_size (≥ 1).
 std::vector<Seq2SeqBatch> make_seq2seq_batches(const std::vector<SequencePair>& pairs,
                                                std::int64_t batch_size);
