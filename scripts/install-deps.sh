@@ -39,6 +39,7 @@ test_packages=(
                                   # the sanitizer + libFuzzer build (scripts/sanitize.sh):
                                   # Clang, its ASan/UBSan/libFuzzer runtimes, the symbolizer,
                                   # and OpenMP for Clang
+  npm                             # the shipped g2p and lm experiments' tests fetch their data
 )
 data_packages=(
   "${run_packages[@]}"
@@ -62,6 +63,9 @@ fi
 
 missing=()
 for p in "${packages[@]}"; do
+  # npm also comes inside other Node.js packages (NodeSource's nodejs): any npm will
+  # do, and installing Debian's over one of those would replace that Node.js.
+  if [[ "$p" == npm ]] && command -v npm > /dev/null; then continue; fi
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done

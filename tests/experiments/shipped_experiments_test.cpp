@@ -34,6 +34,9 @@ void check_trains_without_nan(const std::string& name) {
     CHECK(o.status == "ok");
     CHECK(std::isfinite(o.final.train_loss));
     CHECK(std::isfinite(o.final.loss));
+    // What a user reads of a sequence trial besides its metrics: the decoded test set.
+    if (t.config.model.kind == "seq2seq") CHECK(fs::exists(trial_dir + "/predictions.tsv"));
+    if (t.config.model.kind == "decoder") CHECK(fs::exists(trial_dir + "/samples.txt"));
     fs::remove_all(trial_dir);
     ++ran;
   }
