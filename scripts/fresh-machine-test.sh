@@ -13,7 +13,8 @@
 #                  tarball is cached in ${XDG_CACHE_HOME:-~/.cache}/ablate/, keyed by
 #                  those arguments (a change rebuilds it, and so does an age of 30 days)
 #   extract+clone  the tarball into a tmpfs in a temporary directory, the commit cloned
-#                  into /root/ablate, /etc/resolv.conf copied; /proc, /sys, /dev,
+#                  into /root/ablate, /etc/resolv.conf and the host's local CA
+#                  certificates (/usr/local/share/ca-certificates) copied; /proc, /sys, /dev,
 #                  /dev/pts are then bound in (and a tmpfs on /dev/shm). Everything
 #                  below runs in that chroot as root, with a clean environment
 #   (a) install    `bash scripts/install-deps.sh run` (the first step of scripts/run.sh)
@@ -192,6 +193,13 @@ setup_root() {
   tar -C "$root" --numeric-owner -xpf "$tarball"
   rm -f "$root/etc/resolv.conf"
   cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+  # Like the resolver, the host's own certificate authorities are part of its network,
+  # not of the machine under test: a network that inspects TLS (as this project's VMs'
+  # does) signs with a local CA, without which npm's HTTPS fails in the new root. The
+  # data phase adds them to the root's store (update-ca-certificates).
+  if compgen -G "/usr/local/share/ca-certificates/*.crt" > /dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+  fi
   # The commit under test, as a clone (a detached HEAD's commit is fetched too).
   git clone --quiet --no-checkout "$repo" "$root/root/ablate"
   git -C "$root/root/ablate" fetch --quiet "$repo" "$commit"
@@ -268,7 +276,8 @@ phase "(b) configure" configure_all
 
 # ---- the data recipes ---------------------------------------------------------------
 get_data() {
-  in_root "bash scripts/install-deps.sh data && build/experiments/ablate data get all &&
+  in_root "update-ca-certificates > /dev/null && bash scripts/install-deps.sh data &&
+    build/experiments/ablate data get all &&
     build/experiments/ablate data list" > "$logs/data-list.txt" || { cat "$logs/data-list.txt"; return 1; }
   cat "$logs/data-list.txt"
   local ok all

