@@ -147,6 +147,11 @@ std::vector<std::string> with_by_length_metrics(const std::vector<std::string>& 
   return out;
 }
 
+// The trial index with only the trials of each point's chosen [tune] setting (all of
+// them without [tune]): the plots then show what the tables report, not an average
+// over learning rates that were searched and rejected.
+json chosen_settings_only(const RunRows& run);
+
 RunRows read_run(const std::string& run_dir) {
   RunRows run;
   run.dir = run_dir;
@@ -306,6 +311,19 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
     }
   }
   return out;
+}
+
+json chosen_settings_only(const RunRows& run) {
+  if (run.tune_keys.empty()) return run.index;
+  const auto tuning = tune_points(run);
+  json index = run.index;
+  json kept = json::array();
+  for (const Row& r : run.rows)
+    if (auto t = tuning.find(r.point); t == tuning.end() || t->second.chosen == r.tune_label)
+      for (const json& entry : run.index["trials"])
+        if (entry.value("id", "") == r.id) kept.push_back(entry);
+  index["trials"] = kept;
+  return index;
 }
 
 // results.csv: one row per trial, timings last.
@@ -571,7 +589,7 @@ ReportSummary write_reports(const std::string& run_dir) {
   std::vector<std::string> plots;
   std::string plot_error;
   try {
-    plots = write_plots(run_dir, run.index, run.rows.size());
+    plots = write_plots(run_dir, chosen_settings_only(run), run.rows.size());
   } catch (const GnuplotMissing&) {
     // Not a failure of the run: its results are all there. One warning, the same exit
     // status, and the data and scripts to draw the plots later.
