@@ -104,6 +104,7 @@ std::string run_command_line(const std::string& file, const RunOptions& o) {
   };
   for (const std::string& p : o.plugins) append(" --plugin ", p);
   if (o.out_given) append(" --out ", o.out);
+  if (o.quick) line += " --quick";
   for (const std::string& v : o.overrides) append(" ", v);
   return line;
 }
@@ -151,6 +152,7 @@ int run(const std::vector<std::string>& args) {
       "plugin", po::value(&o.plugins)->composing(), "load a plugin (repeatable; see nn/README.md)")(
       "overrides", po::value(&o.overrides)->composing(),
       "KEY=VALUE ... after FILE: TOML values overriding the file's (model.d_model=64 'sweep.seeds=[0,1]')")(
+      "quick", po::bool_switch(&o.quick), "the file's [quick] variant: the same study at reduced size, as <name>-quick")(
       "quiet,q", "no progress line");
   po::variables_map vm;
   if (!parse(args, desc, vm, "file", "overrides")) return 0;
@@ -222,12 +224,14 @@ int check(const std::vector<std::string>& args) {
   std::vector<std::string> plugins, overrides;
   desc.add_options()("file", po::value(&file), "experiment file (.toml)")(
       "plugin", po::value(&plugins)->composing(), "load a plugin (repeatable)")(
-      "overrides", po::value(&overrides)->composing(), "KEY=VALUE ... after FILE: overrides of the file's values");
+      "overrides", po::value(&overrides)->composing(), "KEY=VALUE ... after FILE: overrides of the file's values")(
+      "quick", "the file's [quick] variant (as run --quick)");
   po::variables_map vm;
   if (!parse(args, desc, vm, "file", "overrides")) return 0;
   LoadOptions load;
   load.plugins = plugins;
   load.overrides = overrides;
+  load.quick = vm.count("quick") > 0;
   Experiment e = load_experiment(file, load);
   std::cout << file << ": ok, " << e.trials.size() << " trials";
   if (!e.swept_keys.empty() || !e.tune_keys.empty()) {

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "experiments/config/overrides.h"
+#include "experiments/config/quick_variant.h"
 #include "experiments/config/toml_writer.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/plugins/plugin.h"
@@ -221,6 +222,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   for (const Override& o : overrides)
     if (std::string err = apply_override(parsed.table, o); !err.empty())
       problems.push_back({"override '" + o.text + "'", 0, 0, "", err});
+  if (!options.quick) check_quick_table(parsed.table, path, positions, problems);
   if (!problems.empty()) throw ConfigError(problems);
   e.overrides = overrides;
   const toml::table& doc = parsed.table;
@@ -541,7 +543,14 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
 }
 
 Experiment load_experiment(const std::string& path, const LoadOptions& options) {
-  const std::vector<Override> overrides = parse_overrides(options.overrides);
+  std::vector<Override> overrides;
+  if (options.quick) {
+    TomlDocument parsed = parse_experiment_file(path);
+    std::vector<ConfigProblem> problems;
+    overrides = quick_overrides(parsed.table, path, PositionIndex(parsed), problems);
+    if (!problems.empty()) throw ConfigError(problems);
+  }
+  for (Override& o : parse_overrides(options.overrides)) overrides.push_back(std::move(o));
   try {
     return load_experiment_with(path, options, overrides);
   } catch (const ConfigError& e) {
@@ -550,6 +559,12 @@ Experiment load_experiment(const std::string& path, const LoadOptions& options) 
     std::vector<ConfigProblem> problems = e.problems();
     for (ConfigProblem& p : problems)
       if (const Override* o = override_of(overrides, p.key); o && p.file == path) {
+        if (!o->file.empty()) {  // a [quick] entry: its own line in the file
+          p.line = o->line;
+          p.column = o->column;
+          p.message += " (set by " + o->origin_key + " under --quick)";
+          continue;
+        }
         p.file = "override '" + o->text + "'";
         p.line = p.column = 0;
       }

@@ -73,6 +73,8 @@ struct LoadOptions {
   std::string base_dir;
   // key=value overrides of the file's values (overrides.h), applied in order.
   std::vector<std::string> overrides;
+  // --quick: apply the file's [quick] table first (quick_variant.h).
+  bool quick = false;
 };
 
 // Loads the experiment's plugins (its `plugins` key, then options.plugins) first, so

@@ -81,9 +81,11 @@ std::string apply_override(toml::table& doc, const Override& o) {
 }
 
 std::string overrides_block(const std::vector<Override>& overrides) {
-  if (overrides.empty()) return "";
-  std::string out = "\n# ---- overrides given on the command line, applied to the file above in this order:\n";
-  for (const Override& o : overrides) out += "#   " + o.text + "\n";
+  std::string quick, given;
+  for (const Override& o : overrides) (o.file.empty() ? given : quick) += "#   " + o.text + "\n";
+  std::string out;
+  if (!quick.empty()) out += "\n# ---- --quick: the file's [quick] values, applied to the file above in this order:\n" + quick;
+  if (!given.empty()) out += "\n# ---- overrides given on the command line, applied to the file above in this order:\n" + given;
   return out;
 }
 

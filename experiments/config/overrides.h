@@ -17,6 +17,11 @@ struct Override {
   std::string text;               // as given: "model.d_model=128"
   std::vector<std::string> keys;  // the key path it sets: {"model", "d_model"}
   toml::table value;              // the parsed line: { model = { d_model = 128 } }
+  // Where it was written when not on the command line: the [quick] entry of the file
+  // (quick_variant.h), so that a problem in its value points at that line.
+  std::string file;  // "" = the command line
+  std::int64_t line = 0, column = 0;
+  std::string origin_key;  // "quick.train.steps"
 };
 
 // Parses every override; all malformed ones are thrown at once as a ConfigError naming
@@ -32,7 +37,8 @@ std::string apply_override(toml::table& doc, const Override& o);
 // Sets `value` at the key path `keys` of `doc` the same way (used by sweeps too).
 std::string set_key_path(toml::table& doc, const std::vector<std::string>& keys, const toml::node& value);
 
-// The comment block recorded after the experiment file's text in experiment.toml.
+// The comment block recorded after the experiment file's text in experiment.toml
+// (the --quick ones first, marked as such).
 std::string overrides_block(const std::vector<Override>& overrides);
 
 // The override that set `key` (a dotted key path), or one below or above it; null if none.

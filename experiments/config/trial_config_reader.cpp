@@ -194,6 +194,7 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   top.node("plugins_sha256");
   top.node("study");  // a study file's analytic parts (experiments/study/), not part of a trial
   top.node("tune");  // expanded by load_experiment, like the sweep
+  top.node("quick");  // the reduced variant's overrides (quick_variant.h), applied by load_experiment under --quick
   top.node("report");  // how reports compare the points (report_spec.h), read by load_experiment
 
   const toml::table* task_table = top.table("task");

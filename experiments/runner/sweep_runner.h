@@ -25,6 +25,7 @@ struct RunOptions {
   int shard = 0, shards = 0;
   std::vector<std::string> plugins;    // --plugin paths (experiments/plugins/plugin.h)
   std::vector<std::string> overrides;  // key=value arguments (experiments/config/overrides.h)
+  bool quick = false;                  // --quick: the file's [quick] variant (quick_variant.h)
 };
 
 struct RunSummary {
@@ -45,6 +46,7 @@ inline LoadOptions load_options(const RunOptions& o) {
   LoadOptions load;
   load.plugins = o.plugins;
   load.overrides = o.overrides;
+  load.quick = o.quick;
   return load;
 }
 
