@@ -1,0 +1,107 @@
+// Every replication (experiments/replications/*.toml) runs end to end in its quick
+// variant (`--quick`, the file's [quick] table): every trial finishes `ok` — none
+// diverged or failed — and summary.md's test table gives every point a verdict
+// against its baseline. The full runs' results are committed in
+// experiments/results/replications/; this keeps the files runnable as the code
+// changes. Not built under sanitizers (minutes of training).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "experiments/config/experiment.h"
+#include "experiments/runner/sweep_runner.h"
+#include "tests/experiments/experiment_files.h"
+
+using namespace ablate::experiments;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kReplications = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/replications/";
+
+// The rows of summary.md's first table (the primary test metric), header excluded.
+std::vector<std::string> test_table_rows(const std::string& summary) {
+  std::vector<std::string> rows;
+  std::istringstream in(summary);
+  std::string line;
+  bool in_table = false;
+  while (std::getline(in, line)) {
+    if (!in_table) {
+      in_table = line.rfind("| ", 0) == 0 && line.find("| verdict |") != std::string::npos;
+      continue;
+    }
+    if (line.rfind("|---", 0) == 0) continue;
+    if (line.rfind("|", 0) != 0) break;
+    rows.push_back(line);
+  }
+  return rows;
+}
+
+std::string last_cell(const std::string& row) {
+  const std::size_t end = row.find_last_of('|');
+  const std::size_t begin = row.find_last_of('|', end - 1);
+  std::string cell = row.substr(begin + 1, end - begin - 1);
+  return cell.substr(1, cell.size() - 2);
+}
+
+void check_quick_variant(const std::string& name, const std::string& dataset) {
+  testing::CommandResult fetched = testing::run_command(std::string(ABLATE_CLI) + " data get " + dataset);
+  INFO(fetched.output);
+  REQUIRE(fetched.status == 0);
+  LoadOptions load;
+  load.quick = true;
+  Experiment e = load_experiment(kReplications + name + ".toml", load);
+  REQUIRE(e.name == name + "-quick");
+  testing::ScratchDir dir("replication_" + name);
+  RunOptions o;
+  o.out = dir.str();
+  o.jobs = 1;  // ctest runs the replications side by side
+  o.progress = false;
+  RunSummary s = run_experiment(e, o);
+  CHECK(s.ok == s.total);
+  CHECK(s.total == int(e.trials.size()));
+  const std::vector<std::string> rows = test_table_rows(testing::read_text(s.run_dir + "/summary.md"));
+  std::set<std::string> points;
+  for (const Trial& t : e.trials)
+    if (t.tune.empty() || t.tune == e.trials.front().tune) points.insert(t.point_label());
+  CHECK(rows.size() == points.size());
+  int baselines = 0;
+  for (const std::string& row : rows) {
+    INFO(row);
+    const std::string verdict = last_cell(row);
+    baselines += verdict == "baseline";
+    const bool decided = verdict == "baseline" || verdict == "better" || verdict == "worse" ||
+                         verdict.rfind("equivalent within ±", 0) == 0 ||
+                         verdict.rfind("no detectable difference (±", 0) == 0;
+    CHECK(decided);
+  }
+  CHECK(baselines >= 1);
+}
+
+}  // namespace
+
+TEST_CASE("the replications are exactly the ones tested here", "[replications]") {
+  std::set<std::string> files;
+  for (const auto& f : fs::directory_iterator(kReplications))
+    if (f.path().extension() == ".toml") files.insert(f.path().stem().string());
+  CHECK(files == std::set<std::string>{"blog_projections", "blog_scale", "press_alibi", "reformer_shared_qk",
+                                       "vaswani_table3"});
+}
+
+TEST_CASE("replication vaswani_table3 runs in its quick variant", "[replications]") {
+  check_quick_variant("vaswani_table3", "sotu");
+}
+TEST_CASE("replication reformer_shared_qk runs in its quick variant", "[replications]") {
+  check_quick_variant("reformer_shared_qk", "sotu");
+}
+TEST_CASE("replication press_alibi runs in its quick variant", "[replications]") {
+  check_quick_variant("press_alibi", "sotu");
+}
+TEST_CASE("replication blog_projections runs in its quick variant", "[replications]") {
+  check_quick_variant("blog_projections", "sotu");
+}
+TEST_CASE("replication blog_scale runs in its quick variant", "[replications]") {
+  check_quick_variant("blog_scale", "sotu");
+}
