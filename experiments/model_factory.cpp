@@ -41,12 +41,14 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
   const bool forecast = task.family() == TaskFamily::forecast, lm = task.family() == TaskFamily::lm;
   const char* fitting = forecast ? "encoder_regressor" : lm ? "decoder" : "seq2seq";
   if (c.model.kind == "auto") c.model.kind = fitting;
-  if (c.model.kind != fitting) {
+  // A sequence task also trains a decoder-only model on its streams (decoder_stream.h).
+  const bool decoder_only = !forecast && !lm && c.model.kind == "decoder";
+  if (c.model.kind != fitting && !decoder_only) {
     *key = "model.kind";
     return "model '" + c.model.kind + "' does not fit task '" + c.task.kind + "' (" +
            (forecast ? "forecasting needs encoder_regressor"
             : lm     ? "language modelling needs decoder"
-                     : "sequence tasks need seq2seq") +
+                     : "sequence tasks need seq2seq or decoder") +
            ")";
   }
   if (!forecast && c.model.readout != "mean") {
@@ -54,14 +56,20 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
     return "readout = \"" + c.model.readout + "\" is the forecasting head's; sequence tasks decode every position";
   }
   // A language model is evaluated at up to max_context_factor × its training context.
-  std::int64_t longest = forecast ? task.lookback()
-                         : lm     ? task.context() * task.max_context_factor()
-                                  : std::max(task.max_source_length(), task.max_target_length());
+  // A decoder-only model reads source, separator and target as one stream.
+  std::int64_t longest = forecast       ? task.lookback()
+                         : lm           ? task.context() * task.max_context_factor()
+                         : decoder_only ? longest_stream(task)
+                                        : std::max(task.max_source_length(), task.max_target_length());
+  const std::string longest_what = decoder_only ? "the task's longest stream (source " +
+                                                      std::to_string(task.max_source_length()) + " + separator + target " +
+                                                      std::to_string(task.max_target_length()) + " with <eos>: " +
+                                                      std::to_string(longest) + ")"
+                                                : "the task's longest sequence (" + std::to_string(longest) + ")";
   if (t.max_len == 0) t.max_len = longest;
   if (t.max_len < longest) {
     *key = "model.max_len";
-    return "max_len = " + std::to_string(t.max_len) + " is shorter than the task's longest sequence (" +
-           std::to_string(longest) + ")";
+    return "max_len = " + std::to_string(t.max_len) + " is shorter than " + longest_what;
   }
   if ((t.attention.d_k == 0 || t.attention.d_v == 0) && t.d_model % t.heads != 0) {
     *key = "model.heads";
@@ -70,7 +78,7 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
   if (t.positions.kind == "learned" && t.positions.options.get_int("max_len") < longest) {
     *key = "model.positions.max_len";
     return "learned positions have max_len = " + std::to_string(t.positions.options.get_int("max_len")) +
-           " rows, shorter than the task's longest sequence (" + std::to_string(longest) + ")";
+           " rows, shorter than " + longest_what;
   }
   if (c.model.share_embeddings && !lm && task.source_vocab() != task.target_vocab()) {
     *key = "model.share_embeddings";
@@ -99,7 +107,13 @@ TrialModel build_model(const TrialConfig& c, const Task& task) {
   TrialModel m;
   nn::TransformerConfig transformer = c.model.transformer;
   transformer.attention.telemetry = c.train.attention_telemetry;
-  if (c.model.kind == "decoder") {
+  if (c.model.kind == "decoder" && task.family() != TaskFamily::lm) {
+    m.stream = stream_vocabulary(task, c.model.share_embeddings);
+    auto d = std::make_unique<nn::DecoderLanguageModel>(transformer, m.stream.size(), kPad, c.model.tie_output,
+                                                        c.trial_seed, m.stream.target_vocab);
+    m.decoder_only = d.get();
+    m.module = std::move(d);
+  } else if (c.model.kind == "decoder") {
     auto d = std::make_unique<nn::DecoderLanguageModel>(transformer, task.target_vocab(), kPad, c.model.tie_output,
                                                         c.trial_seed);
     m.lm = d.get();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "experiments/config/trial_config.h"
+#include "experiments/tasks/decoder_stream.h"
 #include "experiments/tasks/task.h"
 #include "nn/transformer/transformer_models.h"
 
@@ -15,6 +16,12 @@ struct TrialModel {
   nn::Seq2SeqTransformer* seq2seq = nullptr;      // set for sequence tasks
   nn::EncoderRegressor* regressor = nullptr;      // set for forecasting
   nn::DecoderLanguageModel* lm = nullptr;         // set for language modelling
+  // A decoder-only model of a sequence task (model.kind = "decoder"), reading the
+  // streams of decoder_stream.h in `stream`'s ids.
+  nn::DecoderLanguageModel* decoder_only = nullptr;
+  StreamVocabulary stream;
+
+  bool sequence_model() const { return seq2seq || decoder_only; }
 };
 
 // Resolves model.kind ("auto" → by task family) and model.max_len (0 → the task's

@@ -59,7 +59,8 @@ std::vector<PlainKey> declare() {
       // ---- [model]
       key("model", {"kind", std::string("auto"),
                     "auto: seq2seq for sequence tasks, encoder_regressor for forecasting, decoder (decoder-only, "
-                    "causal) for language modelling",
+                    "causal) for language modelling; decoder also fits sequence tasks (source, separator and target "
+                    "as one stream, tasks/README.md)",
                     std::nullopt, std::nullopt, {"auto", "seq2seq", "encoder_regressor", "decoder"}},
           FIELD(model.kind)),
       key("model", {"d_model", I(64), "model width", 1.0, 65536.0}, FIELD(model.transformer.d_model)),
@@ -76,9 +77,9 @@ std::vector<PlainKey> declare() {
           FIELD(model.transformer.embedding_dropout)),
       key("model", {"spatial_embedding_dropout", false, "embedding dropout drops whole feature channels"},
           FIELD(model.transformer.spatial_embedding_dropout)),
-      key("model", {"max_len", I(0), "longest sequence; 0 = the task's longest", 0.0, double(1 << 24)},
+      key("model", {"max_len", I(0), "longest sequence; 0 = the task's longest (a decoder-only model on a sequence task: its longest stream)", 0.0, double(1 << 24)},
           FIELD(model.transformer.max_len)),
-      key("model", {"share_embeddings", false, "one table for source and target (equal vocabularies)"},
+      key("model", {"share_embeddings", false, "one table for source and target (equal vocabularies; decoder-only: source ids unshifted in the stream)"},
           FIELD(model.share_embeddings)),
       key("model", {"tie_output", false, "output projection = target embedding table"}, FIELD(model.tie_output)),
       key("model", {"readout", std::string("mean"),

@@ -4,10 +4,9 @@
 #include <cmath>
 
 #include "experiments/runner/ratio_metric.h"
-#include "nn/transformer/beam_search.h"
+#include "experiments/runner/sequence_model.h"
 
 namespace ablate::experiments {
-
 
 Evaluator::Evaluator(const TrialConfig& config, const Task& task, TrialModel& model)
     : config_(config), task_(task), model_(model) {}
@@ -21,9 +20,7 @@ Var Evaluator::training_loss(Generator& data) {
     ForecastBatch b = task_.forecast_train_batch(data, config_.train.batch);
     return mse(model_.regressor->forward(constant(b.x)), constant(b.y));
   }
-  Seq2SeqBatch b = task_.train_batch(data, config_.train.batch);
-  return cross_entropy(model_.seq2seq->forward(b.src, b.tgt_in), b.tgt_out, kPad,
-                       config_.train.label_smoothing);
+  return sequence_loss(model_, task_.train_batch(data, config_.train.batch), config_.train.label_smoothing);
 }
 
 Evaluation Evaluator::evaluate(Split split) {
@@ -62,7 +59,7 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
   const std::int64_t limit = split == Split::validation ? config_.train.decode_examples : 0;
   std::int64_t decode_budget = limit;
   for (const Seq2SeqBatch& b : cached->second) {
-    Tensor logits = model_.seq2seq->forward(b.src, b.tgt_in).value();
+    Tensor logits = teacher_forced_logits(model_, b);
     std::int64_t B = b.tgt_out.shape()[0], T = b.tgt_out.shape()[1], V = logits.shape()[2];
     const std::size_t first_example = next_example;
     next_example += std::size_t(B);
@@ -99,9 +96,7 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
     // told how long the answer is.
     // Test decodes with the configured beam; validation (repeated) greedily.
     const std::int64_t max_len = std::max(T, task_.max_target_length());
-    Tensor decoded = split == Split::test && config_.train.beam_width > 1
-                         ? nn::beam_decode(*model_.seq2seq, b.src, max_len, config_.train.beam_width)
-                         : model_.seq2seq->greedy_decode(b.src, max_len);
+    Tensor decoded = decode_sources(model_, b.src, max_len, split == Split::test ? config_.train.beam_width : 1);
     tape.reset();
     const std::int64_t L = decoded.shape()[1], S = b.src.shape()[1];
     for (std::int64_t row = 0; row < B; ++row) {

@@ -2,7 +2,8 @@
 // What a trial optimises and how it is measured, per task family:
 //   sequence tasks: teacher-forced cross-entropy over non-padding target tokens (with
 //     label smoothing in training); held-out loss without smoothing, token accuracy
-//     (teacher-forced argmax) and exact-sequence accuracy by greedy decoding;
+//     (teacher-forced argmax) and exact-sequence accuracy by greedy decoding — the same
+//     for an encoder–decoder and a decoder-only model (sequence_model.h);
 //   forecasting: MSE; held-out MSE and MAE, overall and per horizon step, and per
 //     target series MAE, RMSE, MASE and sMAPE in the data's units; on test, the same
 //     for the naive, seasonal naive and linear baselines (evaluation_forecast.cpp);

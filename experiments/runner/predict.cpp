@@ -8,8 +8,8 @@
 
 #include "experiments/runner/lm_samples.h"
 #include "experiments/runner/predictions.h"
+#include "experiments/runner/sequence_model.h"
 #include "experiments/runner/trained_trial.h"
-#include "nn/transformer/beam_search.h"
 
 namespace ablate::experiments {
 
@@ -21,12 +21,14 @@ std::string at_line(const std::string& input_name, std::size_t index) {
   return input_name + ":" + std::to_string(index + 1) + ": ";
 }
 
-// The longest source the model takes: its max_len, and a learned position table's rows.
-std::int64_t longest_source(const TrialConfig& c) {
+// The longest source the model takes: its max_len, and a learned position table's
+// rows; a decoder-only model's stream holds the separator and the longest target too.
+std::int64_t longest_source(const TrialConfig& c, const Task& task) {
   const nn::TransformerConfig& t = c.model.transformer;
   std::int64_t longest = t.max_len;
   if (t.positions.kind == "learned")
     longest = std::min(longest, t.positions.options.get_int("max_len"));
+  if (c.model.kind == "decoder") longest -= 1 + task.max_target_length();
   return longest;
 }
 
@@ -34,7 +36,12 @@ std::int64_t longest_source(const TrialConfig& c) {
 std::vector<std::vector<std::int32_t>> tokenize_sources(const TrainedTrial& t,
                                                         const std::vector<std::string>& lines,
                                                         const std::string& input_name) {
-  const std::int64_t longest = longest_source(t.config);
+  const std::int64_t longest = longest_source(t.config, *t.task);
+  const std::string limit = t.config.model.kind == "decoder"
+                                ? std::to_string(longest) + ", what the decoder-only model's max_len = " +
+                                      std::to_string(t.config.model.transformer.max_len) +
+                                      " leaves beside the separator and the longest target"
+                                : "the model's max_len = " + std::to_string(longest);
   std::vector<std::vector<std::int32_t>> sources;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::vector<std::int32_t> ids;
@@ -49,7 +56,7 @@ std::vector<std::vector<std::int32_t>> tokenize_sources(const TrainedTrial& t,
     if (std::int64_t(ids.size()) > longest)
       throw std::invalid_argument(
           at_line(input_name, i) + "the source has " + std::to_string(ids.size()) +
-          " tokens, more than the model's max_len = " + std::to_string(longest));
+          " tokens, more than " + limit);
     sources.push_back(std::move(ids));
   }
   return sources;
@@ -57,9 +64,9 @@ std::vector<std::vector<std::int32_t>> tokenize_sources(const TrainedTrial& t,
 
 // Decoded in batches of the trial's train.validation_batch, each bounded by the task's
 // longest target: exactly as the evaluation decodes its test set.
-std::vector<std::string> decode_sources(TrainedTrial& t,
-                                        const std::vector<std::vector<std::int32_t>>& sources,
-                                        std::optional<std::int64_t> beam) {
+std::vector<std::string> decode_lines(TrainedTrial& t,
+                                      const std::vector<std::vector<std::int32_t>>& sources,
+                                      std::optional<std::int64_t> beam) {
   NoGradGuard no_grad;
   Tape& tape = Tape::current();
   const std::int64_t max_len =
@@ -71,8 +78,7 @@ std::vector<std::string> decode_sources(TrainedTrial& t,
         sources.begin() + std::ptrdiff_t(first),
         sources.begin() + std::ptrdiff_t(std::min(sources.size(), first + batch)));
     const Tensor src = pad_sequences(rows);
-    const Tensor decoded = beam ? nn::beam_decode(*t.model.seq2seq, src, max_len, *beam)
-                                : t.model.seq2seq->greedy_decode(src, max_len);
+    const Tensor decoded = decode_sources(t.model, src, max_len, beam.value_or(1));
     tape.reset();
     const std::int64_t L = decoded.shape()[1];
     for (std::size_t row = 0; row < rows.size(); ++row) {
@@ -164,7 +170,7 @@ PredictionTable predict(const PredictOptions& o, const std::vector<std::string>&
                                   o.checkpoint + " is a sequence model (" + task +
                                   ", decoded greedily or with --beam N)");
     table.columns = {"id", "source", "prediction"};
-    table.outputs = decode_sources(t, tokenize_sources(t, lines, input_name), o.beam);
+    table.outputs = decode_lines(t, tokenize_sources(t, lines, input_name), o.beam);
     return table;
   }
   if (o.beam)

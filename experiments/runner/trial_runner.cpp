@@ -134,21 +134,37 @@ json attention_maps(const Task& task, TrialModel& model) {
   auto modules = nn::attention_modules(*model.module);
   for (auto& [name, m] : modules) m->capture_attention(true);
   model.module->eval();
+  const StreamBatch stream = model.decoder_only ? make_stream_batch(b, model.stream) : StreamBatch{};
   {
     NoGradGuard no_grad;
-    model.seq2seq->forward(b.src, b.tgt_in);
+    if (model.decoder_only)
+      model.decoder_only->forward(stream.input);
+    else
+      model.seq2seq->forward(b.src, b.tgt_in);
     Tape::current().reset();
   }
   model.module->train();
+  auto text = [&](std::int32_t id, bool target) -> std::string {
+    return id == kBos ? "<s>" : id == kEos ? "</s>" : id == kPad ? "<pad>" : task.detokenize(&id, 1, target);
+  };
   auto tokens = [&](const Tensor& ids, bool target) {
     json out = json::array();
-    for (std::int64_t i = 0; i < ids.numel(); ++i) {
-      std::int32_t id = std::int32_t(ids.at(i));
-      out.push_back(id == kBos ? "<s>" : id == kEos ? "</s>" : id == kPad ? "<pad>" : task.detokenize(&id, 1, target));
-    }
+    for (std::int64_t i = 0; i < ids.numel(); ++i) out.push_back(text(std::int32_t(ids.at(i)), target));
     return out;
   };
-  json j{{"source", tokens(b.src, false)}, {"target_in", tokens(b.tgt_in, true)}, {"modules", json::array()}};
+  json j{{"modules", json::array()}};
+  if (model.decoder_only) {  // one stream: source (in stream ids), <s>, target
+    json out = json::array();
+    for (std::int64_t i = 0; i < stream.input.numel(); ++i) {
+      const bool target = i >= stream.target_start[0];
+      const std::int32_t id = std::int32_t(stream.input.at(i));
+      out.push_back(text(target ? id : model.stream.source_id(id), target));
+    }
+    j["stream"] = out;
+  } else {
+    j["source"] = tokens(b.src, false);
+    j["target_in"] = tokens(b.tgt_in, true);
+  }
   for (auto& [name, m] : modules) {
     const Tensor& a = m->captured_attention();  // [1, H, Tq, Tk]
     m->capture_attention(false);
@@ -165,8 +181,9 @@ json attention_maps(const Task& task, TrialModel& model) {
     }
     bool cross = name.find("multihead_attn") != std::string::npos;
     bool decoder = name.rfind("decoder", 0) == 0;
-    j["modules"].push_back({{"name", name}, {"queries", decoder ? "target_in" : "source"},
-                            {"keys", decoder && !cross ? "target_in" : "source"}, {"weights", heads}});
+    const char* queries = model.decoder_only ? "stream" : decoder ? "target_in" : "source";
+    const char* keys = model.decoder_only ? "stream" : decoder && !cross ? "target_in" : "source";
+    j["modules"].push_back({{"name", name}, {"queries", queries}, {"keys", keys}, {"weights", heads}});
   }
   return j;
 }
@@ -317,13 +334,13 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
       out.test.step = out.best.step;
       out.tested = true;
       tape.reset();
-      if (model.seq2seq)
+      if (model.sequence_model())
         write_file_atomically(dir + "/predictions.tsv", predictions_tsv(*task, evaluator.test_predictions()));
       if (model.lm)
         write_file_atomically(dir + "/samples.txt",
                               samples_text(generate_samples(*model.lm, *task, c.trial_seed, kSampleTokens)));
     }
-    if (out.status == "ok" && model.seq2seq)
+    if (out.status == "ok" && model.sequence_model())
       write_file_atomically(dir + "/attention.json", attention_maps(*task, model).dump() + "\n");
     if (c.train.checkpoint && out.status == "ok")  // the selected model (its optimizer state is gone)
       nn::save_checkpoint(*model.module, dir + "/checkpoint.safetensors",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -95,32 +96,34 @@ const Hypothesis& result_of(const SourceBeams& s, double alpha) {
   return best ? *best : s.live.front();
 }
 
-}  // namespace
+// The logits of the next token of N hypotheses, [N, V]: `prefixes` [N, L] holds BOS then
+// each hypothesis's tokens (filler rows: BOS then pad). Runs on the decoding tape.
+using NextTokenLogits = std::function<Tensor(const Tensor& prefixes)>;
 
-Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t max_len,
-                   std::int64_t width, double length_penalty) {
-  if (src.dtype() != DType::i32 || src.shape().rank() != 2)
-    throw ShapeError(std::string("beam_decode source: expected i32 ids [batch, length], got ") +
-                     dtype_name(src.dtype()) + " " + src.shape().str());
+// Position `at[n]` of each row of logits [N, T, V], as [N, V] (off any tape).
+Tensor rows_at(const Tensor& logits, const std::vector<std::int64_t>& at) {
+  const std::int64_t N = logits.shape()[0], T = logits.shape()[1], V = logits.shape()[2];
+  Tensor out = Tensor::empty({N, V}, logits.dtype());
+  for (std::int64_t n = 0; n < N; ++n)
+    for (std::int64_t v = 0; v < V; ++v) out.set(n * V + v, logits.at((n * T + at[std::size_t(n)]) * V + v));
+  return out;
+}
+
+void check_search(const Tensor& ids, const char* what, std::int64_t width, double length_penalty) {
+  if (ids.dtype() != DType::i32 || ids.shape().rank() != 2)
+    throw ShapeError(std::string(what) + ": expected i32 ids [batch, length], got " + dtype_name(ids.dtype()) +
+                     " " + ids.shape().str());
   if (width < 1)
-    throw std::invalid_argument("beam_decode: width must be at least 1, got " +
-                                std::to_string(width));
-  if (!std::isfinite(length_penalty))
-    throw std::invalid_argument("beam_decode: length_penalty must be finite");
-  NoGradGuard no_grad;
-  const VocabularyOptions& vocab = model.vocabulary();
-  const std::int64_t B = src.shape()[0], V = vocab.target_vocab, W = width, N = B * W;
-  if (max_len <= 0) return Tensor::full({B, 0}, vocab.pad, DType::i32);
+    throw std::invalid_argument("beam_decode: width must be at least 1, got " + std::to_string(width));
+  if (!std::isfinite(length_penalty)) throw std::invalid_argument("beam_decode: length_penalty must be finite");
+}
 
-  // As in greedy_decode: every step re-runs the decoder on the whole prefix, so the
-  // steps run on this thread's decoding tape, reset between steps, with the encoder
-  // output kept as a constant — here replicated so row b·W + k is beam k of source b.
-  thread_local Tape decoding_tape;
-  TapeScope scope(decoding_tape);
-  decoding_tape.reset();
-  Tensor memory = replicate_rows(model.encode(src).value(), W);
-  Tensor beam_src = replicate_rows(src, W);
-
+// The search of beam_search.h over B sources × `width` beams, whatever model scores it.
+Tensor search(const NextTokenLogits& next_logits, std::int64_t B, std::int64_t V, std::int32_t pad,
+              std::int32_t bos, std::int32_t eos, std::int64_t max_len, std::int64_t width,
+              double length_penalty) {
+  const std::int64_t W = width, N = B * W;
+  if (max_len <= 0) return Tensor::full({B, 0}, pad, DType::i32);
   std::vector<SourceBeams> sources(static_cast<std::size_t>(B));
   for (SourceBeams& s : sources) s.live.push_back(Hypothesis{});
   std::vector<Candidate> candidates;
@@ -129,19 +132,17 @@ Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t ma
     const std::int64_t L = t + 1;
     // prefix [N, L]: BOS then a live hypothesis's t tokens; filler rows (finished
     // sources, beams not yet full) are BOS then pad, which the decoder masks.
-    std::vector<std::int32_t> prefix(std::size_t(N * L), vocab.pad);
+    std::vector<std::int32_t> prefix(std::size_t(N * L), pad);
     for (std::int64_t b = 0; b < B; ++b)
       for (std::int64_t k = 0; k < W; ++k) {
         std::int32_t* row = prefix.data() + (b * W + k) * L;
-        row[0] = vocab.bos;
+        row[0] = bos;
         const SourceBeams& s = sources[std::size_t(b)];
         if (s.done || k >= std::int64_t(s.live.size())) continue;
         const std::vector<std::int32_t>& tokens = s.live[std::size_t(k)].tokens;
         std::copy(tokens.begin(), tokens.end(), row + 1);
       }
-    decoding_tape.reset();
-    Tensor logits =
-        model.decode(Tensor::from_data({N, L}, prefix), constant(memory), beam_src).value();
+    const Tensor logits = next_logits(Tensor::from_data({N, L}, prefix));
 
     bool all_done = true;
     for (std::int64_t b = 0; b < B; ++b) {
@@ -149,7 +150,7 @@ Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t ma
       if (s.done) continue;
       candidates.clear();
       for (std::int64_t k = 0; k < std::int64_t(s.live.size()); ++k) {
-        log_softmax_row(logits, ((b * W + k) * L + t) * V, V, log_probs);
+        log_softmax_row(logits, (b * W + k) * V, V, log_probs);
         for (std::int64_t v = 0; v < V; ++v)
           candidates.push_back({s.live[std::size_t(k)].score + log_probs[std::size_t(v)],
                                 std::int32_t(k), std::int32_t(v)});
@@ -162,11 +163,11 @@ Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t ma
       std::vector<Hypothesis> next;
       for (std::size_t r = 0; r < keep; ++r) {
         const Candidate& c = candidates[r];
-        bool eos = c.token == vocab.eos;
-        if (eos ? r >= std::size_t(W) : next.size() >= std::size_t(W)) continue;
+        bool is_eos = c.token == eos;
+        if (is_eos ? r >= std::size_t(W) : next.size() >= std::size_t(W)) continue;
         Hypothesis h{s.live[std::size_t(c.beam)].tokens, c.score};
         h.tokens.push_back(c.token);
-        (eos ? s.finished : next).push_back(std::move(h));
+        (is_eos ? s.finished : next).push_back(std::move(h));
       }
       s.live = std::move(next);
 
@@ -189,13 +190,75 @@ Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t ma
   std::int64_t longest = 0;
   for (const SourceBeams& s : sources)
     longest = std::max(longest, std::int64_t(result_of(s, length_penalty).tokens.size()));
-  Tensor out = Tensor::full({B, longest}, vocab.pad, DType::i32);
+  Tensor out = Tensor::full({B, longest}, pad, DType::i32);
   for (std::int64_t b = 0; b < B; ++b) {
     const Hypothesis& h = result_of(sources[std::size_t(b)], length_penalty);
     for (std::size_t j = 0; j < h.tokens.size(); ++j)
       out.set(b * longest + std::int64_t(j), h.tokens[j]);
   }
   return out;
+}
+
+// Every step re-runs the model on the whole prefix; on one tape those steps would pile
+// up, so they run on this thread's decoding tape, reset between steps.
+Tape& decoding_tape() {
+  thread_local Tape tape;
+  return tape;
+}
+
+}  // namespace
+
+Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t max_len,
+                   std::int64_t width, double length_penalty) {
+  check_search(src, "beam_decode source", width, length_penalty);
+  NoGradGuard no_grad;
+  const VocabularyOptions& vocab = model.vocabulary();
+  const std::int64_t B = src.shape()[0];
+  Tape& tape = decoding_tape();
+  TapeScope scope(tape);
+  tape.reset();
+  // The encoder output is kept as a constant, replicated so row b·W + k is beam k of
+  // source b.
+  const Tensor memory = replicate_rows(model.encode(src).value(), width);
+  const Tensor beam_src = replicate_rows(src, width);
+  auto next_logits = [&](const Tensor& prefixes) {
+    tape.reset();
+    const Tensor logits = model.decode(prefixes, constant(memory), beam_src).value();
+    return rows_at(logits, std::vector<std::int64_t>(std::size_t(prefixes.shape()[0]), prefixes.shape()[1] - 1));
+  };
+  return search(next_logits, B, vocab.target_vocab, vocab.pad, vocab.bos, vocab.eos, max_len, width,
+                length_penalty);
+}
+
+Tensor beam_decode(DecoderLanguageModel& model, const Tensor& prompts, std::int32_t bos, std::int32_t eos,
+                   std::int64_t max_len, std::int64_t width, double length_penalty) {
+  check_search(prompts, "beam_decode prompts", width, length_penalty);
+  NoGradGuard no_grad;
+  const std::int32_t pad = model.pad();
+  const std::int64_t B = prompts.shape()[0], P = prompts.shape()[1], N = B * width;
+  // Each beam's prompt without its padding, so the hypothesis follows it directly and
+  // positions count from the prompt's first token.
+  std::vector<std::int64_t> prompt_length(std::size_t(N), 0);
+  for (std::int64_t n = 0; n < N; ++n)
+    while (prompt_length[std::size_t(n)] < P && prompts.at((n / width) * P + prompt_length[std::size_t(n)]) != pad)
+      ++prompt_length[std::size_t(n)];
+  Tape& tape = decoding_tape();
+  TapeScope scope(tape);
+  auto next_logits = [&](const Tensor& prefixes) {
+    const std::int64_t L = prefixes.shape()[1];
+    std::vector<std::int32_t> streams(std::size_t(N * (P + L)), pad);
+    std::vector<std::int64_t> last(static_cast<std::size_t>(N));
+    for (std::int64_t n = 0; n < N; ++n) {
+      const std::int64_t p = prompt_length[std::size_t(n)];
+      std::int32_t* row = streams.data() + n * (P + L);
+      for (std::int64_t j = 0; j < p; ++j) row[j] = std::int32_t(prompts.at((n / width) * P + j));
+      for (std::int64_t j = 0; j < L; ++j) row[p + j] = std::int32_t(prefixes.at(n * L + j));
+      last[std::size_t(n)] = p + L - 1;
+    }
+    tape.reset();
+    return rows_at(model.forward(Tensor::from_data({N, P + L}, streams)).value(), last);
+  };
+  return search(next_logits, B, model.output_vocab(), pad, bos, eos, max_len, width, length_penalty);
 }
 
 }  // namespace ablate::nn

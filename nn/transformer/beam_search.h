@@ -1,5 +1,6 @@
 #pragma once
-// Beam search decoding for Seq2SeqTransformer, beside its greedy_decode.
+// Beam search decoding for Seq2SeqTransformer, beside its greedy_decode, and for a
+// DecoderLanguageModel continuing prompts (a decoder-only model of a sequence task).
 //
 // What beam_decode(model, src, max_len, width, length_penalty) computes, per source row:
 //
@@ -42,5 +43,14 @@ namespace ablate::nn {
 
 Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t max_len,
                    std::int64_t width, double length_penalty = 0.0);
+
+// The same search for a decoder-only model: each row of `prompts` (i32 [B, Tp],
+// right-padded with the model's pad) is followed by `bos` and the hypothesis's tokens,
+// so row b·W + k reads prompt_b, bos, hypothesis k — positions counted from the
+// prompt's first token, whatever the padding. V is the model's output_vocab(). Width 1
+// is greedy decoding (the argmax at every step, ties to the lower id). Each step
+// re-runs the model on every whole stream (no key-value cache).
+Tensor beam_decode(DecoderLanguageModel& model, const Tensor& prompts, std::int32_t bos, std::int32_t eos,
+                   std::int64_t max_len, std::int64_t width, double length_penalty = 0.0);
 
 }  // namespace ablate::nn

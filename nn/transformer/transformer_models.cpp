@@ -218,8 +218,13 @@ Var EncoderRegressor::forward(const Var& x) {
 // ---- DecoderLanguageModel ------------------------------------------------------------
 
 DecoderLanguageModel::DecoderLanguageModel(const TransformerConfig& config, std::int64_t vocab,
-                                           std::int32_t pad, bool tie_output, std::uint64_t seed)
-    : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), pad_(pad) {
+                                           std::int32_t pad, bool tie_output, std::uint64_t seed,
+                                           std::int64_t output_vocab)
+    : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), pad_(pad), vocab_(vocab),
+      output_vocab_(output_vocab == 0 ? vocab : output_vocab) {
+  if (vocab <= 0 || output_vocab_ <= 0 || output_vocab_ > vocab)
+    throw std::invalid_argument("decoder: the output vocabulary (" + std::to_string(output_vocab_) +
+                                ") must be positive and at most the input vocabulary (" + std::to_string(vocab) + ")");
   BuildContext ctx = make_build_context(config, init_, dropout_);
   add_random_stream("dropout", dropout_);
   embed_ = &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
@@ -229,14 +234,16 @@ DecoderLanguageModel::DecoderLanguageModel(const TransformerConfig& config, std:
     embedding_dropout_ = &add_module("embedding_dropout", make_embedding_dropout(config, dropout_));
   layers_ = &add_module("decoder", std::make_unique<TransformerEncoder>(config, ctx, config.decoder_layers));
   if (!tie_output)
-    output_ = &add_module("output", std::make_unique<Linear>(config.d_model, vocab, true, init_, config.dtype));
+    output_ = &add_module("output", std::make_unique<Linear>(config.d_model, output_vocab_, true, init_, config.dtype));
 }
 
 Var DecoderLanguageModel::forward(const Tensor& ids) {
   check_ids(ids, "language model input");
   Var h = layers_->forward(embedded(*positions_, embedding_dropout_, embed_->forward(ids)), token_mask(ids, pad_),
                            true, positions_);
-  return output_ ? output_->forward(h) : matmul(h, leaf(embed_->weight()), false, true);
+  if (output_) return output_->forward(h);
+  Var table = leaf(embed_->weight());
+  return matmul(h, output_vocab_ == vocab_ ? table : slice(table, 0, 0, output_vocab_), false, true);
 }
 
 }  // namespace ablate::nn

@@ -103,16 +103,24 @@ class EncoderRegressor : public Module {
   Dropout* embedding_dropout_ = nullptr;
 };
 
-// Decoder-only language model: causal self-attention layers, logits for the next token.
+// Decoder-only model: causal self-attention layers, logits for the next token. A
+// language model predicts its whole input vocabulary; a decoder-only model of a
+// sequence task reads source and target tokens but predicts target tokens only:
+// `output_vocab` (0 = vocab) logits, for the first output_vocab ids of the input
+// vocabulary (with tie_output, the first output_vocab rows of the embedding table).
 class DecoderLanguageModel : public Module {
  public:
   DecoderLanguageModel(const TransformerConfig& config, std::int64_t vocab, std::int32_t pad,
-                       bool tie_output, std::uint64_t seed);
-  Var forward(const Tensor& ids);  // [B, T] → logits [B, T, vocab]
+                       bool tie_output, std::uint64_t seed, std::int64_t output_vocab = 0);
+  Var forward(const Tensor& ids);  // [B, T] → logits [B, T, output_vocab]
+
+  std::int32_t pad() const { return pad_; }
+  std::int64_t output_vocab() const { return output_vocab_; }
 
  private:
   Generator init_, dropout_;
   std::int32_t pad_;
+  std::int64_t vocab_, output_vocab_;
   Embedding* embed_;
   PositionEncoding* positions_;
   TransformerEncoder* layers_;

@@ -119,4 +119,22 @@ inline std::vector<std::string> summaries_differing(const std::string& a, const 
   return differing;
 }
 
+// The rows of a TSV text (predictions.tsv, `ablate predict`'s output), header skipped,
+// each split at its tabs.
+inline std::vector<std::vector<std::string>> tsv_rows(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  std::vector<std::vector<std::string>> rows;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::size_t from = 0;
+    for (std::size_t tab; (tab = line.find('\t', from)) != std::string::npos; from = tab + 1)
+      fields.push_back(line.substr(from, tab - from));
+    fields.push_back(line.substr(from));
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
 }  // namespace ablate::experiments::testing

@@ -24,23 +24,6 @@ namespace {
 
 const std::string kCli = ABLATE_CLI;
 
-// The columns of a TSV's rows, header skipped.
-std::vector<std::vector<std::string>> tsv_rows(const std::string& text) {
-  std::istringstream in(text);
-  std::string line;
-  std::vector<std::vector<std::string>> rows;
-  std::getline(in, line);  // the header
-  while (std::getline(in, line)) {
-    std::vector<std::string> fields;
-    std::size_t from = 0;
-    for (std::size_t tab; (tab = line.find('\t', from)) != std::string::npos; from = tab + 1)
-      fields.push_back(line.substr(from, tab - from));
-    fields.push_back(line.substr(from));
-    rows.push_back(fields);
-  }
-  return rows;
-}
-
 std::vector<std::string> column(const std::vector<std::vector<std::string>>& rows, std::size_t c) {
   std::vector<std::string> out;
   for (const auto& r : rows) out.push_back(r.at(c));
