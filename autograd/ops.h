@@ -9,6 +9,7 @@
 // targets are i32 tensors; neither is differentiated.
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "autograd/rng.h"
 #include "autograd/tape.h"
@@ -131,10 +132,15 @@ Var layer_norm(const Var& x, const Var& gamma, const Var& beta, double eps = 1e-
 // variance), needs at least 2 counted rows, and updates running_mean / running_var in
 // place (unbiased variance, running = (1 - momentum)·running + momentum·batch); eval
 // uses the running statistics. gamma, beta [D] may be undefined. Keeps: per-feature
-// mean and 1/std, the row mask.
+// mean and 1/std, the row mask. `statistics`, when given, receives in training the
+// batch statistics it normalised with (telemetry: nn/norms/batch_statistics_drift.h).
+struct BatchStatistics {
+  std::vector<double> mean, variance;  // per feature; the variance biased (1/n)
+  std::int64_t rows = 0;               // the counted rows n
+};
 Var batch_norm(const Var& x, const Tensor& row_mask, const Var& gamma, const Var& beta,
                const Tensor& running_mean, const Tensor& running_var, bool training,
-               double momentum = 0.1, double eps = 1e-5);
+               double momentum = 0.1, double eps = 1e-5, BatchStatistics* statistics = nullptr);
 
 // ---- selection
 // x where mask is false, `value` where true (mask broadcastable to x). Keeps: the mask.

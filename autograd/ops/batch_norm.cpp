@@ -11,7 +11,7 @@ namespace ablate {
 
 Var batch_norm(const Var& x, const Tensor& row_mask, const Var& gamma, const Var& beta,
                const Tensor& running_mean, const Tensor& running_var, bool training,
-               double momentum, double eps) {
+               double momentum, double eps, BatchStatistics* statistics) {
   const Shape& s = x.shape();
   if (s.rank() < 2) throw ShapeError("batch_norm: input needs [rows, D], got " + s.str());
   std::int64_t D = s[-1], rows = D ? s.numel() / D : 0;
@@ -67,6 +67,11 @@ Var batch_norm(const Var& x, const Tensor& row_mask, const Var& gamma, const Var
       for (std::int64_t r = 0; r < rows; ++r)
         if (!mask || mask[r]) rs += (xr.row(r).transpose() - mu).square();
       rs /= T(counted);
+      if (statistics) {
+        statistics->mean.assign(mu.data(), mu.data() + D);
+        statistics->variance.assign(rs.data(), rs.data() + D);
+        statistics->rows = counted;
+      }
       auto rm = kernels::flat<T>(running_mean);
       auto rv = kernels::flat<T>(running_var);
       rm = (T(1) - T(momentum)) * rm + T(momentum) * mu;

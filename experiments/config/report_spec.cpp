@@ -27,6 +27,7 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
     spec.equivalence_margin = r.number("equivalence_margin", 0.0, 1e-300, 1e300);
   spec.metric = r.string("metric", "");
   if (table && table->contains("threshold")) spec.threshold = r.number("threshold", 0.0, -1e300, 1e300);
+  spec.grad_norms_at_init = r.boolean("grad_norms_at_init", false);
 
   // baseline: named keys first, checked; then each axis's first entry where unnamed.
   std::map<std::string, std::string> named;

@@ -9,6 +9,8 @@
 //   metric = "sequence_accuracy"  # the primary test metric (default: the task's)
 //   threshold = 0.9             # validation value of it whose first reach is counted
 //                               # in steps (reports/curve_metrics.h)
+//   grad_norms_at_init = true   # summary.md's table of the gradient norms at
+//                               # initialisation (reports/telemetry_report.h); long
 //
 // Each point is compared with its baseline: the point with the values `baseline`
 // names and the point's own values for every other swept key. Naming one key of a
@@ -32,6 +34,7 @@ struct ReportSpec {
   std::optional<double> equivalence_margin;
   std::string metric;  // "" = the task family's primary metric
   std::optional<double> threshold;
+  bool grad_norms_at_init = false;
 };
 
 // One sweep axis: its keys (several for a zip group) and each key's values as point

@@ -47,6 +47,7 @@ struct TrainSpec {
   std::int64_t beam_width = 1;        // test decoding: 1 = greedy, else beam search
   bool checkpoint = false;         // save checkpoint.safetensors at the end
   bool attention_telemetry = false;
+  bool norm_telemetry = false;     // BatchNorm: batch vs running statistics (norm_telemetry.h)
   // Threads of this trial's matrix products (oneDNN). 1 = the default, one core per
   // trial, side by side under --jobs; more helps one large trial on an idle machine.
   std::int64_t threads = 1;

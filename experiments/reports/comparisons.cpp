@@ -163,6 +163,14 @@ std::string comparisons_csv(const std::vector<PointResults>& points, const std::
   return csv.str();
 }
 
+std::string seeds_cell(int counted, int trials, int diverged, int failed, int missing) {
+  std::string out = std::to_string(counted);
+  if (diverged) out += " (" + std::to_string(diverged) + " of " + std::to_string(trials) + " diverged)";
+  if (failed) out += " (+" + std::to_string(failed) + " failed)";
+  if (missing) out += " (+" + std::to_string(missing) + " missing)";
+  return out;
+}
+
 std::string comparisons_markdown(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows,
                                  const std::vector<std::string>& keys, const std::string& metric) {
   std::vector<const ComparisonRow*> table;
@@ -193,11 +201,7 @@ std::string comparisons_markdown(const std::vector<PointResults>& points, const 
     if (several_runs) md << " " << p.run << " |";
     for (const std::string& k : keys) md << " " << (p.values.count(k) ? p.values.at(k) : "") << " |";
     if (tuned) md << " " << p.setting << " |";
-    md << " " << r->summary.n;
-    if (p.diverged) md << " (+" << p.diverged << " diverged)";
-    if (p.failed) md << " (+" << p.failed << " failed)";
-    if (p.missing) md << " (+" << p.missing << " missing)";
-    md << " | ";
+    md << " " << seeds_cell(r->summary.n, p.trials, p.diverged, p.failed, p.missing) << " | ";
     if (r->summary.n == 0) md << "—";
     else if (r->summary.n == 1) md << short_number(r->summary.mean);
     else md << short_number(r->summary.mean) << " [" << short_number(r->summary.ci_low) << ", "

@@ -79,6 +79,10 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
 // comparisons.csv: a header and one line per row (columns in experiments/README.md).
 std::string comparisons_csv(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows);
 
+// A table's "seeds" cell: the seeds counted, then how many of the point's trials
+// diverged ("8 (2 of 10 diverged)"), failed or are missing.
+std::string seeds_cell(int counted, int trials, int diverged, int failed, int missing);
+
 // The headline table of summary.md: one line per point for `metric`, sorted best first.
 std::string comparisons_markdown(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows,
                                  const std::vector<std::string>& keys, const std::string& metric);

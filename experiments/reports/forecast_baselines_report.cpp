@@ -9,6 +9,7 @@
 
 #include "experiments/io/atomic_file.h"
 #include "experiments/metrics/forecast_baselines.h"
+#include "experiments/reports/mean_std.h"
 
 namespace ablate::experiments {
 
@@ -20,15 +21,6 @@ using json = nlohmann::json;
 const std::vector<std::string>& shown_metrics() {
   static const std::vector<std::string> m{"mse", "mae", "mase", "smape"};
   return m;
-}
-
-std::string cell(const std::vector<double>& v) {
-  if (v.empty()) return "";
-  double sum = 0;
-  for (double x : v) sum += x;
-  std::ostringstream s;
-  s << std::setprecision(4) << sum / double(v.size());
-  return s.str();
 }
 
 }  // namespace
@@ -82,14 +74,14 @@ std::string forecast_baselines_section(const std::string& run_dir, const RunPoin
       md << "| baseline " << b << (baselines.size() > 1 ? " (data " + data_id + ")" : "") << " |";
       for (const std::string& m : shown_metrics()) {
         const auto it = values.find("baseline_" + b + "_" + m);
-        md << " " << (it == values.end() ? std::string() : cell({it->second})) << " |";
+        md << " " << (it == values.end() ? std::string() : format_mean({it->second})) << " |";
       }
       md << "\n";
     }
   for (std::size_t p = 0; p < run.points.size(); ++p) {
     md << "| " << (run.points[p].label.empty() ? "model" : run.points[p].label) << " |";
     for (const std::string& m : shown_metrics())
-      md << " " << cell(model[p].count(m) ? model[p].at(m) : std::vector<double>{}) << " |";
+      md << " " << format_mean(model[p].count(m) ? model[p].at(m) : std::vector<double>{}) << " |";
     md << "\n";
   }
   return md.str();

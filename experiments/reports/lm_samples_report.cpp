@@ -15,11 +15,9 @@ std::string lm_samples_section(const std::string& run_dir, const RunPoints& run)
   for (const PointResults& p : run.points) {
     std::string best_path;
     std::uint64_t best_seed = std::numeric_limits<std::uint64_t>::max();
-    for (const nlohmann::json& t : index["trials"]) {
-      if (t.value("point_id", "") != p.point_id || t.value("tune_label", "") != p.setting) continue;
-      const std::string path = run_dir + "/trials/" + t["id"].get<std::string>() + "/samples.txt";
-      const std::uint64_t seed = t["seed"].get<std::uint64_t>();
-      if (seed < best_seed && std::filesystem::exists(path)) best_seed = seed, best_path = path;
+    for (const TrialRef& t : chosen_trials(index, p)) {
+      const std::string path = run_dir + "/trials/" + t.id + "/samples.txt";
+      if (t.seed < best_seed && std::filesystem::exists(path)) best_seed = t.seed, best_path = path;
     }
     if (best_path.empty()) continue;
     out += "### " + (p.label.empty() ? std::string("samples") : p.label) + " (seed " + std::to_string(best_seed) +

@@ -12,12 +12,15 @@
 
 #include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/io/json_number.h"
 #include "experiments/reports/curve_metrics.h"
 #include "experiments/reports/by_length_report.h"
 #include "experiments/reports/forecast_baselines_report.h"
 #include "experiments/reports/lm_samples_report.h"
+#include "experiments/reports/mean_std.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
+#include "experiments/reports/telemetry_report.h"
 
 namespace ablate::experiments {
 
@@ -40,6 +43,7 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
   json report{{"baseline", baseline}, {"metric", e.report.metric}};
   if (e.report.equivalence_margin) report["equivalence_margin"] = *e.report.equivalence_margin;
   if (e.report.threshold) report["threshold"] = *e.report.threshold;
+  if (e.report.grad_norms_at_init) report["grad_norms_at_init"] = true;
   json index{{"name", e.name},
              {"description", e.description},
              // Where the experiment file was: a trial's config.toml resolves its data
@@ -79,32 +83,6 @@ std::string csv_escape(const std::string& s) {
   std::string out = "\"";
   for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
-}
-
-struct MeanStd {
-  double mean = 0, std = 0;
-  int n = 0;
-};
-
-MeanStd mean_std(const std::vector<double>& v) {
-  MeanStd m;
-  m.n = int(v.size());
-  if (v.empty()) return m;
-  for (double x : v) m.mean += x;
-  m.mean /= double(v.size());
-  if (v.size() > 1) {
-    for (double x : v) m.std += (x - m.mean) * (x - m.mean);
-    m.std = std::sqrt(m.std / double(v.size() - 1));
-  }
-  return m;
-}
-
-std::string format(const MeanStd& m) {
-  if (m.n == 0) return "—";
-  std::ostringstream s;
-  s << std::setprecision(4) << m.mean;
-  if (m.n > 1) s << " ± " << std::setprecision(2) << m.std;
-  return s.str();
 }
 
 // A run directory's trial index and every trial's summary (null when missing).
@@ -266,6 +244,7 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
   out.metric = report.value("metric", "");
   if (report.contains("equivalence_margin")) out.equivalence_margin = report["equivalence_margin"].get<double>();
   if (report.contains("threshold")) out.threshold = report["threshold"].get<double>();
+  out.grad_norms_at_init = report.value("grad_norms_at_init", false);
   const std::string primary = out.metric.empty() ? test_metrics(run.task).front() : out.metric;
   // The curve metrics follow the primary metric's validation curve.
   const std::string curve_key = primary == "loss" ? "val_loss" : primary;
@@ -343,6 +322,10 @@ std::string results_csv(const RunRows& run) {
   for (const std::string& m : metrics) csv << ",final_" << m;
   csv << ",best_step,best_val_loss";
   for (const std::string& m : metrics) csv << ",best_" << m;
+  std::vector<const json*> summaries;
+  for (const Row& r : run.rows) summaries.push_back(&r.summary);
+  const std::vector<std::string> telemetry = telemetry_columns(summaries);
+  for (const std::string& c : telemetry) csv << "," << c;
   csv << ",params,wall_seconds,steps_per_second\n";
   for (const Row& r : run.rows) {
     csv << r.id << "," << r.point_id;
@@ -361,6 +344,11 @@ std::string results_csv(const RunRows& run) {
     for (const std::string& m : metrics) csv << "," << number(s["final"].value(m, json()));
     csv << "," << number(s["best"]["step"]) << "," << number(s["best"]["val_loss"]);
     for (const std::string& m : metrics) csv << "," << number(s["best"].value(m, json()));
+    const std::vector<std::pair<std::string, double>> values = telemetry_values(s);
+    for (const std::string& c : telemetry) {
+      auto v = std::find_if(values.begin(), values.end(), [&c](const auto& nv) { return nv.first == c; });
+      csv << "," << (v == values.end() ? std::string() : number(finite_or_string(v->second)));
+    }
     // Timings last: everything before them is identical however the sweep ran.
     csv << "," << number(s["params"]) << "," << number(s["wall_seconds"]) << ","
         << number(s["steps_per_second"]) << "\n";
@@ -437,11 +425,8 @@ std::string summary_table(const RunRows& run, const ComparisonReport& comparison
   for (const Point& p : points) {
     md << "|";
     for (const std::string& k : keys) md << " " << (p.values.count(k) ? p.values.at(k) : "") << " |";
-    int done = int(p.val_loss.size());
-    md << " " << done;
-    if (p.diverged) md << " (+" << p.diverged << " diverged)";
-    if (p.failed) md << " (+" << p.failed << " failed)";
-    md << " | " << format(mean_std(p.val_loss)) << " |";
+    md << " " << seeds_cell(int(p.val_loss.size()), p.trials, p.diverged, p.failed, 0) << " | "
+       << format(mean_std(p.val_loss)) << " |";
     for (const std::string& m : metrics)
       md << " " << format(mean_std(p.metric.count(m) ? p.metric.at(m) : std::vector<double>{})) << " |";
     md << "\n";
@@ -463,6 +448,14 @@ std::string run_name(const std::string& run_dir) {
 }  // namespace
 
 RunPoints read_run_points(const std::string& run_dir) { return points_of(read_run(run_dir), run_name(run_dir)); }
+
+std::vector<TrialRef> chosen_trials(const json& index, const PointResults& point) {
+  std::vector<TrialRef> out;
+  for (const json& t : index["trials"])
+    if (t.value("point_id", "") == point.point_id && t.value("tune_label", "") == point.setting)
+      out.push_back({t["id"].get<std::string>(), t["seed"].get<std::uint64_t>()});
+  return out;
+}
 
 ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::optional<std::size_t>>& baselines,
                                    const std::string& baseline_text) {
@@ -583,7 +576,8 @@ ReportSummary write_reports(const std::string& run_dir) {
   write_file_atomically(run_dir + "/comparisons.csv", comparisons.csv);
   std::ostringstream md;
   md << summary_table(run, comparisons) << forecast_baselines_section(run_dir, points)
-     << by_length_section(points) << lm_samples_section(run_dir, points);
+     << by_length_section(points) << lm_samples_section(run_dir, points)
+     << init_grad_norms_section(run_dir, points) << norm_drift_section(run_dir, points);
   // The table matters more than the pictures: a plotting failure is reported in the
   // summary (and rethrown after it is written), not allowed to lose it.
   std::vector<std::string> plots;

@@ -9,6 +9,8 @@
 //                    noise beside the seed spread, the validation table; missing and
 //                    failed trials listed
 //   plots/           gnuplot SVG + PNG (see plots.h)
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,10 +45,19 @@ struct RunPoints {
   std::string metric;  // "" = the primary test metric
   std::optional<double> equivalence_margin;
   std::optional<double> threshold;
+  bool grad_norms_at_init = false;  // summary.md's table of them (telemetry_report.h)
   std::vector<std::string> curve_metrics;  // auc_<primary>, and steps_to_<primary>_<T> with a threshold
   std::vector<PointResults> points;
 };
 RunPoints read_run_points(const std::string& run_dir);
+
+// The trials of a point's chosen [tune] setting (every trial of the point without
+// [tune]), in the order of `index` (a run's trials.json).
+struct TrialRef {
+  std::string id;
+  std::uint64_t seed = 0;
+};
+std::vector<TrialRef> chosen_trials(const nlohmann::json& index, const PointResults& point);
 
 // The comparisons of `run` (or of several runs merged, `ablate compare`): the CSV and
 // the markdown section summary.md starts with. `baselines` as find_baselines gives.

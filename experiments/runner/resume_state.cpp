@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "nn/checkpoint.h"
+#include "nn/norms/batch_statistics_drift.h"
 #include "nn/transformer/transformer_stacks.h"
 
 namespace ablate::experiments {
@@ -15,7 +16,7 @@ namespace {
 using json = nlohmann::json;
 
 constexpr const char* kKind = "ablate-resume-state";
-constexpr int kProgressVersion = 2;
+constexpr int kProgressVersion = 3;  // 3: initial gradients, BatchNorm drift
 // The copy of the model validation selected, beside the model (nn/checkpoint.h).
 const std::string kSelectedPrefix = std::string(nn::kExtraPrefix) + "selected.";
 
@@ -36,15 +37,18 @@ std::vector<double> exact_doubles(const json& j) {
 }
 
 json exact(const Evaluation& e) {
-  json metrics = json::array(), errors = json::array(), grad_norms = json::array(), attention = json::array();
+  json metrics = json::array(), errors = json::array(), grad_norms = json::array(), attention = json::array(),
+       norm_drift = json::array();
   for (const auto& [name, v] : e.metrics) metrics.push_back({name, exact(v)});
   for (const auto& [name, v] : e.standard_errors) errors.push_back({name, exact(v)});
   for (const auto& [name, v] : e.grad_norms) grad_norms.push_back({name, exact(v)});
   for (const auto& a : e.attention)
     attention.push_back({{"module", a.module}, {"entropy", exact(a.entropy)}, {"max_prob", exact(a.max_prob)}});
+  for (const auto& d : e.norm_drift) norm_drift.push_back({d.module, exact(d.mean), exact(d.var)});
   return {{"step", e.step}, {"train_loss", exact(e.train_loss)}, {"loss", exact(e.loss)},
           {"lr", exact(e.lr)}, {"grad_norm", exact(e.grad_norm)}, {"seconds", exact(e.seconds)},
-          {"metrics", metrics}, {"standard_errors", errors}, {"grad_norms", grad_norms}, {"attention", attention}};
+          {"metrics", metrics}, {"standard_errors", errors}, {"grad_norms", grad_norms}, {"attention", attention},
+          {"norm_drift", norm_drift}};
 }
 
 Evaluation exact_evaluation(const json& j) {
@@ -62,6 +66,8 @@ Evaluation exact_evaluation(const json& j) {
   for (const json& a : j.at("attention"))
     e.attention.push_back({a.at("module").get<std::string>(), exact_doubles(a.at("entropy")),
                            exact_doubles(a.at("max_prob"))});
+  for (const json& d : j.at("norm_drift"))
+    e.norm_drift.push_back({d.at(0).get<std::string>(), exact_double(d.at(1)), exact_double(d.at(2))});
   return e;
 }
 
@@ -69,6 +75,24 @@ json exact(const Generator& g) {
   Generator::State s = g.state();
   return {{"words", {s.words[0], s.words[1], s.words[2], s.words[3]}},
           {"spare_normal", exact(s.spare_normal)}, {"has_spare", s.has_spare}};
+}
+
+json exact(const nn::DistanceSums& s) {
+  return {{"mean_sum", exact(s.mean_sum)}, {"var_sum", exact(s.var_sum)}, {"batches", s.batches}};
+}
+nn::DistanceSums distance_sums(const json& j) {
+  return {exact_double(j.at("mean_sum")), exact_double(j.at("var_sum")), j.at("batches").get<std::int64_t>()};
+}
+
+json exact(const InitialGradients& g) {
+  json groups = json::array();
+  for (const auto& [name, v] : g.groups) groups.push_back({name, exact(v)});
+  return {{"recorded", g.recorded}, {"global", exact(g.global)}, {"groups", groups}};
+}
+InitialGradients initial_gradients(const json& j) {
+  InitialGradients g{j.at("recorded").get<bool>(), exact_double(j.at("global")), {}};
+  for (const json& x : j.at("groups")) g.groups.emplace_back(x.at(0).get<std::string>(), exact_double(x.at(1)));
+  return g;
 }
 
 Generator::State generator_state(const json& j) {
@@ -80,13 +104,15 @@ Generator::State generator_state(const json& j) {
 }
 
 json progress_json(nn::Module& model, const Generator& batches, const TrainingProgress& p) {
-  json streams = json::object(), telemetry = json::object();
+  json streams = json::object(), telemetry = json::object(), drift = json::object();
   for (const auto& [name, g] : model.named_random_streams()) streams[name] = exact(*g);
   for (const auto& [name, m] : nn::attention_modules(model)) {
     const nn::AttentionTelemetry& t = m->telemetry();
     telemetry[name] = {{"entropy_sum", exact(t.entropy_sum)}, {"max_prob_sum", exact(t.max_prob_sum)},
                        {"rows", t.rows}};
   }
+  for (const auto& [name, d] : nn::batch_statistics_drift_modules(model))
+    drift[name] = {{"interval", exact(d->interval)}, {"training", exact(d->training)}};
   return {{"version", kProgressVersion},
           {"step", p.step},
           {"loss_sum", exact(p.loss_sum)},
@@ -99,7 +125,9 @@ json progress_json(nn::Module& model, const Generator& batches, const TrainingPr
           {"seconds", exact(p.seconds)},
           {"batches", exact(batches)},
           {"random_streams", streams},
-          {"attention_telemetry", telemetry}};
+          {"attention_telemetry", telemetry},
+          {"norm_drift", drift},
+          {"init_gradients", exact(p.init_gradients)}};
 }
 
 }  // namespace
@@ -144,6 +172,7 @@ std::optional<TrainingProgress> load_resume_state(const std::string& path, const
   TrainingProgress p;
   std::vector<std::pair<Generator*, Generator::State>> streams;
   std::vector<std::pair<nn::AttentionTelemetry*, nn::AttentionTelemetry>> telemetry;
+  std::vector<std::pair<nn::BatchStatisticsDrift*, nn::BatchStatisticsDrift>> drift;
   Generator::State batch_state{};
   try {  // everything is read and checked before anything is changed
     j = json::parse(meta("progress"));
@@ -168,6 +197,13 @@ std::optional<TrainingProgress> load_resume_state(const std::string& path, const
                                                                      exact_doubles(t.at("max_prob_sum")),
                                                                      t.at("rows").get<std::int64_t>()});
     }
+    const json& saved_drift = j.at("norm_drift");
+    for (const auto& [name, d] : nn::batch_statistics_drift_modules(model)) {
+      const json& t = saved_drift.at(name);
+      drift.emplace_back(d, nn::BatchStatisticsDrift{d->recording, distance_sums(t.at("interval")),
+                                                     distance_sums(t.at("training"))});
+    }
+    p.init_gradients = initial_gradients(j.at("init_gradients"));
   } catch (const std::exception& e) {
     return ignore(std::string("its progress record is damaged (") + e.what() + ")");
   }
@@ -185,6 +221,7 @@ std::optional<TrainingProgress> load_resume_state(const std::string& path, const
   batches.set_state(batch_state);
   for (auto& [g, s] : streams) g->set_state(s);
   for (auto& [t, saved] : telemetry) *t = std::move(saved);
+  for (auto& [d, saved] : drift) *d = saved;
   return p;
 }
 

@@ -8,7 +8,8 @@
 //     metadata: the resolved config and code version it belongs to, and "progress":
 //               the loop's counters and sums, the evaluations so far (metrics.jsonl
 //               as written), the batch generator and the model's random streams, the
-//               attention telemetry accumulated since the last evaluation
+//               attention telemetry accumulated since the last evaluation, the
+//               BatchNorm drift sums (norm_telemetry.h), the initial gradient norms
 // Every double is stored by its bit pattern, so a resumed trial computes exactly what
 // an uninterrupted one would: its metrics.jsonl, summary.json and checkpoint are
 // bit-identical, timings and resumed_from_step aside.
@@ -38,6 +39,7 @@ struct TrainingProgress {
   // what the test set evaluates and the checkpoint holds.
   std::vector<std::pair<std::string, Tensor>> selected;
   std::string metrics_log;       // metrics.jsonl as written so far
+  InitialGradients init_gradients;
   double seconds = 0;            // training time before this state was saved
 };
 

@@ -14,8 +14,11 @@
 #include "experiments/io/atomic_file.h"
 #include "autograd/kernels/gemm.h"
 #include "experiments/model_factory.h"
+#include "experiments/io/json_number.h"
 #include "experiments/runner/evaluation.h"
+#include "experiments/runner/initial_gradients.h"
 #include "experiments/runner/lm_samples.h"
+#include "experiments/runner/norm_telemetry.h"
 #include "experiments/runner/predictions.h"
 #include "experiments/runner/resume_state.h"
 #include "nn/checkpoint.h"
@@ -60,6 +63,7 @@ json to_json(const Evaluation& e) {
       a[s.module] = {{"entropy", s.entropy}, {"max_prob", s.max_prob}};
     j["attention"] = a;
   }
+  if (!e.norm_drift.empty()) j["norm_drift"] = norm_drift_json(e.norm_drift);
   return j;
 }
 
@@ -68,13 +72,8 @@ json summary_record(const Evaluation& e) {
   Evaluation plain = e;
   plain.grad_norms.clear();
   plain.attention.clear();
+  plain.norm_drift.clear();
   return to_json(plain);
-}
-
-// NaN and infinity are not JSON numbers: write them as strings.
-json finite_or_string(double v) {
-  if (std::isfinite(v)) return v;
-  return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
 }
 
 json summary_json(const Trial& trial, const TrialOutcome& o) {
@@ -103,6 +102,8 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
     if (j.contains(part))
       for (auto& [k, v] : j[part].items())
         if (v.is_number_float()) v = finite_or_string(v.get<double>());
+  add_initial_gradients(j, o.init_gradients);
+  add_norm_drift(j, o);
   j["wall_seconds"] = o.wall_seconds;
   j["steps_per_second"] = o.steps_per_second;
   j["peak_rss_mib"] = o.peak_rss_mib;
@@ -225,6 +226,7 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
     std::vector<Parameter*> params = model.module->parameters();
     Generator data(Generator(c.trial_seed).fork(kBatchStream));
     Evaluator evaluator(c, *task, model);
+    if (c.train.norm_telemetry) start_norm_telemetry(*model.module);
     std::string ignored;
     if (std::optional<TrainingProgress> saved =
             load_resume_state(resume_path, trial, *model.module, *optimizer, data, &ignored)) {
@@ -275,6 +277,7 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
       bool evaluating = step % c.train.eval_every == 0 || step == c.train.steps;
       std::vector<std::pair<std::string, double>> group_norms;  // before clipping
       if (evaluating) group_norms = nn::grad_norms_by_module(*model.module, 3);
+      if (step == 1) p.init_gradients = measure_initial_gradients(*model.module, params);
       grad_norm = c.train.clip_grad_norm > 0 ? nn::clip_grad_norm(params, c.train.clip_grad_norm)
                                              : nn::global_grad_norm(params);
       if (!std::isfinite(grad_norm)) {
@@ -301,6 +304,7 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
         Evaluation e = evaluator.evaluate();
         e.grad_norms = std::move(group_norms);
         e.attention = std::move(attention);
+        if (c.train.norm_telemetry) e.norm_drift = take_norm_drift(*model.module);
         if (c.train.attention_telemetry)
           for (auto& [name, m] : nn::attention_modules(*model.module)) m->telemetry().reset();
         e.step = step;
@@ -327,6 +331,8 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
                                                              : elapsed() - saved_at >= kSecondsBetweenSaves))
         save_state();
     }
+    out.init_gradients = p.init_gradients;
+    if (c.train.norm_telemetry) out.norm_drift_training = norm_drift_over_training(*model.module);
     if (out.status == "ok" && !p.selected.empty()) {
       // Validation chose the model (lowest validation loss); test measures it, once.
       nn::restore_state(*model.module, p.selected);

@@ -47,6 +47,23 @@ struct Evaluation {
     std::vector<double> entropy, max_prob;
   };
   std::vector<AttentionStats> attention;
+  // With train.norm_telemetry: per BatchNorm module, the mean distance of its batch
+  // statistics from its running statistics over the training batches since the last
+  // evaluation (nn/norms/batch_statistics_drift.h).
+  struct NormDrift {
+    std::string module;
+    double mean = 0, var = 0;
+  };
+  std::vector<NormDrift> norm_drift;
+};
+
+// The gradient of the first training batch at the initial weights, before clipping
+// and before any update: Xiong et al. 2020 explain post-LN's need of warm-up by its
+// large gradients near the output at initialisation.
+struct InitialGradients {
+  bool recorded = false;  // false until step 1 has a gradient (or when its loss diverged)
+  double global = 0;
+  std::vector<std::pair<std::string, double>> groups;  // nn::grad_norms_by_module(model, 3)
 };
 
 struct TrialOutcome {
@@ -59,6 +76,9 @@ struct TrialOutcome {
   Evaluation final, best;  // validation: the last evaluation, the lowest loss
   Evaluation test;         // the test split with the model of `best` (when tested)
   bool tested = false;
+  InitialGradients init_gradients;
+  // With train.norm_telemetry: per BatchNorm module, its drift over every training batch.
+  std::vector<Evaluation::NormDrift> norm_drift_training;
   std::int64_t params = 0;
   double wall_seconds = 0, steps_per_second = 0, peak_rss_mib = 0;
 };

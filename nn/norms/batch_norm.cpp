@@ -22,9 +22,17 @@ class BatchNorm : public Norm {
   }
   Var forward(const Var& x, const Tensor& token_mask) override {
     Tensor rows = token_mask.defined() ? token_mask.reshaped({token_mask.numel()}) : Tensor();
-    return batch_norm(x, rows, gamma_ ? leaf(*gamma_) : Var(), beta_ ? leaf(*beta_) : Var(),
-                      *running_mean_, *running_var_, training(), momentum_, eps_);
+    const bool measuring = training() && drift_.recording;
+    // The running statistics before this batch updates them (batch_norm updates in place).
+    Tensor running_mean_before = measuring ? running_mean_->clone() : Tensor();
+    Tensor running_var_before = measuring ? running_var_->clone() : Tensor();
+    BatchStatistics batch;
+    Var y = batch_norm(x, rows, gamma_ ? leaf(*gamma_) : Var(), beta_ ? leaf(*beta_) : Var(),
+                       *running_mean_, *running_var_, training(), momentum_, eps_, measuring ? &batch : nullptr);
+    if (measuring) drift_.record(batch_statistics_distance(batch, running_mean_before, running_var_before));
+    return y;
   }
+  BatchStatisticsDrift* batch_statistics_drift() override { return &drift_; }
 
  private:
   double eps_, momentum_;
@@ -32,6 +40,7 @@ class BatchNorm : public Norm {
   Parameter* beta_ = nullptr;
   Tensor* running_mean_;
   Tensor* running_var_;
+  BatchStatisticsDrift drift_;
 };
 
 }  // namespace

@@ -3,7 +3,8 @@
 // run ends: after `kill -9`, the rerun's metrics.jsonl, summary.json, checkpoint and
 // attention maps are bit-identical to a clean run's (timings and resumed_from_step
 // aside), for a sequence task and for forecasting, with dropout, BatchNorm running
-// statistics, a warm-up schedule and attention telemetry all carried across.
+// statistics, a warm-up schedule, attention telemetry, the BatchNorm drift telemetry
+// and the gradient norms at initialisation all carried across.
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
@@ -27,7 +28,7 @@ namespace {
 const std::string kCli = ABLATE_CLI;
 
 const std::string kTrainingExtras =
-    "resume_every = 300\ncheckpoint = true\nattention_telemetry = true\n"
+    "resume_every = 300\ncheckpoint = true\nattention_telemetry = true\nnorm_telemetry = true\n"
     "schedule = { kind = \"linear_warmup\", warmup = 100 }\n";
 
 std::string sequence_experiment() {
@@ -135,6 +136,16 @@ TEST_CASE("kill -9 mid-trial, then rerun: the trial resumes and ends bit-identic
     CHECK(read_text(killed + "/checkpoint.safetensors") == read_text(clean + "/checkpoint.safetensors"));
     if (fs::exists(clean + "/attention.json"))
       CHECK(read_text(killed + "/attention.json") == read_text(clean + "/attention.json"));
+    // What the comparisons above carried across: the first step's gradients (measured
+    // before the save, so only the resume state has them), and the BatchNorm drift of
+    // the sequence model (the forecasting model's LayerNorms have none).
+    CHECK(summary.at("init_grad_norm").get<double>() > 0);
+    CHECK(summary.at("init_grad_norms").contains("encoder.layers.0"));
+    CHECK(summary.contains("norm_drift") == (std::string(kind) == "sequence"));
+    if (summary.contains("norm_drift")) {
+      CHECK(summary["norm_drift"]["training"]["encoder.layers.0.norm1"]["mean"].get<double>() > 0);
+      CHECK(summary["norm_drift"]["last_interval"]["decoder.layers.0.norm3"]["var"].get<double>() > 0);
+    }
   }
 }
 

@@ -107,6 +107,15 @@ TEST_CASE("a diverging trial is marked with its step and the sweep goes on", "[r
   CHECK_THAT(r.output, Catch::Contains("2 diverged"));
   std::string csv = read_text(dir.str() + "/runs/diverge/results.csv");
   CHECK_THAT(csv, Catch::Contains(",diverged,"));
+  // summary.md says how many of the point's seeds diverged, in its test and validation tables.
+  const std::string md = read_text(dir.str() + "/runs/diverge/summary.md");
+  CHECK_THAT(md, Catch::Contains("| 0 (2 of 2 diverged) | — |"));
+  // Their first step's gradient was finite: the gradients at initialisation are recorded.
+  for (const auto& d : fs::directory_iterator(dir.str() + "/runs/diverge/trials")) {
+    const nlohmann::json summary = nlohmann::json::parse(read_text(d.path().string() + "/summary.json"));
+    CHECK(summary.at("status") == "diverged");
+    CHECK(summary.at("init_grad_norm").is_number());
+  }
 }
 
 TEST_CASE("a bad file exits 2 and creates no run directory", "[run]") {

@@ -1,0 +1,33 @@
+#pragma once
+// train.norm_telemetry: how far each BatchNorm module's batch statistics are from its
+// running statistics while it trains (Shen et al. 2020, PowerNorm: far in NLP, close
+// in vision; nn/norms/batch_statistics_drift.h defines the distances). Each evaluation
+// record of metrics.jsonl gets "norm_drift": per module, the mean over the training
+// batches since the previous evaluation; summary.json the mean over all of training
+// and over the last interval. Norms without batch statistics have no entry.
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "experiments/runner/trial_runner.h"
+#include "nn/module.h"
+
+namespace ablate::experiments {
+
+// Switches recording on in every BatchNorm module of the model.
+void start_norm_telemetry(nn::Module& model);
+
+// Per module, the drift since the last call (or the start), and starts the next interval.
+std::vector<Evaluation::NormDrift> take_norm_drift(nn::Module& model);
+
+// Per module, the drift over every training batch so far.
+std::vector<Evaluation::NormDrift> norm_drift_over_training(nn::Module& model);
+
+// {module: {"mean": .., "var": ..}}, non-finite values as strings ("nan", "inf").
+nlohmann::json norm_drift_json(const std::vector<Evaluation::NormDrift>& drift);
+
+// Adds "norm_drift": {"training": .., "last_interval": ..} to a trial's summary when it
+// has any (the last interval is the last evaluation's).
+void add_norm_drift(nlohmann::json& summary, const TrialOutcome& outcome);
+
+}  // namespace ablate::experiments
