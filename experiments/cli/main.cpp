@@ -78,6 +78,8 @@ void print_run_summary(const RunSummary& s) {
             << "  table:   " << s.run_dir << "/summary.md\n"
             << "  results: " << s.run_dir << "/results.csv\n  compared: " << s.run_dir << "/comparisons.csv\n"
             << "  plots:   " << s.run_dir << "/plots/\n";
+  if (std::filesystem::exists(s.run_dir + "/claims.csv"))
+    std::cout << "  claims:  " << s.run_dir << "/claims.csv\n";
   if (s.resumed)
     std::cout << "  " << s.resumed << " trial" << (s.resumed == 1 ? "" : "s")
               << " continued from a saved state (resumed_from_step in summary.json)\n";

@@ -530,6 +530,9 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
       auto [l, c] = positions.find("report.metric");
       throw ConfigError({{path, l, c, "report.metric", err}});
     }
+    if (auto claim_problems = check_claims(e.report, e.trials.front().config.task.kind, path, positions);
+        !claim_problems.empty())
+      throw ConfigError(claim_problems);
     e.name = e.trials.front().config.name;
     e.description = e.trials.front().config.description;
   }

@@ -1,7 +1,9 @@
 #include "experiments/config/report_spec.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <map>
+#include <sstream>
 
 #include "experiments/config/toml_writer.h"
 
@@ -57,7 +59,6 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
     }
     b.finish();
   }
-  r.finish();
 
   for (const AxisValues& a : axes) {
     // The entry the named keys of this axis agree on (the first entry when none).
@@ -80,7 +81,13 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
     if (!any_named && !default_axis) continue;  // an axis the baseline leaves free
     for (std::size_t k = 0; k < a.keys.size(); ++k) spec.baseline.emplace_back(a.keys[k], a.values[k][candidates[0]]);
   }
+  spec.claims = read_claims(r, axes, spec.baseline);
+  r.finish();
   return spec;
+}
+
+std::string primary_metric(const std::string& report_metric, const std::string& task_kind) {
+  return report_metric.empty() ? test_metrics(task_kind).front() : report_metric;
 }
 
 const std::vector<std::string>& test_metrics(const std::string& task_kind) {
@@ -99,6 +106,16 @@ bool higher_is_better(const std::string& metric) {
   if (metric.starts_with("steps_to_")) return false;
   const std::string base = metric.starts_with("auc_") ? metric.substr(4) : metric;
   return base.find("accuracy") != std::string::npos || base == "bleu" || base == "chrf";
+}
+
+std::vector<std::string> curve_metric_names(const std::string& primary, std::optional<double> threshold) {
+  std::vector<std::string> names{std::string("auc_") + primary};
+  if (threshold) {
+    std::ostringstream t;
+    t << std::setprecision(6) << *threshold;
+    names.push_back(std::string("steps_to_") + primary + "_" + t.str());
+  }
+  return names;
 }
 
 std::string metric_split(const std::string& metric) {

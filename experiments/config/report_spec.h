@@ -11,6 +11,8 @@
 //                               # in steps (reports/curve_metrics.h)
 //   grad_norms_at_init = true   # summary.md's table of the gradient norms at
 //                               # initialisation (reports/telemetry_report.h); long
+//   [[report.claims]]           # a published finding and its computed verdict
+//                               # (config/claims_spec.h)
 //
 // Each point is compared with its baseline: the point with the values `baseline`
 // names and the point's own values for every other swept key. Naming one key of a
@@ -22,6 +24,7 @@
 
 #include <toml++/toml.h>
 
+#include "experiments/config/claims_spec.h"
 #include "experiments/config/config_error.h"
 #include "experiments/config/toml_reader.h"
 
@@ -35,6 +38,7 @@ struct ReportSpec {
   std::string metric;  // "" = the task family's primary metric
   std::optional<double> threshold;
   bool grad_norms_at_init = false;
+  std::vector<ClaimSpec> claims;
 };
 
 // One sweep axis: its keys (several for a zip group) and each key's values as point
@@ -52,8 +56,13 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
 // forecasting mse, mae, loss; the other sequence tasks sequence_accuracy,
 // token_accuracy, loss.
 const std::vector<std::string>& test_metrics(const std::string& task_kind);
+// The metric comparisons lead with: [report] metric, else the task's first test metric.
+std::string primary_metric(const std::string& report_metric, const std::string& task_kind);
 // Accuracies, BLEU and chrF are better higher; losses, error rates and steps_to_* lower.
 bool higher_is_better(const std::string& metric);
+// The curve metrics of a run whose primary metric is `primary` (reports/curve_metrics.h):
+// auc_<primary>, and steps_to_<primary>_<T> with a threshold T (six significant digits).
+std::vector<std::string> curve_metric_names(const std::string& primary, std::optional<double> threshold);
 // "validation" for the curve metrics (auc_*, steps_to_*), else "test".
 std::string metric_split(const std::string& metric);
 // "" when spec.metric is one of test_metrics(task_kind) (or empty), else the problem.

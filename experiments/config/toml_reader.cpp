@@ -23,6 +23,10 @@ void PositionIndex::add(const toml::node& node, const std::string& path) {
       // A key's own position is where a reader looks ("line 12, column 1: d_modl").
       if (k.source().begin.line > 0) positions_[child] = original(k.source().begin);
     }
+  // The tables of an array of tables ([[report.claims]]) as path[0], path[1], ...
+  if (const toml::array* a = node.as_array())
+    for (std::size_t i = 0; i < a->size(); ++i)
+      if ((*a)[i].is_table()) add((*a)[i], path + "[" + std::to_string(i) + "]");
 }
 
 std::pair<std::int64_t, std::int64_t> PositionIndex::find(const std::string& path) const {

@@ -27,7 +27,8 @@ struct TomlDocument {
 // Where each dotted key path was written (line, column). toml++ drops source positions
 // when a table is copied, and every trial is a patched copy of the file, so positions
 // are indexed once from the original document (and from the sweep entries that
-// override values) and looked up by key path.
+// override values) and looked up by key path; the tables of an array of tables are
+// path[0], path[1], ... ("report.claims[1].expect").
 class PositionIndex {
  public:
   PositionIndex() = default;

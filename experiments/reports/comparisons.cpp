@@ -7,36 +7,11 @@
 #include <sstream>
 
 #include "experiments/config/report_spec.h"
+#include "experiments/reports/report_text.h"
 
 namespace ablate::experiments {
 
 namespace {
-
-// Full precision for the CSV (it is data); four significant digits for the tables.
-std::string exact(double v) {
-  if (std::isnan(v)) return "nan";
-  char s[32];
-  std::snprintf(s, sizeof s, "%.10g", v);
-  return s;
-}
-std::string short_number(double v) {
-  if (std::isnan(v)) return "nan";
-  char s[32];
-  std::snprintf(s, sizeof s, "%.4g", v);
-  return s;
-}
-std::string p_text(double p) {
-  char s[32];
-  std::snprintf(s, sizeof s, p < 1e-4 ? "%.1e" : "%.4f", p);
-  return s;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 std::vector<double> values_of(const std::map<std::uint64_t, std::map<std::string, double>>& by_seed,
                               const std::string& metric, const std::vector<std::uint64_t>& seeds) {
@@ -147,13 +122,13 @@ std::string comparisons_csv(const std::vector<PointResults>& points, const std::
     csv << csv_field(p.run) << "," << p.point_id << "," << csv_field(p.label) << ",";
     if (r.baseline) csv << points[*r.baseline].point_id << "," << csv_field(points[*r.baseline].label);
     else csv << ",";
-    csv << "," << r.metric << "," << r.split << "," << r.summary.n << "," << exact(r.summary.mean) << ","
-        << exact(r.summary.sd) << "," << exact(r.summary.ci_low) << "," << exact(r.summary.ci_high) << ","
-        << exact(r.eval_se) << ",";
+    csv << "," << r.metric << "," << r.split << "," << r.summary.n << "," << exact_number(r.summary.mean) << ","
+        << exact_number(r.summary.sd) << "," << exact_number(r.summary.ci_low) << "," << exact_number(r.summary.ci_high) << ","
+        << exact_number(r.eval_se) << ",";
     if (const auto& c = r.comparison)
-      csv << exact(c->diff) << "," << exact(c->diff_ci_low) << "," << exact(c->diff_ci_high) << ","
-          << exact(c->p_value) << "," << exact(r.p_adjusted) << "," << exact(c->effect_size) << ","
-          << exact(c->mde) << "," << c->method;
+      csv << exact_number(c->diff) << "," << exact_number(c->diff_ci_low) << "," << exact_number(c->diff_ci_high) << ","
+          << exact_number(c->p_value) << "," << exact_number(r.p_adjusted) << "," << exact_number(c->effect_size) << ","
+          << exact_number(c->mde) << "," << c->method;
     else
       csv << ",,,,,,,";
     csv << "," << csv_field(r.verdict) << "," << p.trials << "," << p.diverged << "," << p.failed << ","
@@ -208,8 +183,7 @@ std::string comparisons_markdown(const std::vector<PointResults>& points, const 
             << short_number(r->summary.ci_high) << "]";
     md << " | ";
     if (const auto& c = r->comparison)
-      md << (c->diff > 0 ? "+" : "") << short_number(c->diff) << " [" << short_number(c->diff_ci_low) << ", "
-         << short_number(c->diff_ci_high) << "] | " << p_text(r->p_adjusted) << " | " << short_number(c->effect_size)
+      md << difference_text(*c) << " | " << p_text(r->p_adjusted) << " | " << short_number(c->effect_size)
          << " | ±" << short_number(c->mde) << " | ";
     else
       md << "| | | | ";

@@ -20,6 +20,7 @@
 #include "experiments/reports/mean_std.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
+#include "experiments/reports/report_text.h"
 #include "experiments/reports/telemetry_report.h"
 
 namespace ablate::experiments {
@@ -44,6 +45,7 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
   if (e.report.equivalence_margin) report["equivalence_margin"] = *e.report.equivalence_margin;
   if (e.report.threshold) report["threshold"] = *e.report.threshold;
   if (e.report.grad_norms_at_init) report["grad_norms_at_init"] = true;
+  if (!e.report.claims.empty()) report["claims"] = claims_json(e.report.claims);
   json index{{"name", e.name},
              {"description", e.description},
              // Where the experiment file was: a trial's config.toml resolves its data
@@ -76,13 +78,6 @@ std::string number(const json& v) {
   }
   if (v.is_string()) return v.get<std::string>();
   return "";
-}
-
-std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 // A run directory's trial index and every trial's summary (null when missing).
@@ -245,11 +240,11 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
   if (report.contains("equivalence_margin")) out.equivalence_margin = report["equivalence_margin"].get<double>();
   if (report.contains("threshold")) out.threshold = report["threshold"].get<double>();
   out.grad_norms_at_init = report.value("grad_norms_at_init", false);
-  const std::string primary = out.metric.empty() ? test_metrics(run.task).front() : out.metric;
+  out.claims = claims_from_json(report.value("claims", json::array()));
+  const std::string primary = primary_metric(out.metric, run.task);
   // The curve metrics follow the primary metric's validation curve.
   const std::string curve_key = primary == "loss" ? "val_loss" : primary;
-  out.curve_metrics.push_back("auc_" + primary);
-  if (out.threshold) out.curve_metrics.push_back("steps_to_" + primary + "_" + number(*out.threshold));
+  out.curve_metrics = curve_metric_names(primary, out.threshold);
   const auto tuning = tune_points(run);
   for (const Row& r : run.rows) {
     const Tuning& t = tuning.at(r.point);
@@ -313,8 +308,8 @@ std::string results_csv(const RunRows& run) {
   const std::vector<std::string>& tested = run.test_metrics;
   const auto tuning = tune_points(run);
   csv << "trial,point_id";
-  for (const std::string& k : keys) csv << "," << csv_escape(k);
-  for (const std::string& k : run.tune_keys) csv << "," << csv_escape(k);
+  for (const std::string& k : keys) csv << "," << csv_field(k);
+  for (const std::string& k : run.tune_keys) csv << "," << csv_field(k);
   if (!run.tune_keys.empty()) csv << ",selected";
   csv << ",seed,status,steps";
   for (const std::string& m : tested) csv << ",test_" << m;
@@ -329,8 +324,8 @@ std::string results_csv(const RunRows& run) {
   csv << ",params,wall_seconds,steps_per_second\n";
   for (const Row& r : run.rows) {
     csv << r.id << "," << r.point_id;
-    for (const std::string& k : keys) csv << "," << csv_escape(r.point.count(k) ? r.point.at(k) : "");
-    for (const std::string& k : run.tune_keys) csv << "," << csv_escape(r.tune.count(k) ? r.tune.at(k) : "");
+    for (const std::string& k : keys) csv << "," << csv_field(r.point.count(k) ? r.point.at(k) : "");
+    for (const std::string& k : run.tune_keys) csv << "," << csv_field(r.tune.count(k) ? r.tune.at(k) : "");
     if (!run.tune_keys.empty()) csv << "," << (tuning.at(r.point).chosen == r.tune_label ? 1 : 0);
     csv << "," << r.seed;
     if (r.summary.is_null()) {
@@ -512,6 +507,9 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
       << " (medians over points).\n";
     md << n.str();
   }
+  // The claims next: the verdicts a replication is read for, after the table they come from.
+  out.claims = claims_report(run, rows);
+  md << out.claims.markdown;
   for (const std::string& curve : run.curve_metrics) {
     const bool steps = curve.starts_with("steps_to_");
     md << "\n### Validation curve: " << curve << "\n\n"
@@ -574,6 +572,11 @@ ReportSummary write_reports(const std::string& run_dir) {
   const ComparisonReport comparisons =
       comparison_report(points, find_baselines(points.points, points.baseline), join_point(points.baseline));
   write_file_atomically(run_dir + "/comparisons.csv", comparisons.csv);
+  // Without claims, none: a claims.csv of an earlier version of the file would
+  // describe claims it no longer makes.
+  if (!comparisons.claims.csv.empty()) write_file_atomically(run_dir + "/claims.csv", comparisons.claims.csv);
+  else fs::remove(run_dir + "/claims.csv");
+  for (const std::string& w : comparisons.claims.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   std::ostringstream md;
   md << summary_table(run, comparisons) << forecast_baselines_section(run_dir, points)
      << by_length_section(points) << lm_samples_section(run_dir, points)

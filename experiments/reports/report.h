@@ -5,9 +5,11 @@
 //                    metrics, final and best validation metrics, speed
 //   comparisons.csv  one row per sweep point and test metric: mean and interval,
 //                    the comparison with its baseline, the verdict (comparisons.h)
-//   summary.md       the comparison table of the primary test metric, the evaluation
-//                    noise beside the seed spread, the validation table; missing and
-//                    failed trials listed
+//   claims.csv       with [[report.claims]]: each claim's verdict at each point it
+//                    picks (claims_report.h)
+//   summary.md       the comparison table of the primary test metric, the claims, the
+//                    evaluation noise beside the seed spread, the validation table;
+//                    missing and failed trials listed
 //   plots/           gnuplot SVG + PNG (see plots.h)
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "experiments/config/experiment.h"
+#include "experiments/reports/claims_report.h"
 #include "experiments/reports/comparisons.h"
 
 namespace ablate::experiments {
@@ -47,6 +50,7 @@ struct RunPoints {
   std::optional<double> threshold;
   bool grad_norms_at_init = false;  // summary.md's table of them (telemetry_report.h)
   std::vector<std::string> curve_metrics;  // auc_<primary>, and steps_to_<primary>_<T> with a threshold
+  std::vector<ClaimSpec> claims;           // [[report.claims]]
   std::vector<PointResults> points;
 };
 RunPoints read_run_points(const std::string& run_dir);
@@ -60,9 +64,11 @@ struct TrialRef {
 std::vector<TrialRef> chosen_trials(const nlohmann::json& index, const PointResults& point);
 
 // The comparisons of `run` (or of several runs merged, `ablate compare`): the CSV and
-// the markdown section summary.md starts with. `baselines` as find_baselines gives.
+// the markdown section summary.md starts with (the claims after its first table).
+// `baselines` as find_baselines gives.
 struct ComparisonReport {
   std::string csv, markdown;
+  ClaimsReport claims;  // empty without [[report.claims]]
 };
 ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::optional<std::size_t>>& baselines,
                                    const std::string& baseline_text);

@@ -115,14 +115,17 @@ Comparison welch_t(std::span<const double> a, std::span<const double> b, double 
   return c;
 }
 
-double equivalence_p(const Comparison& c, double margin) {
-  // The standard error and df of the comparison, recovered from its interval.
+double one_sided_margin_p(const Comparison& c, double margin, bool above) {
+  // The standard error of the comparison, recovered from its t statistic.
   const double se = c.t != 0 ? c.diff / c.t : 0.0;
-  if (!(se > 0)) return std::abs(c.diff) < margin ? 0.0 : 1.0;
+  if (!(se > 0)) return (above ? c.diff > -margin : c.diff < margin) ? 0.0 : 1.0;
   bm::students_t d(c.df);
-  const double p_lower = bm::cdf(bm::complement(d, (c.diff + margin) / se));  // H0: diff <= -margin
-  const double p_upper = bm::cdf(d, (c.diff - margin) / se);                  // H0: diff >= +margin
-  return std::max(p_lower, p_upper);
+  return above ? bm::cdf(bm::complement(d, (c.diff + margin) / se))  // H0: diff <= -margin
+               : bm::cdf(d, (c.diff - margin) / se);                 // H0: diff >= +margin
+}
+
+double equivalence_p(const Comparison& c, double margin) {
+  return std::max(one_sided_margin_p(c, margin, true), one_sided_margin_p(c, margin, false));
 }
 
 std::vector<double> holm(std::span<const double> p) {

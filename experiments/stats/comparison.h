@@ -41,6 +41,12 @@ Comparison paired_t(std::span<const double> a, std::span<const double> b, double
 Comparison welch_t(std::span<const double> a, std::span<const double> b, double confidence = 0.95,
                    double power = 0.8);
 
+// One one-sided test at a margin: H0 true difference <= -margin (`above`: the test
+// that it lies above -margin), or H0 true difference >= +margin (`above` false: that
+// it lies below +margin). Non-inferiority is the one whose H0 is "worse by the margin
+// or more".
+double one_sided_margin_p(const Comparison& c, double margin, bool above);
+
 // Two one-sided tests of |true difference| < margin: the larger of the two one-sided
 // p-values (paired or Welch, as `c.method`). Equivalent at level alpha when below it.
 double equivalence_p(const Comparison& c, double margin);

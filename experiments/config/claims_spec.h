@@ -1,0 +1,64 @@
+#pragma once
+// [[report.claims]]: a published finding stated in the experiment file, whose verdict
+// (agrees / disagrees / inconclusive at this scale) the report computes from the
+// comparison of the point with its baseline (experiments/reports/claims_report.h),
+// never a label written by hand.
+//
+//   [[report.claims]]
+//   claim = "Single-head attention is worse than the base model (Table 3 row A)."
+//   point = { "model.heads" = 1 }  # swept values; picks every point that has them
+//   expect = "worse"               # better | worse | equivalent | not_worse | not_better
+//   metric = "bpc"                 # default: the primary metric
+//   margin = 0.01                  # equivalent / not_worse / not_better; default: [report]
+//                                  # equivalence_margin, on the primary metric only
+//
+// Like the rest of [report], claims are part of no trial's identity.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "experiments/config/config_error.h"
+
+namespace ablate::experiments {
+
+class TomlReader;
+class PositionIndex;
+struct AxisValues;
+struct ReportSpec;
+
+struct ClaimSpec {
+  std::string claim;  // the finding, as published
+  // Swept key → value (as point labels show it): the claim is about every point with
+  // these values (one key of a [sweep.zip] group picks its entries).
+  std::vector<std::pair<std::string, std::string>> point;
+  std::string expect;            // one of claim_expectations()
+  std::string metric;            // "" = the primary metric
+  std::optional<double> margin;  // the claim's own, in units of its metric
+};
+
+// better, worse, equivalent, not_worse, not_better.
+const std::vector<std::string>& claim_expectations();
+// Whether `expect` is judged against a margin (equivalent, not_worse, not_better).
+bool expectation_needs_margin(const std::string& expect);
+
+// The metric a claim is judged on, and the margin: its own, else [report]
+// equivalence_margin when that metric is the primary one (the margin's unit).
+std::string claim_metric(const ClaimSpec& claim, const std::string& primary);
+std::optional<double> claim_margin(const ClaimSpec& claim, const std::string& primary,
+                                   std::optional<double> equivalence_margin);
+
+// Reads report.claims from the [report] reader (after `baseline` is known: a claim on
+// the baseline itself is an error). Checks what the sweep alone decides: the keys and
+// values of `point`, that it picks a point and no baseline, `expect`.
+std::vector<ClaimSpec> read_claims(TomlReader& report, const std::vector<AxisValues>& axes,
+                                   const std::vector<std::pair<std::string, std::string>>& baseline);
+
+// What needs the task: each claim's metric is one the run reports (a test metric of
+// `task_kind`, its per-length <m>_len<L> / per-context <m>_ctx<L> variants — which L
+// the trials report is only known from their results — or a curve metric), and a
+// margin where `expect` needs one.
+std::vector<ConfigProblem> check_claims(const ReportSpec& spec, const std::string& task_kind, const std::string& file,
+                                        const PositionIndex& positions);
+
+}  // namespace ablate::experiments
