@@ -1,7 +1,7 @@
 // Every replication (experiments/replications/*.toml) runs end to end in its quick
-// variant (`--quick`, the file's [quick] table): every trial finishes `ok` — none
-// diverged or failed — and summary.md's test table gives every point a verdict
-// against its baseline. The full runs' results are committed in
+// variant (`--quick`, the file's [quick] table): every trial finishes — `ok`, or
+// `diverged` where divergence is what a file studies; none fails — and summary.md's
+// test table gives every point a verdict against its baseline. The full runs' results are committed in
 // experiments/results/replications/; this keeps the files runnable as the code
 // changes. Not built under sanitizers (minutes of training).
 #include <catch2/catch.hpp>
@@ -46,10 +46,14 @@ std::string last_cell(const std::string& row) {
   return cell.substr(1, cell.size() - 2);
 }
 
+// `dataset`: the cached dataset the file reads ("" for a synthetic task), fetched first
+// as a user would (`ablate data get`; the first run on a machine needs the network).
 void check_quick_variant(const std::string& name, const std::string& dataset) {
-  testing::CommandResult fetched = testing::run_command(std::string(ABLATE_CLI) + " data get " + dataset);
-  INFO(fetched.output);
-  REQUIRE(fetched.status == 0);
+  if (!dataset.empty()) {
+    testing::CommandResult fetched = testing::run_command(std::string(ABLATE_CLI) + " data get " + dataset);
+    INFO(fetched.output);
+    REQUIRE(fetched.status == 0);
+  }
   LoadOptions load;
   load.quick = true;
   Experiment e = load_experiment(kReplications + name + ".toml", load);
@@ -60,7 +64,10 @@ void check_quick_variant(const std::string& name, const std::string& dataset) {
   o.jobs = 1;  // ctest runs the replications side by side
   o.progress = false;
   RunSummary s = run_experiment(e, o);
-  CHECK(s.ok == s.total);
+  // Divergence is an outcome some replications study (post-LN without warm-up): a
+  // trial may diverge, none may fail.
+  CHECK(s.failed == 0);
+  CHECK(s.ok + s.diverged == s.total);
   CHECK(s.total == int(e.trials.size()));
   const std::vector<std::string> rows = test_table_rows(testing::read_text(s.run_dir + "/summary.md"));
   std::set<std::string> points;
@@ -74,7 +81,8 @@ void check_quick_variant(const std::string& name, const std::string& dataset) {
     baselines += verdict == "baseline";
     const bool decided = verdict == "baseline" || verdict == "better" || verdict == "worse" ||
                          verdict.rfind("equivalent within ±", 0) == 0 ||
-                         verdict.rfind("no detectable difference (±", 0) == 0;
+                         verdict.rfind("no detectable difference (±", 0) == 0 ||
+                         (s.diverged > 0 && verdict == "too few seeds to compare");
     CHECK(decided);
   }
   CHECK(baselines >= 1);
@@ -86,8 +94,8 @@ TEST_CASE("the replications are exactly the ones tested here", "[replications]")
   std::set<std::string> files;
   for (const auto& f : fs::directory_iterator(kReplications))
     if (f.path().extension() == ".toml") files.insert(f.path().stem().string());
-  CHECK(files == std::set<std::string>{"blog_projections", "blog_scale", "press_alibi", "reformer_shared_qk",
-                                       "vaswani_table3"});
+  CHECK(files == std::set<std::string>{"blog_projections", "blog_scale", "kazemnejad_nope", "press_alibi",
+                                       "reformer_shared_qk", "shen_powernorm", "vaswani_table3", "xiong_warmup"});
 }
 
 TEST_CASE("replication vaswani_table3 runs in its quick variant", "[replications]") {
@@ -98,6 +106,15 @@ TEST_CASE("replication reformer_shared_qk runs in its quick variant", "[replicat
 }
 TEST_CASE("replication press_alibi runs in its quick variant", "[replications]") {
   check_quick_variant("press_alibi", "sotu");
+}
+TEST_CASE("replication kazemnejad_nope runs in its quick variant", "[replications]") {
+  check_quick_variant("kazemnejad_nope", "");
+}
+TEST_CASE("replication xiong_warmup runs in its quick variant", "[replications]") {
+  check_quick_variant("xiong_warmup", "sotu");
+}
+TEST_CASE("replication shen_powernorm runs in its quick variant", "[replications]") {
+  check_quick_variant("shen_powernorm", "sotu");
 }
 TEST_CASE("replication blog_projections runs in its quick variant", "[replications]") {
   check_quick_variant("blog_projections", "sotu");
