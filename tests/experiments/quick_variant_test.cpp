@@ -29,7 +29,7 @@ const std::string kQuick = "\n[sweep]\nseeds = [0, 1, 2]\n\n[quick]\n\"train.ste
 
 }  // namespace
 
-TEST_CASE("--quick runs the file edited to its [quick] values, as <name>-quick", "[quick]") {
+TEST_CASE("quick: the file edited to its [quick] values runs as <name>-quick", "[quick]") {
   ScratchDir dir("quick_variant");
   const std::string file = dir.file("exp.toml", tiny_experiment("q") + kQuick);
   std::string edited = tiny_experiment("q-quick");
@@ -98,7 +98,7 @@ TEST_CASE("a bad [quick] value is an error at its line in the file, with or with
   CHECK_THAT(p.output, Catch::Contains("plain.toml") && Catch::Contains("needs a [quick] table"));
 }
 
-TEST_CASE("--dry-run --quick lists the trials of the -quick run directory", "[quick]") {
+TEST_CASE("quick: a dry run lists the trials of the -quick run directory", "[quick]") {
   ScratchDir dir("quick_dry_run");
   const std::string file = dir.file("exp.toml", tiny_experiment("q") + kQuick);
   CommandResult r = run_command(kCli + " run " + file + " --quick --dry-run --out " + dir.str() + "/runs");
