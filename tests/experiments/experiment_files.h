@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -54,6 +55,15 @@ inline int finished_trials(const std::string& run_dir) {
   if (!fs::exists(run_dir + "/trials")) return 0;
   for (const auto& d : fs::directory_iterator(run_dir + "/trials")) n += fs::exists(d.path() / "summary.json");
   return n;
+}
+
+inline // The trial ids `ablate check` lists, in order.
+inline std::vector<std::string> ids_of(const std::string& check_output) {
+  std::vector<std::string> ids;
+  std::regex id("\n  ([0-9a-f]{16})  ");
+  for (auto it = std::sregex_iterator(check_output.begin(), check_output.end(), id); it != std::sregex_iterator(); ++it)
+    ids.push_back((*it)[1].str());
+  return ids;
 }
 
 struct CommandResult {

@@ -16,15 +16,6 @@ namespace {
 
 const std::string kCli = ABLATE_CLI;
 
-// The trial ids `ablate check` lists, in order.
-std::vector<std::string> ids_of(const std::string& check_output) {
-  std::vector<std::string> ids;
-  std::regex id("\n  ([0-9a-f]{16})  ");
-  for (auto it = std::sregex_iterator(check_output.begin(), check_output.end(), id); it != std::sregex_iterator(); ++it)
-    ids.push_back((*it)[1].str());
-  return ids;
-}
-
 }  // namespace
 
 TEST_CASE("overrides give the trials of the file edited to those values, and are recorded", "[overrides]") {

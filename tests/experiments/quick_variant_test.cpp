@@ -17,14 +17,6 @@ namespace {
 
 const std::string kCli = ABLATE_CLI;
 
-std::vector<std::string> ids_of(const std::string& check_output) {
-  std::vector<std::string> ids;
-  std::regex id("\n  ([0-9a-f]{16})  ");
-  for (auto it = std::sregex_iterator(check_output.begin(), check_output.end(), id); it != std::sregex_iterator(); ++it)
-    ids.push_back((*it)[1].str());
-  return ids;
-}
-
 const std::string kQuick = "\n[sweep]\nseeds = [0, 1, 2]\n\n[quick]\n\"train.steps\" = 12\n\"sweep.seeds\" = [0]\n";
 
 }  // namespace
