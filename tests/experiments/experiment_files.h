@@ -57,7 +57,7 @@ inline int finished_trials(const std::string& run_dir) {
   return n;
 }
 
-inline // The trial ids `ablate check` lists, in order.
+// The trial ids `ablate check` lists, in order.
 inline std::vector<std::string> ids_of(const std::string& check_output) {
   std::vector<std::string> ids;
   std::regex id("\n  ([0-9a-f]{16})  ");
