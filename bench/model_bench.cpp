@@ -41,6 +41,12 @@ void BM_TrainStepTwoThreads(benchmark::State& state, const std::string& name) {
   kernels::set_gemm_threads(1);
 }
 
+// The same step in bf16 mixed precision (train.precision = "bf16").
+void BM_TrainStepBf16(benchmark::State& state, const std::string& name) {
+  kernels::MatmulPrecisionScope bf16(kernels::MatmulPrecision::bf16);
+  BM_TrainStep(state, name);
+}
+
 void BM_Forward(benchmark::State& state, const std::string& name) {
   const bench::ReferenceConfig& c = bench::reference_config(name);
   bench::ReferenceModel model(c);
@@ -48,6 +54,11 @@ void BM_Forward(benchmark::State& state, const std::string& name) {
   for (auto _ : state) benchmark::DoNotOptimize(model.forward_only());
   report_flops(state, bench::forward_flops(c));
   bench::report_peak_rss(state);
+}
+
+void BM_ForwardBf16(benchmark::State& state, const std::string& name) {
+  kernels::MatmulPrecisionScope bf16(kernels::MatmulPrecision::bf16);
+  BM_Forward(state, name);
 }
 
 // Self-attention module alone (projections, scores, softmax, values, output
@@ -78,6 +89,10 @@ const int registered = [] {
   for (const auto& c : bench::reference_configs()) {
     benchmark::RegisterBenchmark(("train/" + c.name).c_str(), BM_TrainStep, c.name)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("forward/" + c.name).c_str(), BM_Forward, c.name)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("train_bf16/" + c.name).c_str(), BM_TrainStepBf16, c.name)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("forward_bf16/" + c.name).c_str(), BM_ForwardBf16, c.name)
+        ->Unit(benchmark::kMillisecond);
   }
   for (const char* name : {"medium", "base"})
     benchmark::RegisterBenchmark((std::string("train_2_threads/") + name).c_str(), BM_TrainStepTwoThreads,

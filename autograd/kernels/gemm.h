@@ -17,6 +17,7 @@
 // and thread count, so reruns stay bit-identical.
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace ablate::kernels {
 
@@ -36,5 +37,54 @@ int gemm_threads();
 template <class T>
 void gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const T* A,
           std::int64_t lda, const T* B, std::int64_t ldb, T* C, std::int64_t ldc, bool accumulate);
+
+// ---- mixed precision (train.precision = "bf16") ------------------------------------
+// The recipe of PyTorch's CPU autocast: the inputs of a matrix product are rounded to
+// bfloat16 (kernels/bf16.h), products accumulate in f32 and the result is f32; weights,
+// gradients, optimizer state, softmax, norms and losses stay f32. On a CPU with
+// AVX512_BF16 oneDNN's bf16 GEMM runs about twice the f32 rate (bench/README.md).
+
+enum class MatmulPrecision { f32, bf16 };
+
+// The precision of the linear and matmul ops this thread records (default f32); a
+// per-thread setting like the GEMM threads, so side-by-side trials do not interfere.
+// Attention's per-head score and value products stay f32 in either mode: they run on
+// the register-blocked kernel (small_gemm.h), where a bf16 library call would cost more
+// than it saves.
+void set_matmul_precision(MatmulPrecision precision);
+MatmulPrecision matmul_precision();
+const char* matmul_precision_name(MatmulPrecision precision);
+
+// Sets this thread's matmul precision for the scope's lifetime.
+class MatmulPrecisionScope {
+ public:
+  explicit MatmulPrecisionScope(MatmulPrecision precision) : previous_(matmul_precision()) {
+    set_matmul_precision(precision);
+  }
+  ~MatmulPrecisionScope() { set_matmul_precision(previous_); }
+  MatmulPrecisionScope(const MatmulPrecisionScope&) = delete;
+  MatmulPrecisionScope& operator=(const MatmulPrecisionScope&) = delete;
+
+ private:
+  MatmulPrecision previous_;
+};
+
+// gemm<float> with A and B rounded to bfloat16 first; f32 accumulation and output.
+// oneDNN's bf16bf16f32 GEMM when the backend is onednn and the CPU runs it; otherwise
+// (another backend, or a CPU without bf16 support in oneDNN) the rounded inputs go to
+// gemm<float>, which computes the same products in the same precision.
+void gemm_bf16(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
+               std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc, bool accumulate);
+
+// What the linear and matmul ops call: gemm_bf16 for f32 operands when this thread's
+// precision is bf16, gemm<T> otherwise (f64 is never rounded: gradchecks stay exact).
+template <class T>
+void gemm_at_precision(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const T* A,
+                       std::int64_t lda, const T* B, std::int64_t ldb, T* C, std::int64_t ldc, bool accumulate) {
+  if constexpr (std::is_same_v<T, float>)
+    if (matmul_precision() == MatmulPrecision::bf16)
+      return gemm_bf16(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+  gemm<T>(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
 
 }  // namespace ablate::kernels

@@ -43,7 +43,7 @@ Var linear_op(OpKind kind, const Var& x, const Var& weight, const Var& bias) {
       const T* pb = op.input(2).data<T>();
       for (std::int64_t r = 0; r < rows; ++r) std::copy(pb, pb + out, py + r * out);
     }
-    kernels::gemm<T>(false, true, rows, out, in, op.input(0).data<T>(), in, op.input(1).data<T>(),
+    kernels::gemm_at_precision<T>(false, true, rows, out, in, op.input(0).data<T>(), in, op.input(1).data<T>(),
                      in, py, out, has_bias);
     if (apply_relu)
       for (std::int64_t i = 0, n = rows * out; i < n; ++i) py[i] = py[i] > T(0) ? py[i] : T(0);
@@ -62,12 +62,12 @@ Var linear_op(OpKind kind, const Var& x, const Var& weight, const Var& bias) {
       }
       if (c.needs_grad(0)) {  // dx [rows, in] = g [rows, out] · W [out, in]
         auto [gx, accumulate] = c.input_grad_slot(0);
-        kernels::gemm<T>(false, false, rows, in, out, g, out, c.input(1).data<T>(), in,
+        kernels::gemm_at_precision<T>(false, false, rows, in, out, g, out, c.input(1).data<T>(), in,
                          gx.template data<T>(), in, accumulate);
       }
       if (c.needs_grad(1)) {  // dW [out, in] = gᵀ · x
         auto [gw, accumulate] = c.input_grad_slot(1);
-        kernels::gemm<T>(true, false, out, in, rows, g, out, c.input(0).data<T>(), in,
+        kernels::gemm_at_precision<T>(true, false, out, in, rows, g, out, c.input(0).data<T>(), in,
                          gw.template data<T>(), in, accumulate);
       }
       if (c.num_inputs() == 3 && c.needs_grad(2)) {  // db = Σ_rows g

@@ -134,6 +134,11 @@ std::vector<PlainKey> declare() {
       key("train", {"norm_telemetry", false,
                     "per BatchNorm module: distance of batch from running mean and variance since the last evaluation"},
           FIELD(train.norm_telemetry), unless_neutral, false),
+      key("train", {"precision", std::string("f32"),
+                    "matrix products: f32, or bf16 mixed precision (bf16 inputs, f32 accumulation, weights, "
+                    "gradients, softmax, norms and losses; training and evaluation)",
+                    std::nullopt, std::nullopt, {"f32", "bf16"}},
+          FIELD(train.precision), unless_neutral, std::string("f32")),
       key("train", {"threads", I(1), "threads of this trial's matrix products (results differ in the last bits)", 1.0,
                     256.0},
           FIELD(train.threads), unless_neutral, I(1)),

@@ -8,6 +8,7 @@
 
 #include <toml++/toml.h>
 
+#include "autograd/kernels/gemm.h"
 #include "experiments/config/config_error.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/io/file_digest.h"
@@ -48,6 +49,10 @@ struct TrainSpec {
   bool checkpoint = false;         // save checkpoint.safetensors at the end
   bool attention_telemetry = false;
   bool norm_telemetry = false;     // BatchNorm: batch vs running statistics (norm_telemetry.h)
+  // "bf16": the matrix products of linear and matmul ops take bfloat16 inputs and
+  // accumulate in f32 (kernels::MatmulPrecision); everything else stays f32. Part of
+  // the trial's identity only when not "f32", so f32 trials keep their ids.
+  std::string precision = "f32";
   // Threads of this trial's matrix products (oneDNN). 1 = the default, one core per
   // trial, side by side under --jobs; more helps one large trial on an idle machine.
   std::int64_t threads = 1;
@@ -94,5 +99,10 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
 // invalidate results).
 toml::table to_toml(const TrialConfig& config);
 std::string to_toml_string(const TrialConfig& config);
+
+// The matmul precision a trial trains, evaluates and predicts in (train.precision).
+inline kernels::MatmulPrecision matmul_precision_of(const TrialConfig& c) {
+  return c.train.precision == "bf16" ? kernels::MatmulPrecision::bf16 : kernels::MatmulPrecision::f32;
+}
 
 }  // namespace ablate::experiments

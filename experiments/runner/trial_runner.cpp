@@ -211,6 +211,7 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
     explicit GemmThreads(std::int64_t n) { kernels::set_gemm_threads(int(n)); }
     ~GemmThreads() { kernels::set_gemm_threads(previous); }
   } gemm_threads(c.train.threads);
+  kernels::MatmulPrecisionScope precision(matmul_precision_of(c));
   try {
     // Fault injection for tests of failure handling (a trial that throws mid-sweep,
     // on whichever thread or MPI rank runs it).
