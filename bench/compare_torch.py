@@ -18,8 +18,9 @@ Markdown table per mode of medians over all repetitions of all rounds; --json ke
 every raw number. Environments: `best` (the default: OpenBLAS picks its own AVX-512
 kernel, glibc malloc keeps freed memory) and `default` (the machine's as is).
 
-    /usr/bin/python3 bench/compare_torch.py                        # everything, ~15-20 min
-    /usr/bin/python3 bench/compare_torch.py --quick --configs tiny  # smoke test, ~1 min
+    /usr/bin/python3 bench/compare_torch.py                        # everything, ~10-15 min
+    /usr/bin/python3 bench/compare_torch.py --quick                 # smoke test, ~1-2 min
+    /usr/bin/python3 bench/compare_torch.py --quick --configs tiny  # ~20 s
 """
 import argparse, datetime, json, math, os, resource, statistics, subprocess, sys, time
 
@@ -267,9 +268,9 @@ def available_cells(args):
     for peer in args.peers:
         label, benches = PEERS[peer]
         if peer.startswith("libtorch_") and not libtorch_built:
-            notes.append(f"{label}: {args.libtorch_binary} is not built (Debian's libtorch-dev is not installed; "
-                         "`apt-get install --no-install-recommends libtorch-dev`, then reconfigure and build "
-                         "bench_libtorch): left out")
+            notes.append(f"{label}: {args.libtorch_binary} is not built (CMake builds it where Debian's "
+                         "libtorch-dev is installed: `apt-get install --no-install-recommends libtorch-dev`, "
+                         "then reconfigure and build the bench_libtorch target): left out")
             continue
         missing = []
         for mode in args.modes:
@@ -298,9 +299,10 @@ def measure(args, cells):
                     if r % 2:
                         order.reverse()
                     medians = []
-                    for peer in order:
+                    for position, peer in enumerate(order):
                         result = run_peer(args, peer, config, mode, env)
                         context = result.pop("context", None) or context
+                        result.update(round=r, position=position)  # for looking at the VM's noise later
                         runs.setdefault((config, env_name, mode), {}).setdefault(peer, []).append(result)
                         medians.append(f"{PEERS[peer][0]} {result['median_ms']:.3g}")
                     print(f"[round {r + 1}/{args.rounds}] {config:6} {env_name:7} {mode:7} ms: " + ", ".join(medians),

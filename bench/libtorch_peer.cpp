@@ -191,7 +191,7 @@ int main(int argc, char** argv) {
 
   std::printf("{\"torch_version\": \"%s\", \"reps_ms\": [", TORCH_VERSION);
   for (std::size_t i = 0; i < n; ++i) std::printf("%s%.9g", i ? ", " : "", times[i]);
-  std::printf("], \"median_ms\": %.9g, \"first_loss\": %.9g, \"import_rss_mib\": %.6g, \"peak_rss_mib\": %.6g}\n",
+  std::printf("], \"median_ms\": %.9g, \"first_loss\": %.17g, \"import_rss_mib\": %.6g, \"peak_rss_mib\": %.6g}\n",
               median, first_loss, import_rss, peak_rss_mib());
   return 0;
 }
