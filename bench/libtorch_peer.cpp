@@ -160,6 +160,8 @@ int main(int argc, char** argv) {
                                     /*ignore_index=*/0, /*label_smoothing=*/0.0);
     };
     if (o.mode == "train") {
+      // The update of Python's single-tensor Adam (1.13's default on CPU), op for op;
+      // only its step counter is an integer here, a one-element tensor in Python.
       adam = std::make_unique<torch::optim::Adam>(model->parameters(), torch::optim::AdamOptions(1e-4));
       step = [&, loss_of] {
         // zero_grad(set_to_none=True), as the Python worker does; libtorch 1.13's
