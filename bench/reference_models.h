@@ -1,30 +1,18 @@
 #pragma once
-// The four reference configurations of the PyTorch comparison (tiny, small, medium,
-// base): a post-norm encoder–decoder, sinusoidal positions, separate Q/K, 1/sqrt(d_k), ReLU
-// FFN, dropout 0, Adam, the copy task on random tokens, f32. bench/compare_torch.py
-// builds the same models in PyTorch from the same table (keep the two in step).
+// The four reference models of the PyTorch comparison (tiny, small, medium, base;
+// shapes in bench/reference_configs.h): a post-norm encoder–decoder, sinusoidal
+// positions, separate Q/K, 1/sqrt(d_k), ReLU FFN, dropout 0, Adam, the copy task on
+// random tokens, f32. bench/compare_torch.py builds the same models in PyTorch, and
+// bench/libtorch_peer.cpp in libtorch's C++ API.
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <vector>
 
 #include "autograd/ablate.h"
+#include "bench/reference_configs.h"
 #include "nn/optim/optimizer.h"
 #include "nn/transformer/transformer_models.h"
 
 namespace ablate::bench {
-
-struct ReferenceConfig {
-  std::string name;
-  std::int64_t d_model, heads, encoder_layers, decoder_layers, d_ff, length, batch, vocab;
-};
-
-const std::vector<ReferenceConfig>& reference_configs();
-const ReferenceConfig& reference_config(const std::string& name);
-
-// Matmul FLOPs of one forward pass (projections, attention scores and values,
-// feed-forward, output layer); a training step counts 3× this.
-double forward_flops(const ReferenceConfig& c);
 
 // A model, its Adam optimizer and one fixed batch of the copy task: source = random
 // tokens, decoder input = BOS + source[:-1], targets = source.
