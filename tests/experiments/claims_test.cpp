@@ -64,13 +64,6 @@ const std::map<std::string, ComparisonRow>& found_rows() {
   return rows;
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 std::string problem_of(const std::string& path) {
   try {
     load_experiment(path);

@@ -35,13 +35,6 @@ PointResults point(std::map<std::string, std::string> values, std::vector<double
   return p;
 }
 
-std::vector<std::string> csv_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 }  // namespace
 
 TEST_CASE("a point's baseline has the baseline's values and the point's own elsewhere", "[comparisons]") {
@@ -93,7 +86,7 @@ TEST_CASE("seeds pair trials when every seed of both points finished; otherwise 
   CHECK(rows[1].summary.n == 3);
   const std::string csv = comparisons_csv(points, rows);
   CHECK_THAT(csv, Catch::Contains(",welch_t,"));
-  CHECK_THAT(csv_lines(csv)[2], Catch::EndsWith(",4,1,0,0,,yes"));  // trials, diverged, failed, missing, tuned, same_test_data
+  CHECK_THAT(lines_of(csv)[2], Catch::EndsWith(",4,1,0,0,,yes"));  // trials, diverged, failed, missing, tuned, same_test_data
 
   // A single seed cannot be compared.
   points[1].test = {{0, {{"sequence_accuracy", 0.9}}}};
@@ -162,7 +155,7 @@ TEST_CASE("a run writes comparisons.csv and a summary.md test table from its tri
   CommandResult r = run_command("cd " + dir.str() + " && " + std::string(ABLATE_CLI) + " run exp.toml --jobs 2 --quiet");
   REQUIRE(r.status == 0);
   const std::string csv = read_text(dir.str() + "/runs/cmp/comparisons.csv");
-  const auto lines = csv_lines(csv);
+  const auto lines = lines_of(csv);
   REQUIRE(lines.size() == 1 + 4 * 4);  // 4 points × (3 test metrics + the validation curve's mean)
   CHECK_THAT(lines[0], Catch::StartsWith("run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,"));
   CHECK_THAT(csv, Catch::Contains(",paired_t,"));
@@ -170,7 +163,7 @@ TEST_CASE("a run writes comparisons.csv and a summary.md test table from its tri
   CHECK_THAT(md, Catch::Contains("## Test sequence_accuracy") && Catch::Contains("| baseline |") &&
                      Catch::Contains("Evaluation noise: a trial's test sequence_accuracy has a standard error of"));
   const std::string results = read_text(dir.str() + "/runs/cmp/results.csv");
-  CHECK_THAT(csv_lines(results)[0],
+  CHECK_THAT(lines_of(results)[0],
              Catch::StartsWith("trial,point_id,model.attention.qk,model.norm.kind,seed,status,steps,"
                                "test_sequence_accuracy,test_token_accuracy,test_loss,"));
 }
@@ -188,7 +181,7 @@ TEST_CASE("ablate compare compares the points of two files against one baseline,
   CommandResult r = run_command(cli + " compare runs/a runs/b --out cmp");
   INFO(r.output);
   REQUIRE(r.status == 0);
-  const auto lines = csv_lines(read_text(dir.str() + "/cmp/comparisons.csv"));
+  const auto lines = lines_of(read_text(dir.str() + "/cmp/comparisons.csv"));
   REQUIRE(lines.size() == 1 + 3 * 4);  // separate (once), shared, identity × 4 metrics
   CHECK_THAT(lines[1], Catch::StartsWith("a,") && Catch::Contains(",baseline,"));
   CHECK_THAT(lines[5], Catch::StartsWith("a,") && Catch::Contains("model.attention.qk=shared") &&
@@ -228,10 +221,10 @@ TEST_CASE("[tune] searches its grid for every sweep point; each point is reporte
   CHECK(e.trials[0].point_id != e.trials[2].point_id);  // another setting, another config
   const std::string cli = "cd " + dir.str() + " && " + std::string(ABLATE_CLI);
   REQUIRE(run_command(cli + " run exp.toml --jobs 2 --quiet").status == 0);
-  const auto lines = csv_lines(read_text(dir.str() + "/runs/tuned/comparisons.csv"));
+  const auto lines = lines_of(read_text(dir.str() + "/runs/tuned/comparisons.csv"));
   REQUIRE(lines.size() == 1 + 2 * 4);
   for (std::size_t i = 1; i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::Contains(",train.lr=0.003,"));
-  const auto results = csv_lines(read_text(dir.str() + "/runs/tuned/results.csv"));
+  const auto results = lines_of(read_text(dir.str() + "/runs/tuned/results.csv"));
   CHECK_THAT(results[0], Catch::StartsWith("trial,point_id,model.attention.qk,train.lr,selected,seed,"));
   int selected = 0;
   for (std::size_t i = 1; i < results.size(); ++i) selected += results[i].find(",0.003,1,") != std::string::npos;

@@ -129,21 +129,37 @@ inline std::vector<std::string> summaries_differing(const std::string& a, const 
   return differing;
 }
 
+// The lines of a text, without their newlines.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// A line split at every `separator` (no quoting: the files compared here have none).
+inline std::vector<std::string> fields_of(const std::string& line, char separator) {
+  std::vector<std::string> fields;
+  std::size_t from = 0;
+  for (std::size_t at; (at = line.find(separator, from)) != std::string::npos; from = at + 1)
+    fields.push_back(line.substr(from, at - from));
+  fields.push_back(line.substr(from));
+  return fields;
+}
+
 // The rows of a TSV text (predictions.tsv, `ablate predict`'s output), header skipped,
 // each split at its tabs.
 inline std::vector<std::vector<std::string>> tsv_rows(const std::string& text) {
-  std::istringstream in(text);
-  std::string line;
   std::vector<std::vector<std::string>> rows;
-  std::getline(in, line);  // the header
-  while (std::getline(in, line)) {
-    std::vector<std::string> fields;
-    std::size_t from = 0;
-    for (std::size_t tab; (tab = line.find('\t', from)) != std::string::npos; from = tab + 1)
-      fields.push_back(line.substr(from, tab - from));
-    fields.push_back(line.substr(from));
-    rows.push_back(fields);
-  }
+  std::vector<std::string> lines = lines_of(text);
+  for (std::size_t i = 1; i < lines.size(); ++i) rows.push_back(fields_of(lines[i], '\t'));
+  return rows;
+}
+
+// The rows of results.csv, its header first, split at commas.
+inline std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& line : lines_of(text)) rows.push_back(fields_of(line, ','));
   return rows;
 }
 

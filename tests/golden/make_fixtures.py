@@ -303,7 +303,9 @@ def case_sinusoidal(dn):
     return fx
 
 
-def case_transformer(dn, norm_first):
+def case_transformer(dn, norm_first, autocast=False):
+    """autocast: the same model, inputs and weights (the same seed), run forward and
+    backward under PyTorch's CPU bf16 autocast, for our train.precision = "bf16"."""
     torch.manual_seed(6 if norm_first else 5)
     dt = DTYPES[dn]
     d = 8
@@ -318,7 +320,7 @@ def case_transformer(dn, norm_first):
     src_mask = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]], dtype=torch.bool)
     tgt_mask = torch.tensor([[1, 1, 1, 1], [1, 1, 0, 0]], dtype=torch.bool)
     m = m.to(dt)
-    case = "transformer_pre" if norm_first else "transformer_post"
+    case = ("transformer_pre" if norm_first else "transformer_post") + ("_autocast_bf16" if autocast else "")
     fx = Fixture(case, dn)
 
     names = {}
@@ -343,9 +345,10 @@ def case_transformer(dn, norm_first):
     fx.add("input.src_mask", src_mask)
     fx.add("input.tgt_mask", tgt_mask)
     causal = nn.Transformer.generate_square_subsequent_mask(4).to(dt)  # 0 / -inf
-    y = m(src, tgt, tgt_mask=causal, src_key_padding_mask=~src_mask,
-          tgt_key_padding_mask=~tgt_mask, memory_key_padding_mask=~src_mask)
-    record_module(fx, "", m, names, y, r64.to(dt), {"src": src, "tgt": tgt})
+    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+        y = m(src, tgt, tgt_mask=causal, src_key_padding_mask=~src_mask,
+              tgt_key_padding_mask=~tgt_mask, memory_key_padding_mask=~src_mask)
+    record_module(fx, "", m, names, y.float() if autocast else y, r64.to(dt), {"src": src, "tgt": tgt})
     return fx
 
 
@@ -490,9 +493,16 @@ CASES = [
 ]
 
 
+# Cases only meaningful in f32 (bf16 autocast computes from f32 weights).
+F32_CASES = [
+    lambda dn: case_transformer(dn, norm_first=False, autocast=True),
+    lambda dn: case_transformer(dn, norm_first=True, autocast=True),
+]
+
+
 def main():
-    for make in CASES:
-        for dn in ("f64", "f32"):
+    for make, dtypes in [(m, ("f64", "f32")) for m in CASES] + [(m, ("f32",)) for m in F32_CASES]:
+        for dn in dtypes:
             path, size = make(dn).write()
             print(f"{os.path.relpath(path, os.path.dirname(os.path.dirname(HERE)))}: {size} bytes")
 
