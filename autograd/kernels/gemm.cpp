@@ -231,30 +231,39 @@ const char* matmul_precision_name(MatmulPrecision precision) {
   return precision == MatmulPrecision::bf16 ? "bf16" : "f32";
 }
 
-void gemm_bf16(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
-               std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc, bool accumulate) {
-  if (M == 0 || N == 0 || K == 0) return gemm<float>(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
-  // The operands as stored: A is [M, K] or, transposed, [K, M]; B is [K, N] or [N, K].
-  std::int64_t a_rows = trans_a ? K : M, a_cols = trans_a ? M : K;
-  std::int64_t b_rows = trans_b ? N : K, b_cols = trans_b ? K : N;
-  thread_local std::vector<std::uint16_t> a16, b16;
+void gemm_bf16_operands(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,
+                        const std::uint16_t* A, std::int64_t lda, const std::uint16_t* B, std::int64_t ldb, float* C,
+                        std::int64_t ldc, bool accumulate) {
+  if (M == 0 || N == 0) return;
   thread_local bool onednn_runs_bf16 = true;
-  if (gemm_backend() == GemmBackend::onednn && onednn_runs_bf16) {
-    std::uint16_t* pa = grow(a16, a_rows * a_cols);
-    std::uint16_t* pb = grow(b16, b_rows * b_cols);
-    to_bf16(A, a_rows, a_cols, lda, pa);
-    to_bf16(B, b_rows, b_cols, ldb, pb);
-    if (onednn_gemm_bf16(trans_a, trans_b, M, N, K, pa, a_cols, pb, b_cols, C, ldc, accumulate)) return;
+  if (K > 0 && gemm_backend() == GemmBackend::onednn && onednn_runs_bf16) {
+    if (onednn_gemm_bf16(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate)) return;
     onednn_runs_bf16 = false;
   }
+  // The operands widened back to f32 (exactly) for the f32 GEMM.
+  std::int64_t a_rows = trans_a ? K : M, a_cols = trans_a ? M : K;
+  std::int64_t b_rows = trans_b ? N : K, b_cols = trans_b ? K : N;
   thread_local std::vector<float> a32, b32;
   float* pa = grow(a32, a_rows * a_cols);
   float* pb = grow(b32, b_rows * b_cols);
   for (std::int64_t r = 0; r < a_rows; ++r)
-    for (std::int64_t c = 0; c < a_cols; ++c) pa[r * a_cols + c] = round_to_bf16(A[r * lda + c]);
+    for (std::int64_t c = 0; c < a_cols; ++c) pa[r * a_cols + c] = bf16_to_float(A[r * lda + c]);
   for (std::int64_t r = 0; r < b_rows; ++r)
-    for (std::int64_t c = 0; c < b_cols; ++c) pb[r * b_cols + c] = round_to_bf16(B[r * ldb + c]);
+    for (std::int64_t c = 0; c < b_cols; ++c) pb[r * b_cols + c] = bf16_to_float(B[r * ldb + c]);
   gemm<float>(trans_a, trans_b, M, N, K, pa, a_cols, pb, b_cols, C, ldc, accumulate);
+}
+
+void gemm_bf16(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
+               std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc, bool accumulate) {
+  // The operands as stored: A is [M, K] or, transposed, [K, M]; B is [K, N] or [N, K].
+  std::int64_t a_rows = trans_a ? K : M, a_cols = trans_a ? M : K;
+  std::int64_t b_rows = trans_b ? N : K, b_cols = trans_b ? K : N;
+  thread_local std::vector<std::uint16_t> a16, b16;
+  std::uint16_t* pa = grow(a16, a_rows * a_cols);
+  std::uint16_t* pb = grow(b16, b_rows * b_cols);
+  to_bf16(A, a_rows, a_cols, lda, pa);
+  to_bf16(B, b_rows, b_cols, ldb, pb);
+  gemm_bf16_operands(trans_a, trans_b, M, N, K, pa, a_cols, pb, b_cols, C, ldc, accumulate);
 }
 
 void set_gemm_threads(int threads) {

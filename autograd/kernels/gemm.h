@@ -76,6 +76,13 @@ class MatmulPrecisionScope {
 void gemm_bf16(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
                std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc, bool accumulate);
 
+// The same product from operands already rounded (bf16 bits, kernels/bf16.h): for ops
+// that convert an operand once and use it in several products (linear converts its
+// input and weight in the forward and reuses them in the backward).
+void gemm_bf16_operands(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,
+                        const std::uint16_t* A, std::int64_t lda, const std::uint16_t* B, std::int64_t ldb, float* C,
+                        std::int64_t ldc, bool accumulate);
+
 // What the linear and matmul ops call: gemm_bf16 for f32 operands when this thread's
 // precision is bf16, gemm<T> otherwise (f64 is never rounded: gradchecks stay exact).
 template <class T>

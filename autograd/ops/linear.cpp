@@ -4,7 +4,9 @@
 // sum of the output gradient.
 #include <algorithm>
 #include <array>
+#include <vector>
 
+#include "autograd/kernels/bf16.h"
 #include "autograd/kernels/checks.h"
 #include "autograd/kernels/gemm.h"
 #include "autograd/op_builder.h"
@@ -13,6 +15,20 @@
 namespace ablate {
 
 namespace {
+
+// bf16 copies live in the arena as raw bytes (DType::b8, two per element): no tensor a
+// user sees is ever bf16, so DType has none.
+template <class Alloc>
+std::uint16_t* bf16_copy(Alloc&& alloc, const float* src, std::int64_t rows, std::int64_t cols, Tensor* keep) {
+  *keep = alloc(Shape{rows * cols * 2}, DType::b8);
+  auto* dst = reinterpret_cast<std::uint16_t*>(keep->data<std::uint8_t>());
+  kernels::to_bf16(src, rows, cols, cols, dst);
+  return dst;
+}
+
+const std::uint16_t* bf16_data(const Tensor& t) {
+  return reinterpret_cast<const std::uint16_t*>(t.data<std::uint8_t>());
+}
 
 Var linear_op(OpKind kind, const Var& x, const Var& weight, const Var& bias) {
   const bool apply_relu = kind == OpKind::linear_relu;
@@ -43,8 +59,19 @@ Var linear_op(OpKind kind, const Var& x, const Var& weight, const Var& bias) {
       const T* pb = op.input(2).data<T>();
       for (std::int64_t r = 0; r < rows; ++r) std::copy(pb, pb + out, py + r * out);
     }
-    kernels::gemm_at_precision<T>(false, true, rows, out, in, op.input(0).data<T>(), in, op.input(1).data<T>(),
-                     in, py, out, has_bias);
+    const bool bf16 = std::is_same_v<T, float> && kernels::matmul_precision() == kernels::MatmulPrecision::bf16;
+    if (bf16) {
+      auto scratch = [&](const Shape& shape, DType dtype) { return op.scratch(shape, dtype); };
+      Tensor xb, wb;
+      const std::uint16_t* x16 = bf16_copy(scratch, op.input(0).data<float>(), rows, in, &xb);
+      const std::uint16_t* w16 = bf16_copy(scratch, op.input(1).data<float>(), out, in, &wb);
+      kernels::gemm_bf16_operands(false, true, rows, out, in, x16, in, w16, in, y.data<float>(), out, has_bias);
+      op.save(0, xb);  // the backward's products use these (and know bf16 by them)
+      op.save(1, wb);
+    } else {
+      kernels::gemm<T>(false, true, rows, out, in, op.input(0).data<T>(), in, op.input(1).data<T>(), in, py, out,
+                       has_bias);
+    }
     if (apply_relu)
       for (std::int64_t i = 0, n = rows * out; i < n; ++i) py[i] = py[i] > T(0) ? py[i] : T(0);
   });
@@ -60,15 +87,33 @@ Var linear_op(OpKind kind, const Var& x, const Var& weight, const Var& bias) {
         for (std::int64_t i = 0, n = rows * out; i < n; ++i) gm[i] = y[i] > T(0) ? g[i] : T(0);
         g = gm;
       }
+      const bool bf16 = c.saved(0).defined();  // the forward's products were bf16
+      // The rounded output gradient is needed only within this backward: a per-thread
+      // buffer, not arena memory that would stay until the tape's reset.
+      thread_local std::vector<std::uint16_t> g16_buffer;
+      const std::uint16_t* g16 = nullptr;
+      if (bf16 && (c.needs_grad(0) || c.needs_grad(1))) {
+        if (g16_buffer.size() < std::size_t(rows * out)) g16_buffer.resize(std::size_t(rows * out));
+        kernels::to_bf16(reinterpret_cast<const float*>(g), rows, out, out, g16_buffer.data());
+        g16 = g16_buffer.data();
+      }
       if (c.needs_grad(0)) {  // dx [rows, in] = g [rows, out] · W [out, in]
         auto [gx, accumulate] = c.input_grad_slot(0);
-        kernels::gemm_at_precision<T>(false, false, rows, in, out, g, out, c.input(1).data<T>(), in,
-                         gx.template data<T>(), in, accumulate);
+        if (bf16)
+          kernels::gemm_bf16_operands(false, false, rows, in, out, g16, out, bf16_data(c.saved(1)), in,
+                                      gx.template data<float>(), in, accumulate);
+        else
+          kernels::gemm<T>(false, false, rows, in, out, g, out, c.input(1).data<T>(), in, gx.template data<T>(), in,
+                           accumulate);
       }
       if (c.needs_grad(1)) {  // dW [out, in] = gᵀ · x
         auto [gw, accumulate] = c.input_grad_slot(1);
-        kernels::gemm_at_precision<T>(true, false, out, in, rows, g, out, c.input(0).data<T>(), in,
-                         gw.template data<T>(), in, accumulate);
+        if (bf16)
+          kernels::gemm_bf16_operands(true, false, out, in, rows, g16, out, bf16_data(c.saved(0)), in,
+                                      gw.template data<float>(), in, accumulate);
+        else
+          kernels::gemm<T>(true, false, out, in, rows, g, out, c.input(0).data<T>(), in, gw.template data<T>(), in,
+                           accumulate);
       }
       if (c.num_inputs() == 3 && c.needs_grad(2)) {  // db = Σ_rows g
         T* gb = c.input_grad(2).template data<T>();

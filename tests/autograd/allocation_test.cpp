@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "autograd/ablate.h"
 #include "autograd/kernels/gemm.h"
@@ -141,8 +142,15 @@ int main() {
 
   float first = step();
   bool ok = true;
-  for (auto backend : {kernels::GemmBackend::eigen, kernels::GemmBackend::onednn}) {
+  // bf16 mixed precision too: its rounded operands live in per-thread buffers that
+  // only grow (with Eigen, the widened-back f32 copies as well).
+  for (auto [backend, precision] :
+       {std::pair{kernels::GemmBackend::eigen, kernels::MatmulPrecision::f32},
+        std::pair{kernels::GemmBackend::onednn, kernels::MatmulPrecision::f32},
+        std::pair{kernels::GemmBackend::eigen, kernels::MatmulPrecision::bf16},
+        std::pair{kernels::GemmBackend::onednn, kernels::MatmulPrecision::bf16}}) {
     kernels::set_gemm_backend(backend);
+    kernels::set_matmul_precision(precision);
     for (int i = 0; i < 3; ++i) step();  // warm-up: the arena and node list reach their size
     trap = backend == kernels::GemmBackend::eigen && std::getenv("ABLATE_TRAP_ALLOCATION") != nullptr;
     allocations = 0;
@@ -152,8 +160,9 @@ int main() {
     for (int i = 0; i < 20; ++i) last = step();
     counting = false;
     faults = minor_faults() - faults;
-    std::printf("%s: loss %.4f -> %.4f; in 20 steady-state steps: %ld heap allocations, %ld page faults\n",
-                kernels::gemm_backend_name(backend), first, last, allocations, faults);
+    std::printf("%s, %s: loss %.4f -> %.4f; in 20 steady-state steps: %ld heap allocations, %ld page faults\n",
+                kernels::gemm_backend_name(backend), kernels::matmul_precision_name(precision), first, last,
+                allocations, faults);
     if (backend == kernels::GemmBackend::eigen && allocations != 0) {
       std::printf("FAIL: a steady-state training step allocated on the heap\n");
       ok = false;
