@@ -1,4 +1,4 @@
-// f32 GEMM throughput of both of ablate's matmul backends (autograd/kernels/gemm.h),
+// f32 GEMM throughput of ablate's matmul backends, and bf16 mixed precision's, (autograd/kernels/gemm.h),
 // single-threaded: square sizes 64…1024 and the shapes the reference Transformers
 // (tiny, small, medium, base; bench/reference_models.h) multiply. "FLOPS" is 2·M·N·K
 // per call. The OpenBLAS figures depend on OPENBLAS_CORETYPE (see the context line
@@ -14,6 +14,7 @@
 #include <cblas.h>
 #include <dnnl.h>
 
+#include "autograd/kernels/bf16.h"
 #include "autograd/kernels/small_gemm.h"
 
 using namespace ablate;
@@ -78,6 +79,35 @@ void BM_SmallGemm(benchmark::State& state) {
   report_flops(state, M, N, K);
 }
 
+// bf16 mixed precision (train.precision = "bf16"): gemm_bf16 rounds both f32 operands
+// to bf16 (counted in the time) and runs oneDNN's bf16 GEMM with f32 output;
+// bf16_operands is the product alone, from operands rounded beforehand (what the
+// linear op's backward does with the operands its forward rounded).
+void BM_GemmBf16(benchmark::State& state) {
+  kernels::set_gemm_backend(kernels::GemmBackend::onednn);
+  std::int64_t M = state.range(0), N = state.range(1), K = state.range(2);
+  Operands o(M, N, K);
+  for (auto _ : state) {
+    kernels::gemm_bf16(false, false, M, N, K, o.a.data(), K, o.b.data(), N, o.c.data(), N, false);
+    benchmark::DoNotOptimize(o.c.data());
+  }
+  report_flops(state, M, N, K);
+}
+
+void BM_GemmBf16Operands(benchmark::State& state) {
+  kernels::set_gemm_backend(kernels::GemmBackend::onednn);
+  std::int64_t M = state.range(0), N = state.range(1), K = state.range(2);
+  Operands o(M, N, K);
+  std::vector<std::uint16_t> a16(o.a.size()), b16(o.b.size());
+  kernels::to_bf16(o.a.data(), M, K, K, a16.data());
+  kernels::to_bf16(o.b.data(), K, N, N, b16.data());
+  for (auto _ : state) {
+    kernels::gemm_bf16_operands(false, false, M, N, K, a16.data(), K, b16.data(), N, o.c.data(), N, false);
+    benchmark::DoNotOptimize(o.c.data());
+  }
+  report_flops(state, M, N, K);
+}
+
 void BM_OnednnSmall(benchmark::State& state) {
   std::int64_t M = state.range(0), N = state.range(1), K = state.range(2);
   bool tb = state.range(3);
@@ -120,6 +150,8 @@ BENCHMARK(BM_Gemm<GemmBackend::onednn>)
     ->Name("onednn")
     ->Apply(square_sizes)
     ->Apply(transformer_shapes);
+BENCHMARK(BM_GemmBf16)->Name("bf16")->Apply(transformer_shapes);
+BENCHMARK(BM_GemmBf16Operands)->Name("bf16_operands")->Apply(transformer_shapes);
 BENCHMARK(BM_Gemm<GemmBackend::eigen>)
     ->Name("eigen")
     ->Apply(square_sizes)
