@@ -73,19 +73,30 @@ Node& Tape::checked(const Var& v) {
 
 Var Tape::record(Node&& node, std::span<const Var> inputs) {
   bool any_grad = false;
-  for (const Var& v : inputs) any_grad = any_grad || this->node(v).requires_grad;
-  return record(std::move(node), inputs, any_grad);
+  const std::uint32_t* ids = input_ids(inputs, any_grad);
+  return push(std::move(node), ids, inputs.size(), any_grad);
 }
 
 Var Tape::record(Node&& node, std::span<const Var> inputs, bool requires_grad) {
+  bool any_grad = false;
+  const std::uint32_t* ids = input_ids(inputs, any_grad);
+  return push(std::move(node), ids, inputs.size(), requires_grad);
+}
+
+const std::uint32_t* Tape::input_ids(std::span<const Var> inputs, bool& any_grad) {
   auto* ids = static_cast<std::uint32_t*>(
       arena_.allocate(sizeof(std::uint32_t) * std::max<std::size_t>(inputs.size(), 1), 4));
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    this->node(inputs[i]);  // checks the tape and the generation
+    const Node& in = this->node(inputs[i]);  // checks the tape and the generation
     ids[i] = inputs[i].index_;
+    any_grad = any_grad || in.requires_grad;
   }
+  return ids;
+}
+
+Var Tape::push(Node&& node, const std::uint32_t* ids, std::size_t n_inputs, bool requires_grad) {
   node.inputs = ids;
-  node.n_inputs = std::uint32_t(inputs.size());
+  node.n_inputs = std::uint32_t(n_inputs);
   node.requires_grad = requires_grad && t_grad_enabled && node.backward != nullptr;
   if (!node.requires_grad) node.backward = nullptr;
   nodes_.push_back(std::move(node));

@@ -136,6 +136,10 @@ class Tape {
   friend class Var;
   friend class BackwardContext;
   Node& checked(const Var& v);
+  // record(): the inputs' indices in the arena (whether any needs a gradient in
+  // any_grad), then the node appended.
+  const std::uint32_t* input_ids(std::span<const Var> inputs, bool& any_grad);
+  Var push(Node&& node, const std::uint32_t* ids, std::size_t n_inputs, bool requires_grad);
   void run_backward(std::uint32_t root);
   // An uninitialised gradient buffer: a recycled one of the same byte size, or arena memory.
   void* alloc_grad(const Tensor& like);
