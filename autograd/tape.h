@@ -223,8 +223,9 @@ class BackwardContext {
   int num_inputs() const { return int(node_.n_inputs); }
   const Tensor& input(int i) const;
   bool needs_grad(int i) const;
-  // True when input i's gradient already holds a contribution of this sweep (from a
-  // later consumer of it); input_grad(i) then returns that buffer as it is.
+  // True when input i's gradient buffer exists already: a Parameter's, or one that a
+  // later consumer of the input has contributed to in this sweep. input_grad(i) then
+  // returns that buffer as it is.
   bool has_input_grad(int i) const;
   // The gradient buffer of input i (zeroed when first used this sweep); backward
   // functions add into it.
