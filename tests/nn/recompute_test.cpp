@@ -129,6 +129,24 @@ TEST_CASE("recompute is bit-identical: seq2seq, post-norm, every dropout, attent
   }
 }
 
+TEST_CASE("recompute is bit-identical at sizes whose products take oneDNN's GEMM", "[recompute]") {
+  // The cases above are small enough for the register-blocked kernel; these products
+  // (384 × 64 × 64 and wider) go to oneDNN, whose results the recompute must repeat too.
+  TransformerConfig c = small(2);
+  c.d_model = 64;
+  c.heads = 4;
+  c.d_ff = 256;
+  c.max_len = 24;
+  const VocabularyOptions vocab{.source_vocab = 30, .target_vocab = 30};
+  check_bit_identical([&] { return std::make_unique<Seq2SeqTransformer>(c, vocab, 8); },
+                      [](Module& m, Generator& g) {
+                        Tensor src = random_ids(16, 24, 30, g), tgt = random_ids(16, 24, 30, g),
+                               next = random_ids(16, 24, 30, g);
+                        return cross_entropy(static_cast<Seq2SeqTransformer&>(m).forward(src, tgt), next, 0);
+                      },
+                      4, 2);
+}
+
 TEST_CASE("recompute is bit-identical: decoder-only, pre-norm, rotary, GELU", "[recompute]") {
   TransformerConfig c = small(3);
   c.placement = "pre";
