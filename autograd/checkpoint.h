@@ -15,8 +15,10 @@
 // its gradients go into the same buffers in the same order (checkpoint.cpp says how).
 // What fn must respect:
 //   - its Vars come from `inputs` (their Vars on the scratch tape, in order) and from
-//     leaf(parameter) of Parameters, whose gradients accumulate into Parameter::grad as
-//     usual; Tensors it captures must stay valid until the tape's reset();
+//     leaf(parameter) on the current tape (not a captured tape's), whose gradients
+//     accumulate into Parameter::grad as usual;
+//   - what it captures stays valid until the backward has run: Tensors by value (arena
+//     views live until the tape's reset()), modules and generators by pointer;
 //   - its randomness comes from `generators`: their states before the forward are
 //     restored for the recompute, and set back after it;
 //   - an effect that must happen once per step skips itself when recomputing() (the
