@@ -1,7 +1,8 @@
 #pragma once
 // Bump allocator for activations. reset() rewinds instead of freeing; when a step
 // needed more than one block, reset() replaces them by a single block of their total
-// size, so from the second step on a step of the same shape allocates nothing and
+// size (the old blocks' pages handed back to the system first, so they do not stay in
+// the RSS), so from the second step on a step of the same shape allocates nothing and
 // touches only pages it already faulted in.
 #include <cstddef>
 #include <memory>

@@ -53,7 +53,8 @@ namespace ablate {
   X(batch_norm, true)      \
   X(masked_fill, true)     \
   X(where, true)           \
-  X(l2_normalize, true)
+  X(l2_normalize, true)    \
+  X(checkpoint, true)
 
 enum class OpKind : std::uint8_t {
 #define ABLATE_X(name, differentiable) name,

@@ -42,6 +42,10 @@ Tape::Tape() {
   nodes_.reserve(4096);
 }
 
+Tape::~Tape() {
+  destroy_kept();
+}
+
 Tape& Tape::current() {
   if (t_current) return *t_current;
   thread_local Tape default_tape;
@@ -68,17 +72,32 @@ Node& Tape::checked(const Var& v) {
 }
 
 Var Tape::record(Node&& node, std::span<const Var> inputs) {
+  bool any_grad = false;
+  const std::uint32_t* ids = input_ids(inputs, any_grad);
+  return push(std::move(node), ids, inputs.size(), any_grad);
+}
+
+Var Tape::record(Node&& node, std::span<const Var> inputs, bool requires_grad) {
+  bool any_grad = false;
+  const std::uint32_t* ids = input_ids(inputs, any_grad);
+  return push(std::move(node), ids, inputs.size(), requires_grad);
+}
+
+const std::uint32_t* Tape::input_ids(std::span<const Var> inputs, bool& any_grad) {
   auto* ids = static_cast<std::uint32_t*>(
       arena_.allocate(sizeof(std::uint32_t) * std::max<std::size_t>(inputs.size(), 1), 4));
-  bool any_grad = false;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const Node& in = this->node(inputs[i]);
+    const Node& in = this->node(inputs[i]);  // checks the tape and the generation
     ids[i] = inputs[i].index_;
     any_grad = any_grad || in.requires_grad;
   }
+  return ids;
+}
+
+Var Tape::push(Node&& node, const std::uint32_t* ids, std::size_t n_inputs, bool requires_grad) {
   node.inputs = ids;
-  node.n_inputs = std::uint32_t(inputs.size());
-  node.requires_grad = any_grad && t_grad_enabled && node.backward != nullptr;
+  node.n_inputs = std::uint32_t(n_inputs);
+  node.requires_grad = requires_grad && t_grad_enabled && node.backward != nullptr;
   if (!node.requires_grad) node.backward = nullptr;
   nodes_.push_back(std::move(node));
   return Var(this, std::uint32_t(nodes_.size() - 1), generation_);
@@ -104,6 +123,15 @@ Var Tape::leaf(Parameter& p) {
     stored.grad = p.grad.raw();
     stored.persistent_grad = true;
   }
+  return v;
+}
+
+Var Tape::leaf(const Tensor& value) {
+  Node n;
+  n.value = value;
+  n.op = OpKind::leaf;
+  Var v = record(std::move(n), {});
+  nodes_.back().requires_grad = t_grad_enabled;
   return v;
 }
 
@@ -150,15 +178,18 @@ void Tape::backward(const Var& output, const Tensor& grad_output) {
     if (!n.persistent_grad) n.grad = nullptr;
   for (GradBucket& b : grad_buckets_) b.free.clear();
   if (!root.grad) {
+    // A copy, not 0 + g: the seed is the gradient bit for bit (-0 stays -0), as when
+    // the consumers of `output` had been on this tape (checkpoint relies on it).
     root.grad = alloc_grad(root.value);
-    std::memset(root.grad, 0, root.value.nbytes());
+    std::memcpy(root.grad, grad_output.raw(), root.value.nbytes());
+  } else {
+    Tensor g = Tensor::view(root.grad, root.value.shape(), root.value.dtype());
+    dispatch_float(g.dtype(), "backward", [&]<class T>() {
+      T* dst = g.data<T>();
+      const T* src = grad_output.data<T>();
+      for (std::int64_t i = 0, n = g.numel(); i < n; ++i) dst[i] += src[i];
+    });
   }
-  Tensor g = Tensor::view(root.grad, root.value.shape(), root.value.dtype());
-  dispatch_float(g.dtype(), "backward", [&]<class T>() {
-    T* dst = g.data<T>();
-    const T* src = grad_output.data<T>();
-    for (std::int64_t i = 0, n = g.numel(); i < n; ++i) dst[i] += src[i];
-  });
   run_backward(output.index_);
 }
 
@@ -200,8 +231,14 @@ void Tape::recycle_grad(Node& n) {
   n.grad = nullptr;
 }
 
+void Tape::destroy_kept() {
+  for (auto k = kept_.rbegin(); k != kept_.rend(); ++k) k->destroy(k->object);
+  kept_.clear();
+}
+
 void Tape::reset() {
   for (GradBucket& b : grad_buckets_) b.free.clear();  // they pointed into the arena
+  destroy_kept();                                      // before the arena they live in
   nodes_.clear();
   arena_.reset();
   ++generation_;
@@ -213,6 +250,13 @@ NoGradGuard::NoGradGuard() : previous_(t_grad_enabled) {
   t_grad_enabled = false;
 }
 NoGradGuard::~NoGradGuard() {
+  t_grad_enabled = previous_;
+}
+
+EnableGradGuard::EnableGradGuard() : previous_(t_grad_enabled) {
+  t_grad_enabled = true;
+}
+EnableGradGuard::~EnableGradGuard() {
   t_grad_enabled = previous_;
 }
 
@@ -235,6 +279,10 @@ const Tensor& BackwardContext::input(int i) const {
 
 bool BackwardContext::needs_grad(int i) const {
   return tape_.nodes_[node_.inputs[i]].requires_grad;
+}
+
+bool BackwardContext::has_input_grad(int i) const {
+  return tape_.nodes_[node_.inputs[i]].grad != nullptr;
 }
 
 Tensor BackwardContext::input_grad(int i) {

@@ -12,7 +12,10 @@
 // reading freed memory.
 #include <array>
 #include <cstdint>
+#include <new>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "autograd/arena.h"
@@ -72,6 +75,7 @@ class Var {
 class Tape {
  public:
   Tape();
+  ~Tape();
   Tape(const Tape&) = delete;
   Tape& operator=(const Tape&) = delete;
 
@@ -80,6 +84,10 @@ class Tape {
 
   Var constant(const Tensor& value);  // no gradient flows into it
   Var leaf(Parameter& parameter);     // gradient accumulates into parameter.grad
+  // A leaf that needs a gradient but is no Parameter (what checkpoint() turns its
+  // inputs into): the gradient lives on this tape, allocated by its first
+  // contribution, and Var::grad() reads it until reset().
+  Var leaf(const Tensor& value);
   Var detach(const Var& x);           // same value, cut from the graph
 
   // Reverse sweep from a one-element `loss` (seeded with 1), or from any output with
@@ -98,6 +106,16 @@ class Tape {
   // Arena memory valid until reset().
   Tensor alloc(const Shape& shape, DType dtype);
   Tensor alloc_zeros(const Shape& shape, DType dtype);
+  void* allocate(std::size_t bytes, std::size_t alignment = 64) { return arena_.allocate(bytes, alignment); }
+
+  // Keeps an object that a node's backward needs besides tensors and numbers (the
+  // closure of a checkpointed function) alive until reset(), which destroys it. It is
+  // built in the arena, so a steady-state step allocates nothing for it. Returns its
+  // index, for the node's ints; kept<T>(index) finds it again.
+  template <class T>
+  std::pair<std::int64_t, T*> keep(T&& object);
+  template <class T>
+  T& kept(std::int64_t index) const { return *static_cast<T*>(kept_.at(std::size_t(index)).object); }
 
   bool grad_enabled() const;
   std::size_t size() const { return nodes_.size(); }
@@ -109,11 +127,19 @@ class Tape {
 
   // For op implementations (see op_builder.h).
   Var record(Node&& node, std::span<const Var> inputs);
+  // For a node whose need of a gradient its inputs do not decide (a checkpointed
+  // function: its weights may need one when its inputs do not, and its output may need
+  // none when they do): requires_grad as given, if gradients are being recorded.
+  Var record(Node&& node, std::span<const Var> inputs, bool requires_grad);
 
  private:
   friend class Var;
   friend class BackwardContext;
   Node& checked(const Var& v);
+  // record(): the inputs' indices in the arena (whether any needs a gradient in
+  // any_grad), then the node appended.
+  const std::uint32_t* input_ids(std::span<const Var> inputs, bool& any_grad);
+  Var push(Node&& node, const std::uint32_t* ids, std::size_t n_inputs, bool requires_grad);
   void run_backward(std::uint32_t root);
   // An uninitialised gradient buffer: a recycled one of the same byte size, or arena memory.
   void* alloc_grad(const Tensor& like);
@@ -126,9 +152,24 @@ class Tape {
     std::vector<void*> free;
   };
   std::vector<GradBucket> grad_buckets_;
+  struct Kept {
+    void* object;
+    void (*destroy)(void*);
+  };
+  std::vector<Kept> kept_;  // capacity persists across steps
+  void destroy_kept();
   Arena arena_;
   std::uint32_t generation_ = 1;
 };
+
+template <class T>
+std::pair<std::int64_t, T*> Tape::keep(T&& object) {
+  using Object = std::remove_cvref_t<T>;
+  static_assert(alignof(Object) <= 64, "Tape::keep: over-aligned type");
+  auto* p = new (arena_.allocate(sizeof(Object), alignof(Object))) Object(std::forward<T>(object));
+  kept_.push_back({p, [](void* o) { static_cast<Object*>(o)->~Object(); }});
+  return {std::int64_t(kept_.size() - 1), p};
+}
 
 // Within its scope ops record no gradient information (like torch.no_grad()).
 class NoGradGuard {
@@ -137,6 +178,20 @@ class NoGradGuard {
   ~NoGradGuard();
   NoGradGuard(const NoGradGuard&) = delete;
   NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// Within its scope ops record gradient information again, even inside a NoGradGuard
+// (like torch.enable_grad(); checkpoint's recompute, which a backward may run under
+// NoGradGuard, uses it).
+class EnableGradGuard {
+ public:
+  EnableGradGuard();
+  ~EnableGradGuard();
+  EnableGradGuard(const EnableGradGuard&) = delete;
+  EnableGradGuard& operator=(const EnableGradGuard&) = delete;
 
  private:
   bool previous_;
@@ -168,6 +223,10 @@ class BackwardContext {
   int num_inputs() const { return int(node_.n_inputs); }
   const Tensor& input(int i) const;
   bool needs_grad(int i) const;
+  // True when input i's gradient buffer exists already: a Parameter's, or one that a
+  // later consumer of the input has contributed to in this sweep. input_grad(i) then
+  // returns that buffer as it is.
+  bool has_input_grad(int i) const;
   // The gradient buffer of input i (zeroed when first used this sweep); backward
   // functions add into it.
   Tensor input_grad(int i);
@@ -185,6 +244,9 @@ class BackwardContext {
   Tensor scratch(const Shape& shape, DType dtype) { return tape_.alloc(shape, dtype); }
   double scalar(int i) const { return node_.scalars[std::size_t(i)]; }
   std::int64_t integer(int i) const { return node_.ints[std::size_t(i)]; }
+  // The object Tape::keep returned the index of, stored in ints[slot].
+  template <class T>
+  T& kept(int slot) const { return tape_.kept<T>(integer(slot)); }
 
  private:
   Tape& tape_;

@@ -1,11 +1,13 @@
 // The four reference models (bench/reference_models.h) as full training steps
-// (forward, backward, Adam) and forward-only passes, plus multi-head attention alone. Each reports its time in
+// (forward, backward, Adam; also with activation recomputation: train_recompute/) and
+// forward-only passes, plus multi-head attention alone. Each reports its time in
 // ms, the matmul FLOP rate it achieved (GFLOP/s, attention scores included; ×3 for a
 // training step) and the process's peak RSS. bench/compare_torch.py runs these one
 // configuration per process, alternating with PyTorch.
 #include <benchmark/benchmark.h>
 
 #include "bench/bench_util.h"
+#include "autograd/checkpoint.h"
 #include "autograd/kernels/gemm.h"
 #include "bench/reference_models.h"
 #include "nn/attention/multi_head_attention.h"
@@ -19,19 +21,27 @@ void report_flops(benchmark::State& state, double flops_per_iteration) {
                                                  benchmark::Counter::kIsRate);
 }
 
-void BM_TrainStep(benchmark::State& state, const std::string& name) {
+void measure_train_step(benchmark::State& state, const std::string& name, bool recompute) {
   const bench::ReferenceConfig& c = bench::reference_config(name);
   bench::ReferenceModel model(c);
+  model.set_recompute(recompute);
   // The first steps size the arena (it merges its blocks after a step that needed
   // several, and the merged block is faulted in once): steady state starts after.
   for (int i = 0; i < 3; ++i) model.train_step();
   for (auto _ : state) benchmark::DoNotOptimize(model.train_step());
   report_flops(state, 3 * bench::forward_flops(c));
   bench::report_peak_rss(state);
-  // Where the memory goes: activations and gradients (the tape's arena) vs weights,
-  // gradients and Adam's two moments (4 floats per parameter).
-  state.counters["arena_MiB"] = double(Tape::current().arena().capacity()) / (1 << 20);
+  // Where the memory goes: activations and gradients (the tape's arena, and with
+  // recompute the scratch tapes' too) vs weights, gradients and Adam's two moments (4
+  // floats per parameter). Arenas only grow, so these (and peak RSS) are a process's
+  // largest so far: one benchmark per process measures one configuration.
+  state.counters["arena_MiB"] =
+      double(Tape::current().arena().capacity() + checkpoint_scratch_capacity()) / (1 << 20);
   state.counters["params_MiB"] = double(model.parameter_count()) * 16 / (1 << 20);
+}
+
+void BM_TrainStep(benchmark::State& state, const std::string& name) {
+  measure_train_step(state, name, false);
 }
 
 // The same step with GEMMs on two threads (train.threads = 2): one large trial alone.
@@ -39,6 +49,12 @@ void BM_TrainStepTwoThreads(benchmark::State& state, const std::string& name) {
   kernels::set_gemm_threads(2);
   BM_TrainStep(state, name);
   kernels::set_gemm_threads(1);
+}
+
+// The same step with each layer's activations recomputed in the backward
+// (train.recompute): less memory, each layer's forward twice.
+void BM_TrainStepRecompute(benchmark::State& state, const std::string& name) {
+  measure_train_step(state, name, true);
 }
 
 // The same step in bf16 mixed precision (train.precision = "bf16").
@@ -89,6 +105,8 @@ const int registered = [] {
   for (const auto& c : bench::reference_configs()) {
     benchmark::RegisterBenchmark(("train/" + c.name).c_str(), BM_TrainStep, c.name)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("forward/" + c.name).c_str(), BM_Forward, c.name)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("train_recompute/" + c.name).c_str(), BM_TrainStepRecompute, c.name)
+        ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("train_bf16/" + c.name).c_str(), BM_TrainStepBf16, c.name)
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("forward_bf16/" + c.name).c_str(), BM_ForwardBf16, c.name)

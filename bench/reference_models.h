@@ -24,6 +24,8 @@ class ReferenceModel {
   // Forward only, without recording gradients; returns the loss.
   double forward_only();
   std::int64_t parameter_count() const { return model_->parameter_count(true); }
+  // Activation recomputation (TransformerConfig::recompute) in every layer; off by default.
+  void set_recompute(bool on) { nn::set_recompute(*model_, on); }
 
  private:
   Var loss();

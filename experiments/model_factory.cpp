@@ -107,6 +107,7 @@ TrialModel build_model(const TrialConfig& c, const Task& task) {
   TrialModel m;
   nn::TransformerConfig transformer = c.model.transformer;
   transformer.attention.telemetry = c.train.attention_telemetry;
+  transformer.recompute = c.train.recompute;
   if (c.model.kind == "decoder" && task.family() != TaskFamily::lm) {
     m.stream = stream_vocabulary(task, c.model.share_embeddings);
     auto d = std::make_unique<nn::DecoderLanguageModel>(transformer, m.stream.size(), kPad, c.model.tie_output,

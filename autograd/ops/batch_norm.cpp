@@ -2,6 +2,7 @@
 // only, applied to every row.
 #include <cmath>
 
+#include "autograd/checkpoint.h"
 #include "autograd/kernels/checks.h"
 #include "autograd/kernels/eigen_maps.h"
 #include "autograd/op_builder.h"
@@ -72,10 +73,12 @@ Var batch_norm(const Var& x, const Tensor& row_mask, const Var& gamma, const Var
         statistics->variance.assign(rs.data(), rs.data() + D);
         statistics->rows = counted;
       }
-      auto rm = kernels::flat<T>(running_mean);
-      auto rv = kernels::flat<T>(running_var);
-      rm = (T(1) - T(momentum)) * rm + T(momentum) * mu;
-      rv = (T(1) - T(momentum)) * rv + T(momentum) * rs * (T(counted) / T(counted - 1));
+      if (!recomputing()) {  // checkpoint's recompute: the forward has updated them already
+        auto rm = kernels::flat<T>(running_mean);
+        auto rv = kernels::flat<T>(running_var);
+        rm = (T(1) - T(momentum)) * rm + T(momentum) * mu;
+        rv = (T(1) - T(momentum)) * rv + T(momentum) * rs * (T(counted) / T(counted - 1));
+      }
       rs = (rs + T(eps)).rsqrt();
     } else {
       mu = kernels::cflat<T>(running_mean);

@@ -145,6 +145,14 @@ std::vector<PlainKey> declare() {
       key("train", {"resume_every", I(0), "steps between saves of the resumable state; 0 = about every 5 minutes",
                     0.0, 1e9},
           FIELD(train.resume_every), never),
+      // Never in the id: the recompute runs the same ops on the same values in the same
+      // order, so losses, gradients and every result are bit-identical with it on or off
+      // (tests/nn/recompute_test.cpp, tests/experiments/recompute_trial_test.cpp); only
+      // peak memory and time differ, which no trial id covers.
+      key("train", {"recompute", false,
+                    "recompute each layer's activations in the backward instead of keeping them (less memory, ~1/3 "
+                    "more compute)"},
+          FIELD(train.recompute), never),
   };
 }
 

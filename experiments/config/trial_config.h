@@ -59,6 +59,9 @@ struct TrainSpec {
   // Steps between saves of the resumable state (resume_state.h); 0 = about every five
   // minutes of training. Not part of the trial's identity: it cannot change a result.
   std::int64_t resume_every = 0;
+  // Activation recomputation (nn::TransformerConfig::recompute): less memory, ~1/3 more
+  // compute, the same results bit for bit, so not part of the trial's identity either.
+  bool recompute = false;
 };
 
 // A plugin the trial's experiment loads (experiments/plugins/plugin.h), part of the

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "autograd/checkpoint.h"
+
 namespace ablate::nn {
 
 std::vector<double> AttentionTelemetry::mean_entropy() const {
@@ -74,6 +76,12 @@ Tensor MultiHeadAttention::build_mask(std::int64_t B, std::int64_t Tq, std::int6
   return mask;
 }
 
+// Telemetry and captures count each forward once: not again when checkpoint
+// recomputes the layer in the backward.
+bool MultiHeadAttention::observing() const {
+  return (record_ || capture_) && !recomputing();
+}
+
 void MultiHeadAttention::record_telemetry(const Tensor& a) {
   // a [B, H, Tq, Tk]; rows with no allowed key are all zeros and are skipped.
   const Shape& s = a.shape();
@@ -115,8 +123,10 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
     // dropout take the general path below.
     Tensor weights;
     Var out = attention(q, k, v, H, build_mask(B, Tq, Tk, key_mask, causal), *factor, &weights);
-    if (record_) record_telemetry(weights);
-    if (capture_) captured_ = weights.clone();
+    if (observing()) {
+      if (record_) record_telemetry(weights);
+      if (capture_) captured_ = weights.clone();
+    }
     return w_o_ ? w_o_->forward(out) : out;
   }
   // [B, T, H·d] → [B, H, T, d]
@@ -139,8 +149,10 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
     softmax_scale = *factor;    // fused into the softmax
   if (bias.defined()) scores = scores + constant(bias);
   Var attention = softmax(scores, build_mask(B, Tq, Tk, key_mask, causal), softmax_scale);
-  if (record_) record_telemetry(attention.value());
-  if (capture_) captured_ = attention.value().clone();
+  if (observing()) {
+    if (record_) record_telemetry(attention.value());
+    if (capture_) captured_ = attention.value().clone();
+  }
   if (dropout_ > 0 && training()) attention = dropout(attention, dropout_, true, *dropout_rng_);
   Var out = matmul(attention, v);  // [B, H, Tq, d_v]
   out = reshape(permute(out, {0, 2, 1, 3}), {B, Tq, H * d_v_});

@@ -62,6 +62,7 @@ class MultiHeadAttention : public Module {
  private:
   Tensor build_mask(std::int64_t B, std::int64_t Tq, std::int64_t Tk, const Tensor& key_mask,
                     bool causal) const;
+  bool observing() const;
   void record_telemetry(const Tensor& attention);
 
   std::int64_t heads_, d_k_, d_v_, d_model_;

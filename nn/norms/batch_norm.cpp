@@ -2,6 +2,7 @@
 // come from real tokens only — padding is excluded, which PyTorch's BatchNorm1d
 // cannot do — and eval() switches to the running statistics ("running_mean",
 // "running_var" buffers, as in torch.nn.BatchNorm1d).
+#include "autograd/checkpoint.h"
 #include "nn/init.h"
 #include "nn/norms/norm.h"
 
@@ -22,7 +23,8 @@ class BatchNorm : public Norm {
   }
   Var forward(const Var& x, const Tensor& token_mask) override {
     Tensor rows = token_mask.defined() ? token_mask.reshaped({token_mask.numel()}) : Tensor();
-    const bool measuring = training() && drift_.recording;
+    // Not while checkpoint recomputes the layer: its forward measured this batch already.
+    const bool measuring = training() && drift_.recording && !recomputing();
     // The running statistics before this batch updates them (batch_norm updates in place).
     Tensor running_mean_before = measuring ? running_mean_->clone() : Tensor();
     Tensor running_var_before = measuring ? running_var_->clone() : Tensor();

@@ -28,6 +28,10 @@ struct TransformerConfig {
   double embedding_dropout = 0.0;      // on embeddings + positions
   bool spatial_embedding_dropout = false;  // drop whole feature channels instead
   DType dtype = DType::f32;
+  // Activation recomputation: each layer's activations are recomputed in the backward
+  // (autograd/checkpoint.h) instead of kept, so training holds one layer's at a time.
+  // The same results bit for bit; a layer's forward costs twice.
+  bool recompute = false;
 
   bool pre_norm() const;
   bool has_final_norm() const;

@@ -1,6 +1,7 @@
 // Proves that a training step in steady state performs no heap allocation: malloc and
 // friends are replaced by counting wrappers around glibc's, and a step that uses every
-// op (forward, backward, SGD update, reset) runs after a warm-up while counting.
+// op and a checkpoint (forward, backward, SGD update, reset) runs after a warm-up while
+// counting.
 //
 // With the Eigen GEMM backend the step allocates nothing and page-faults nothing. The
 // default f32 backend, oneDNN 2.6, mallocs its packing buffers inside every sgemm call
@@ -118,6 +119,14 @@ int main() {
     Var h = matmul(probs, x) + x +
             attention(linear(x, tape.leaf(w_att), tape.leaf(b_att)), x, x, 2, causal4, 0.25);
     h = layer_norm(h, tape.leaf(gamma), tape.leaf(beta));
+    // A checkpointed block (with dropout): its closure, scratch tape and recompute
+    // allocate nothing either once warm.
+    const Var block_in[] = {h};
+    h = checkpoint(
+        [&](std::span<const Var> v) {
+          return v[0] + dropout(tanh(linear(v[0], leaf(w_att), leaf(b_att))), 0.1, true, dropout_gen);
+        },
+        block_in, {&dropout_gen});
     h = gelu_erf(h) + gelu_tanh(h) * sigmoid(h) - tanh(h) / (abs(h) + 1.0);
     h = relu(h) + sqrt(exp(h * 0.1)) + log(pow_scalar(h, 2.0) + 1.0) + (-h);
     h = where(pad.reshaped({B, T, 1}), h, h * 0.5);

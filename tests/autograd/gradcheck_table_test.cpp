@@ -219,6 +219,14 @@ std::vector<OpCase> op_table() {
          Var p = softmax(matmul(q, k, false, true), mask({4, 4}, {1, 0, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1}), 1.0 / std::sqrt(8.0));
          return layer_norm(matmul(p, x[0]) + x[0], Var(), Var());
        }},
+      // activation recomputation: x[0] is an intermediate (its gradient starts in the
+      // recompute), x[1] a leaf used after it too (its gradient is added onto)
+      {"checkpoint", TWO(normal(g, {3, 4}), normal(g, {4, 4})),
+       [](std::span<const Var> x) {
+         Var in[] = {x[0] * 1.5, x[1]};
+         Var y = checkpoint([](std::span<const Var> v) { return tanh(matmul(v[0], v[1])) + v[0]; }, in);
+         return y * sum(x[1]);
+       }},
   };
   return t;
 }
