@@ -10,26 +10,27 @@
 namespace ablate {
 
 namespace {
-constexpr std::size_t kBlockAlignment = 64;
 std::size_t round_up(std::size_t n, std::size_t a) {
   return (n + a - 1) / a * a;
 }
 
-// Hands the whole pages of a block about to be freed back to the system. glibc keeps
-// freed heap memory resident (kernels/gemm.cpp switches trimming off so that freed
-// buffers are reused without page faults), so the blocks the first steps outgrew would
-// otherwise stay in the RSS next to the merged block that replaces them. Measured on
-// the base reference model's training step: peak RSS 298 -> 278 MiB, and with
-// recompute (a second tape that grows twice) 241 -> 191 MiB.
-void release_pages(std::byte* p, std::size_t size) {
+std::size_t page_size() {
   static const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE));
-  const std::uintptr_t begin = round_up(std::uintptr_t(p), page), end = (std::uintptr_t(p) + size) / page * page;
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  return page;
 }
 }  // namespace
 
-void Arena::Free::operator()(std::byte* p) const {
-  std::free(p);
+// Blocks are mapped and unmapped directly rather than malloc'd: freeing one then
+// returns its pages to the system whatever malloc's policy is. With malloc, blocks
+// below the mmap threshold came from the heap, where glibc keeps freed memory resident
+// (kernels/gemm.cpp switches trimming off so that per-call buffers are reused without
+// page faults), so the blocks the first steps outgrew stayed in the RSS next to the
+// merged block that replaced them, and how much stayed depended on when the threshold
+// was set (GLIBC_TUNABLES at start-up vs mallopt at the first GEMM). Measured on the
+// base reference model's training step with recompute: peak RSS 229 MiB with
+// glibc.malloc.mmap_threshold=32 MiB from start-up, 191 MiB without; mapped, 191 both.
+void Arena::Unmap::operator()(std::byte* p) const {
+  munmap(p, bytes);
 }
 
 Arena::Arena(std::size_t first_block_bytes) : first_block_bytes_(first_block_bytes) {
@@ -39,10 +40,10 @@ Arena::Arena(std::size_t first_block_bytes) : first_block_bytes_(first_block_byt
 void Arena::add_block(std::size_t at_least) {
   std::size_t size = blocks_.empty() ? first_block_bytes_ : 2 * blocks_.back().size;
   while (size < at_least) size *= 2;
-  size = round_up(size, kBlockAlignment);
-  auto* p = static_cast<std::byte*>(std::aligned_alloc(kBlockAlignment, size));
-  if (!p) throw std::bad_alloc();
-  blocks_.push_back(Block{std::unique_ptr<std::byte, Free>(p), size, 0});
+  size = round_up(size, page_size());  // page-aligned: beyond any alignment asked for
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  blocks_.push_back(Block{std::unique_ptr<std::byte, Unmap>(static_cast<std::byte*>(p), Unmap{size}), size, 0});
   current_ = blocks_.size() - 1;
 }
 
@@ -62,10 +63,7 @@ void* Arena::allocate(std::size_t bytes, std::size_t alignment) {
 void Arena::reset() {
   if (blocks_.size() > 1) {
     std::size_t total = 0;
-    for (const Block& b : blocks_) {
-      total += b.size;
-      release_pages(b.memory.get(), b.size);
-    }
+    for (const Block& b : blocks_) total += b.size;
     blocks_.clear();
     first_block_bytes_ = total;
     add_block(total);

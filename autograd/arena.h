@@ -25,11 +25,12 @@ class Arena {
   std::size_t blocks() const { return blocks_.size(); }
 
  private:
-  struct Free {
+  struct Unmap {
+    std::size_t bytes = 0;
     void operator()(std::byte* p) const;
   };
   struct Block {
-    std::unique_ptr<std::byte, Free> memory;
+    std::unique_ptr<std::byte, Unmap> memory;
     std::size_t size = 0;
     std::size_t used = 0;
   };
