@@ -156,10 +156,32 @@ inline std::vector<std::vector<std::string>> tsv_rows(const std::string& text) {
   return rows;
 }
 
-// The rows of results.csv, its header first, split at commas.
+// One line of a CSV file ablate writes, split at its commas: a field in double quotes
+// may hold commas and doubled quotes (report_text.h's csv_field writes them so; no
+// field holds a newline).
+inline std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+// The rows of a CSV file ablate writes (results.csv, claims.csv), its header first.
 inline std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
   std::vector<std::vector<std::string>> rows;
-  for (const std::string& line : lines_of(text)) rows.push_back(fields_of(line, ','));
+  for (const std::string& line : lines_of(text)) rows.push_back(csv_fields(line));
   return rows;
 }
 
