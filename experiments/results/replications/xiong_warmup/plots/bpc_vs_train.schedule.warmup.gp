@@ -11,7 +11,7 @@ set title 'bpc (final, lower is better) by train.schedule.warmup'
 set xlabel 'train.schedule.warmup'
 set ylabel 'bpc'
 set xrange [-0.5:1.5]
-set xtics ('500' 0, '0' 1)
+set xtics ('400' 0, '0' 1)
 set grid ytics
 set key outside below height 1
 set offsets 0, 0, graph 0.05, graph 0.05
