@@ -34,6 +34,7 @@ run_packages=(
 test_packages=(
   "${run_packages[@]}"
   catch2                          # Catch2 v2: tests
+  ccache                          # compiler cache: a fresh clone recompiles only what changed
   libbenchmark-dev                # Google Benchmark: bench/
   clang-14 libclang-rt-14-dev llvm-14 libomp-14-dev
                                   # the sanitizer + libFuzzer build (scripts/sanitize.sh):

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The sanitizer half of the README's test command: builds everything with Clang under
 # AddressSanitizer + UndefinedBehaviorSanitizer into build-sanitize/ (the fuzz targets
-# of tests/fuzz too), then runs the whole suite there — every test, each fuzz target's
+# of tests/fuzz too), then runs the unit, e2e and fuzz tiers there — each fuzz target's
 # corpus replay and a seeded fuzzing run of fixed length (deterministic; open-ended
 # fuzzing is scripts/fuzz.sh). Any sanitizer report fails the test that triggered it.
-#   sanitize.sh [ctest arguments, e.g. -R fuzz]
+#   sanitize.sh [ctest arguments, e.g. -R fuzz]  (replace the default tier selection
+#                                                 with -L LABEL to run another tier)
 #   sanitize.sh --configure-only | --build-only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,8 +24,12 @@ cmake --build build-sanitize --parallel "$jobs"
 [[ $stage == build ]] && exit 0
 
 source scripts/sanitizer-env.sh
+if [[ $# -eq 0 ]]; then
+  bash scripts/ctest-tiers.sh build-sanitize '^(unit|e2e|fuzz)$'
+else
+  bash scripts/ctest-tiers.sh build-sanitize '' "$@"
+fi
 cd build-sanitize
-ctest --output-on-failure --parallel "$jobs" "$@"
 # What each seeded fuzzing run did (RELIABILITY.md quotes these figures; two runs of
 # the same commit print the same lines).
 for summary in tests/fuzz/*/summary; do

@@ -1,27 +1,30 @@
 #!/usr/bin/env bash
 # README command (b): install what is missing (install-deps.sh test: command (a)'s
-# packages plus Catch2, Google Benchmark, Clang 14 and its runtimes), build everything
-# (library, CLI, tests, benchmarks), run the whole suite through ctest; then the same
-# suite again under AddressSanitizer + UndefinedBehaviorSanitizer with the libFuzzer
-# targets' corpus replays and seeded fuzzing runs of fixed length (scripts/sanitize.sh,
-# a second build directory).
+# packages plus Catch2, Google Benchmark, Clang 14 and its runtimes, ccache, npm),
+# build everything (library, CLI, tests, benchmarks) in Release, fetch the datasets
+# the real-data experiments read (their own step: the tests never use the network),
+# run the unit, e2e and smoke tiers; then build again with Clang under
+# AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.sh, build-sanitize/)
+# and run the unit, e2e and fuzz tiers there (the libFuzzer targets' corpus replays and
+# seeded runs of fixed length). tests/README.md lists the tiers and every test in
+# them; the reproduce tier (full-size reruns against the committed results) is
+# scripts/reproduce.sh's, not this command's.
+# Each step's time is printed when it ends, and each suite's 15 slowest tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Each step's duration is printed when it ends (CI's log shows where the time went).
-step() {  # step NAME COMMAND...
-  local name=$1 t=$SECONDS
-  shift
-  "$@"
-  echo "== $name: $((SECONDS - t)) s"
-}
-step "install" bash scripts/install-deps.sh test
+source scripts/phases.sh
+
+run_phase "install" bash scripts/install-deps.sh test
 # A build/ that scripts/run.sh configured has the tests and benchmarks off: turn them on.
 if [[ -f build/CMakeCache.txt ]] &&
    ! { grep -qx 'ABLATE_BUILD_TESTS:BOOL=ON' build/CMakeCache.txt &&
        grep -qx 'ABLATE_BUILD_BENCH:BOOL=ON' build/CMakeCache.txt; }; then
   cmake -S . -B build -DABLATE_BUILD_TESTS=ON -DABLATE_BUILD_BENCH=ON > /dev/null
 fi
-step "Release build" bash scripts/build.sh
-step "Release suite" bash -c 'cd build && ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)"'
-step "sanitizer build" bash scripts/sanitize.sh --build-only
-step "sanitizer suite" bash scripts/sanitize.sh
+run_phase "Release build" bash scripts/build.sh
+run_phase "datasets" bash scripts/fetch-data.sh build/experiments/ablate
+run_phase "Release suite (unit, e2e, smoke)" bash scripts/ctest-tiers.sh build '^(unit|e2e|smoke)$'
+run_phase "sanitizer build" bash scripts/sanitize.sh --build-only
+run_phase "sanitizer suite (unit, e2e, fuzz)" bash scripts/sanitize.sh
+echo "scripts/test.sh steps:"
+print_phases

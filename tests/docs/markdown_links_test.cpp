@@ -6,6 +6,8 @@
 // tracker number ("issue #5") instead of saying what the change was.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <cctype>
 #include <filesystem>
 #include <fstream>

@@ -7,6 +7,8 @@
 // parser aborts this test.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <set>
 
 #include "experiments/config/experiment.h"
@@ -336,7 +338,7 @@ TEST_CASE("text TOML++ reads is ASCII and has the original's lines", "[config][u
 }
 
 TEST_CASE("a Chinese or accented name and description round-trip into config.toml and the reports",
-          "[config][unicode]") {
+          "[config][unicode][e2e]") {
   ScratchDir dir("config_unicode_round_trip");
   std::string toml = tiny_experiment("消融-é");
   toml.replace(toml.find("seed = 3"), 8, "description = '深入分析transformer — «écart» × 2'\nseed = 3");

@@ -2,6 +2,8 @@
 // runs, with exit status 2, a message naming the file and what is wrong, and no run
 // directory left behind.
 #include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
 #include <filesystem>
 
 #include "tests/experiments/experiment_files.h"
@@ -9,7 +11,7 @@
 using namespace ablate::experiments::testing;
 namespace fs = std::filesystem;
 
-TEST_CASE("every case of the bad-input catalogue exits 2 with its message and writes nothing", "[bad_inputs]") {
+TEST_CASE("every case of the bad-input catalogue exits 2 with its message and writes nothing", "[bad_inputs][e2e]") {
   const std::string catalogue = std::string(ABLATE_TEST_DATA_DIR) + "/bad_inputs";
   ScratchDir out("bad_inputs");
   int cases = 0;

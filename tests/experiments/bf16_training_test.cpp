@@ -4,6 +4,8 @@
 // shipped results' ids, which shipped_experiments_test compares).
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -90,15 +92,15 @@ void check_tracks_f32(const std::string& name, const std::string& overrides) {
 
 }  // namespace
 
-TEST_CASE("bf16 training tracks f32 on quickstart (reverse, seq2seq, LayerNorm)", "[bf16]") {
+TEST_CASE("bf16 training tracks f32 on quickstart (reverse, seq2seq, LayerNorm)", "[bf16][e2e]") {
   check_tracks_f32("quickstart", "");
 }
 
-TEST_CASE("bf16 training tracks f32 on norms (layer, batch, rms, none × post, pre)", "[bf16]") {
+TEST_CASE("bf16 training tracks f32 on norms (layer, batch, rms, none × post, pre)", "[bf16][smoke]") {
   check_tracks_f32("norms", "'tune.\"train.lr\"=[2e-3]'");
 }
 
-TEST_CASE("train.precision is in a trial's identity only when it is bf16", "[bf16]") {
+TEST_CASE("train.precision is in a trial's identity only when it is bf16", "[bf16][e2e]") {
   ScratchDir dir("bf16_identity");
   const std::string f32_default = dir.file("a.toml", tiny_experiment("a"));
   const std::string f32_explicit = dir.file("b.toml", tiny_experiment("a", "precision = \"f32\"\n"));

@@ -4,6 +4,8 @@
 // `ablate report`), and the mistakes a claim can make in the experiment file.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -239,7 +241,7 @@ TEST_CASE("claims: a claim on several points agrees only if every point agrees",
 // Protects the end-to-end path: `ablate run` writes claims.csv and the Claims section
 // after the first table, and `ablate report` rebuilds both from trials.json; claims
 // change no trial.
-TEST_CASE("claims: a run writes claims.csv and summary.md's Claims; ablate report rebuilds them", "[claims]") {
+TEST_CASE("claims: a run writes claims.csv and summary.md's Claims; ablate report rebuilds them", "[claims][e2e]") {
   ScratchDir dir("claims_run");
   const std::string claims =
       "\n[report]\nbaseline = { \"model.attention.qk\" = \"separate\" }\n"
@@ -299,7 +301,7 @@ TEST_CASE("claims: a run writes claims.csv and summary.md's Claims; ablate repor
 
 // Protects the file's validation: each mistake is an error naming the file, line and
 // key and what is allowed, and nothing runs.
-TEST_CASE("claims: mistakes in [[report.claims]] are errors at their line", "[claims]") {
+TEST_CASE("claims: mistakes in [[report.claims]] are errors at their line", "[claims][e2e]") {
   ScratchDir dir("claims_errors");
   const std::string sweep = sweep_experiment("errors");
   auto with_claim = [&](const std::string& report, const std::string& claim) {

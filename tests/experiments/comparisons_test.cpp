@@ -5,6 +5,8 @@
 // themselves are checked against SciPy in stats_test.cpp; here the plumbing is.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <cmath>
 #include <sstream>
 
@@ -149,7 +151,7 @@ TEST_CASE("[report] names swept keys and their values; anything else is an error
   CHECK(load("\n[report]\nequivalence_margin = 0.5\n").trials[0].id == load("").trials[0].id);
 }
 
-TEST_CASE("a run writes comparisons.csv and a summary.md test table from its trials", "[comparisons]") {
+TEST_CASE("a run writes comparisons.csv and a summary.md test table from its trials", "[comparisons][e2e]") {
   ScratchDir dir("comparisons_run");
   const std::string file = dir.file("exp.toml", sweep_experiment("cmp"));
   CommandResult r = run_command("cd " + dir.str() + " && " + std::string(ABLATE_CLI) + " run exp.toml --jobs 2 --quiet");
@@ -169,7 +171,7 @@ TEST_CASE("a run writes comparisons.csv and a summary.md test table from its tri
 }
 
 TEST_CASE("ablate compare compares the points of two files against one baseline, merging a shared point",
-          "[comparisons]") {
+          "[comparisons][e2e]") {
   ScratchDir dir("comparisons_compare");
   // Two files sweeping qk: both hold the separate point (the same config, so the
   // same point_id), each adds one variant.
@@ -207,7 +209,7 @@ TEST_CASE("ablate compare compares the points of two files against one baseline,
 }
 
 TEST_CASE("[tune] searches its grid for every sweep point; each point is reported at its best setting",
-          "[comparisons][tune]") {
+          "[comparisons][tune][e2e]") {
   ScratchDir dir("comparisons_tune");
   // lr 1e-5 cannot learn anything in 30 steps: every point must choose 3e-3.
   const std::string base = tiny_experiment("tuned") + "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n"
@@ -276,7 +278,7 @@ TEST_CASE("curve metrics: the mean of the validation curve and the steps to a th
   CHECK(metric_split("mse") == "test");
 }
 
-TEST_CASE("a [report] threshold adds steps-to-threshold rows without changing any trial", "[comparisons][curves]") {
+TEST_CASE("a [report] threshold adds steps-to-threshold rows without changing any trial", "[comparisons][curves][e2e]") {
   ScratchDir dir("comparisons_threshold");
   const std::string sweep = sweep_experiment("curves");
   dir.file("exp.toml", sweep);

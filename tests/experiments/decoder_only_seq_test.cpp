@@ -5,6 +5,8 @@
 // `ablate predict`. seq2seq stays what `auto` picks, so the ids of earlier trials stay.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -129,7 +131,7 @@ TEST_CASE("a decoder-only model's loss is the mean cross-entropy of the target p
 }
 
 TEST_CASE("a decoder-only model learns copy, writes predictions.tsv, and predict decodes its checkpoint",
-          "[decoder_seq]") {
+          "[decoder_seq][e2e]") {
   // Trained short (lengths 2..5, 1000 steps, d_model 32): test sequence accuracy > 0.9.
   // predictions.tsv reproduces the sequence accuracy, and `ablate predict` on the
   // checkpoint gives its predictions for its sources.
@@ -226,7 +228,7 @@ TEST_CASE("decoder-only greedy decoding is the argmax after the separator, batch
 }
 
 TEST_CASE("every positions kind and attention/norm option trains a decoder-only model on reverse with by-length metrics",
-          "[decoder_seq]") {
+          "[decoder_seq][e2e]") {
   // Trained on lengths 2..4, tested on 2..7: no NaN, every test length reported, and
   // the position tables sized for the longest test stream (7 + 1 + 8 = 16).
   ScratchDir dir("decoder_seq_positions");
@@ -265,7 +267,7 @@ TEST_CASE("every positions kind and attention/norm option trains a decoder-only 
   CHECK_THAT(read_text(dir.str() + "/runs/positions/summary.md"), Catch::Contains("sequence_accuracy"));
 }
 
-TEST_CASE("a decoder-only model on text_pairs is measured with the task's own metrics", "[decoder_seq]") {
+TEST_CASE("a decoder-only model on text_pairs is measured with the task's own metrics", "[decoder_seq][e2e]") {
   // text_pairs with source and target vocabularies of their own: cer, wer, bleu, chrf.
   ScratchDir dir("decoder_seq_text");
   std::string pairs;
@@ -281,7 +283,7 @@ TEST_CASE("a decoder-only model on text_pairs is measured with the task's own me
 }
 
 TEST_CASE("model.kind and max_len mismatches of decoder-only models are config errors with file and line",
-          "[decoder_seq]") {
+          "[decoder_seq][e2e]") {
   ScratchDir dir("decoder_seq_errors");
   auto check = [&](const std::string& toml, const std::string& message) {
     const std::string file = dir.file("bad.toml", toml);

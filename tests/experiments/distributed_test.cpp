@@ -1,6 +1,8 @@
 // Sweeps split over shards (job arrays) and MPI ranks: the split is a partition,
 // balanced by predicted work, and merged results equal a local run's.
 #include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -53,7 +55,7 @@ TEST_CASE("shards partition the trials and balance predicted work", "[distribute
   for (std::size_t i = 0; i < 5; ++i) CHECK(e.trials[order[i]].config.model.transformer.d_model == 32);
 }
 
-TEST_CASE("three shards merged by ablate report equal a local run", "[distributed]") {
+TEST_CASE("three shards merged by ablate report equal a local run", "[distributed][e2e]") {
   ScratchDir dir("shard_merge");
   std::string file = dir.file("exp.toml", sweep_experiment("merge"));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --jobs 1 --quiet").status == 0);
@@ -79,7 +81,7 @@ TEST_CASE("three shards merged by ablate report equal a local run", "[distribute
   CHECK(summaries_differing(dir.str() + "/local/merge", dir.str() + "/merged/merge").empty());
 }
 
-TEST_CASE("shards share one run directory and a bad --shard is exit 2", "[distributed]") {
+TEST_CASE("shards share one run directory and a bad --shard is exit 2", "[distributed][e2e]") {
   ScratchDir dir("shard_same_dir");
   std::string file = dir.file("exp.toml", sweep_experiment("same"));
   for (int k = 1; k <= 2; ++k)
@@ -104,7 +106,7 @@ std::string mpirun(int ranks) {
 
 }  // namespace
 
-TEST_CASE("mpirun -np 3 gives the same results as a local run and skips finished trials", "[distributed][mpi]") {
+TEST_CASE("mpirun -np 3 gives the same results as a local run and skips finished trials", "[distributed][mpi][e2e]") {
   ScratchDir dir("mpi_three");
   std::string file = dir.file("exp.toml", sweep_experiment("mpi"));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --jobs 1 --quiet").status == 0);
@@ -119,7 +121,7 @@ TEST_CASE("mpirun -np 3 gives the same results as a local run and skips finished
   CHECK_THAT(again.output, Catch::Contains("8 trials (8 already done, 0 ok"));
 }
 
-TEST_CASE("mpirun with one rank and with more ranks than trials", "[distributed][mpi]") {
+TEST_CASE("mpirun with one rank and with more ranks than trials", "[distributed][mpi][e2e]") {
   ScratchDir dir("mpi_ranks");
   std::string file = dir.file("exp.toml", tiny_experiment("few") + "\n[sweep]\nseeds = [0, 1]\n");
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --jobs 1 --quiet").status == 0);
@@ -132,7 +134,7 @@ TEST_CASE("mpirun with one rank and with more ranks than trials", "[distributed]
   }
 }
 
-TEST_CASE("under mpirun a trial that throws is recorded as failed and the others finish", "[distributed][mpi]") {
+TEST_CASE("under mpirun a trial that throws is recorded as failed and the others finish", "[distributed][mpi][e2e]") {
   ScratchDir dir("mpi_fail");
   std::string file = dir.file("exp.toml", sweep_experiment("fail"));
   Experiment e = load_experiment(file);
@@ -151,7 +153,7 @@ TEST_CASE("under mpirun a trial that throws is recorded as failed and the others
   CHECK_THAT(again.output, Catch::Contains("7 already done, 1 ok"));
 }
 
-TEST_CASE("under mpirun a bad file is exit 2 with no run directory", "[distributed][mpi]") {
+TEST_CASE("under mpirun a bad file is exit 2 with no run directory", "[distributed][mpi][e2e]") {
   ScratchDir dir("mpi_bad");
   std::string file = dir.file("exp.toml", tiny_experiment("bad") + "nonsense = 1\n");
   CommandResult r = run_command(mpirun(3) + kCli + " run " + file + " --out " + dir.str() + "/runs --quiet");

@@ -2,6 +2,8 @@
 // a second `ablate run` on the same directory, and repeated kill -9 with resume.
 // Nothing finished may be lost or corrupted, and every failure must be clear.
 #include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
 #include <csignal>
 #include <filesystem>
 #include <sys/wait.h>
@@ -51,7 +53,7 @@ pid_t start_run(const std::string& file, const std::string& out) {
 
 }  // namespace
 
-TEST_CASE("a full disk (file-size limit) gives a clear error and leaves no corrupt file", "[faults]") {
+TEST_CASE("a full disk (file-size limit) gives a clear error and leaves no corrupt file", "[faults][e2e]") {
   ScratchDir dir("faults_disk");
   std::string file = dir.file("exp.toml", sweep_experiment("disk"));
   // SIGXFSZ ignored, so writes past the limit fail with EFBIG as on a full disk.
@@ -70,7 +72,7 @@ TEST_CASE("a full disk (file-size limit) gives a clear error and leaves no corru
   check_nothing_half_written(dir.str() + "/limit8");
 }
 
-TEST_CASE("a trial that throws inside a worker thread does not stop the others", "[faults]") {
+TEST_CASE("a trial that throws inside a worker thread does not stop the others", "[faults][e2e]") {
   ScratchDir dir("faults_throw");
   std::string file = dir.file("exp.toml", sweep_experiment("throw"));
   std::string victim = load_experiment(file).trials[2].id;
@@ -84,7 +86,7 @@ TEST_CASE("a trial that throws inside a worker thread does not stop the others",
   check_nothing_half_written(dir.str() + "/runs");
 }
 
-TEST_CASE("a second ablate run on the same directory is refused with a clear message", "[faults]") {
+TEST_CASE("a second ablate run on the same directory is refused with a clear message", "[faults][e2e]") {
   ScratchDir dir("faults_lock");
   std::string file = dir.file("exp.toml", sweep_experiment("lock"));
   pid_t first = start_run(file, dir.str() + "/runs");
@@ -102,7 +104,7 @@ TEST_CASE("a second ablate run on the same directory is refused with a clear mes
   check_nothing_half_written(dir.str() + "/runs");
 }
 
-TEST_CASE("kill -9 at several points, then resume: nothing lost, same results", "[faults]") {
+TEST_CASE("kill -9 at several points, then resume: nothing lost, same results", "[faults][e2e]") {
   ScratchDir dir("faults_kills");
   std::string file = dir.file("exp.toml", sweep_experiment("kills"));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);

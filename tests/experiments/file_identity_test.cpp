@@ -3,6 +3,8 @@
 // and a trial's config.toml refuses to run on data that changed since.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <filesystem>
 #include <map>
 
@@ -50,7 +52,7 @@ TEST_CASE("file digests are OpenSSL's SHA-256 of the bytes", "[identity]") {
   CHECK_THROWS_WITH(sha256_of_file(dir.str()), Catch::Contains("is a directory"));
 }
 
-TEST_CASE("editing a data file reruns exactly the trials that read it", "[identity]") {
+TEST_CASE("editing a data file reruns exactly the trials that read it", "[identity][e2e]") {
   ScratchDir dir("identity_edit");
   dir.file("a.tsv", pairs("s"));
   dir.file("b.tsv", pairs("t"));
@@ -92,7 +94,7 @@ TEST_CASE("editing a data file reruns exactly the trials that read it", "[identi
   CHECK(summary["files"]["task.path"]["sha256"] == sha256_of_file(dir.str() + "/a.tsv"));
 }
 
-TEST_CASE("a trial's config.toml refuses data that changed since it ran", "[identity]") {
+TEST_CASE("a trial's config.toml refuses data that changed since it ran", "[identity][e2e]") {
   ScratchDir dir("identity_recorded");
   dir.file("a.tsv", pairs("s"));
   dir.file("b.tsv", pairs("t"));
@@ -114,7 +116,7 @@ TEST_CASE("a trial's config.toml refuses data that changed since it ran", "[iden
 }
 
 TEST_CASE("a trial's config.toml reruns from anywhere into its sweep and keeps the sweep's reports",
-          "[identity]") {
+          "[identity][e2e]") {
   ScratchDir dir("identity_rerun");
   dir.file("a.tsv", pairs("s"));
   dir.file("b.tsv", pairs("t"));

@@ -3,6 +3,8 @@
 // by hand) and errors that name file:line:column; and the forecast task built on it:
 // rolling-origin window counts and the covariates' shape.
 #include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
 #include <cmath>
 #include <string>
 

@@ -4,6 +4,8 @@
 // word — from which the reported metrics can be recomputed with no ablate code.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -149,7 +151,7 @@ TEST_CASE("g2p names the file and line of a malformed dictionary line", "[g2p]")
 }
 
 TEST_CASE("a g2p trial writes predictions.tsv, and its PER and WER recomputed from that file are the reported ones",
-          "[g2p]") {
+          "[g2p][e2e]") {
   ScratchDir dir("g2p_run");
   write_dictionary(dir);
   const std::string file = dir.file(

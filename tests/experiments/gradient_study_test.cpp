@@ -227,7 +227,7 @@ const json& record(const json& att, std::size_t dk_index, const char* scale) {
 
 }  // namespace
 
-TEST_CASE("attention metrics match a hand computation of each draw", "[study]") {
+TEST_CASE("attention metrics match a hand computation of each draw", "[study][e2e]") {
   AttentionStudyOptions o;
   o.d_k = {3, 5};
   o.length = 4;

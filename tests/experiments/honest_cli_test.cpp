@@ -4,6 +4,8 @@
 // line names trials by their swept values.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <filesystem>
 
 #include "experiments/runner/progress.h"
@@ -31,7 +33,7 @@ std::string two_trials(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("a dry run counts the trials that would run and those already done", "[cli]") {
+TEST_CASE("a dry run counts the trials that would run and those already done", "[cli][e2e]") {
   ScratchDir dir("honest_dry_run");
   const std::string file = dir.file("exp.toml", two_trials("dry"));
   const std::string out = " --out " + dir.str() + "/runs";
@@ -48,7 +50,7 @@ TEST_CASE("a dry run counts the trials that would run and those already done", "
              Catch::Contains("2 of 2 trials would run"));
 }
 
-TEST_CASE("without gnuplot a run warns once, skips the images and exits 0", "[cli]") {
+TEST_CASE("without gnuplot a run warns once, skips the images and exits 0", "[cli][e2e]") {
   ScratchDir dir("honest_no_gnuplot");
   const std::string file = dir.file("exp.toml", two_trials("plotless"));
   // An empty PATH: execvp finds no gnuplot (the CLI is started by its full path).
@@ -64,7 +66,7 @@ TEST_CASE("without gnuplot a run warns once, skips the images and exits 0", "[cl
   CHECK(std::filesystem::exists(run + "/plots/val_loss.gp"));  // the scripts to draw them later
 }
 
-TEST_CASE("ablate run on a directory says it is one", "[cli]") {
+TEST_CASE("ablate run on a directory says it is one", "[cli][e2e]") {
   ScratchDir dir("honest_directory");
   CommandResult r = run_command(kCli + " run " + dir.str());
   CHECK(r.status == 2);
@@ -72,7 +74,7 @@ TEST_CASE("ablate run on a directory says it is one", "[cli]") {
                            Catch::Contains("ablate report DIR"));
 }
 
-TEST_CASE("a problem independent of the swept values is reported once, others name their points", "[cli]") {
+TEST_CASE("a problem independent of the swept values is reported once, others name their points", "[cli][e2e]") {
   ScratchDir dir("honest_once");
   const std::string sweep = "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\", \"identity\"]\n"
                             "\"model.heads\" = [2, 3]\n";

@@ -3,6 +3,8 @@
 // reports (and are counted once), and every earlier version of the file is kept.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <filesystem>
 
 #include "tests/experiments/experiment_files.h"
@@ -29,7 +31,7 @@ int directories(const std::string& dir) {
 }  // namespace
 
 TEST_CASE("an edited experiment file reuses, runs and sets aside trials, and keeps its earlier versions",
-          "[incremental]") {
+          "[incremental][e2e]") {
   ScratchDir dir("incremental_sweep");
   const std::string v1 = version("\"separate\", \"shared\""), v2 = version("\"shared\", \"identity\"");
   const std::string file = dir.str() + "/exp.toml", out = " --out " + dir.str() + "/runs";
@@ -69,7 +71,7 @@ TEST_CASE("an edited experiment file reuses, runs and sets aside trials, and kee
 }
 
 TEST_CASE("an experiment file whose grid shrank to a subset of the sweep replaces the index; a trial's config.toml does not",
-          "[incremental]") {
+          "[incremental][e2e]") {
   ScratchDir dir("incremental_shrink");
   const std::string file = dir.str() + "/exp.toml", out = " --out " + dir.str() + "/runs";
   const std::string run = dir.str() + "/runs/incremental";

@@ -5,6 +5,8 @@
 // options stay out of trial ids at their defaults, so earlier results keep theirs.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -64,7 +66,7 @@ TEST_CASE("with test lengths of its own, a symbolic task trains and validates on
 }
 
 TEST_CASE("test lengths are reported per length, compared and plotted, and stay out of ids at their default",
-          "[length]") {
+          "[length][e2e]") {
   ScratchDir dir("length_run");
   const std::string task =
       "[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = 32\ntest_size = 64\n";

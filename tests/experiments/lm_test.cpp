@@ -5,6 +5,8 @@
 // every position / attention / norm variant training in a causal decoder.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -94,7 +96,7 @@ TEST_CASE("lm training windows are context + 1 consecutive tokens of the trainin
 }
 
 TEST_CASE("a decoder trial on lm reports bits per character equal to its loss in bits, longer contexts and samples",
-          "[lm]") {
+          "[lm][e2e]") {
   ScratchDir dir("lm_run");
   write_text(dir);
   const std::string file = dir.file(
@@ -123,7 +125,7 @@ TEST_CASE("a decoder trial on lm reports bits per character equal to its loss in
   CHECK_THAT(md, Catch::Contains("## Samples"));
 }
 
-TEST_CASE("every position, attention and norm variant trains in a causal decoder on lm", "[lm]") {
+TEST_CASE("every position, attention and norm variant trains in a causal decoder on lm", "[lm][e2e]") {
   ScratchDir dir("lm_variants");
   write_text(dir);
   const std::string file = dir.file(
@@ -142,7 +144,7 @@ TEST_CASE("every position, attention and norm variant trains in a causal decoder
   CHECK_THAT(r.output, Catch::Contains("80 trials (0 already done, 80 ok, 0 diverged, 0 failed)"));
 }
 
-TEST_CASE("a forecasting model does not fit a sequence task, and lm options are checked", "[lm]") {
+TEST_CASE("a forecasting model does not fit a sequence task, and lm options are checked", "[lm][e2e]") {
   // (A decoder-only model does fit a sequence task: decoder_only_seq_test.cpp.)
   ScratchDir dir("lm_errors");
   write_text(dir);

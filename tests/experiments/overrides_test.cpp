@@ -4,6 +4,8 @@
 // in the run's experiment.toml.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <filesystem>
 #include <regex>
 
@@ -18,7 +20,7 @@ const std::string kCli = ABLATE_CLI;
 
 }  // namespace
 
-TEST_CASE("overrides give the trials of the file edited to those values, and are recorded", "[overrides]") {
+TEST_CASE("overrides give the trials of the file edited to those values, and are recorded", "[overrides][e2e]") {
   ScratchDir dir("overrides");
   const std::string base = tiny_experiment("over");
   const std::string file = dir.file("exp.toml", base);
@@ -52,7 +54,7 @@ TEST_CASE("overrides give the trials of the file edited to those values, and are
              Catch::Contains("2 trials (2 already done"));
 }
 
-TEST_CASE("an override below a component written as a name sets that component's option", "[overrides]") {
+TEST_CASE("an override below a component written as a name sets that component's option", "[overrides][e2e]") {
   ScratchDir dir("overrides_component");
   std::string toml = tiny_experiment("comp");
   toml.replace(toml.find("layers = 1\n"), 11, "layers = 1\nnorm = \"rms\"\n");
@@ -66,7 +68,7 @@ TEST_CASE("an override below a component written as a name sets that component's
   CHECK_THAT(config, Catch::Contains("kind = \"rms\""));
 }
 
-TEST_CASE("a bad override is exit 2 naming the override, and nothing is written", "[overrides]") {
+TEST_CASE("a bad override is exit 2 naming the override, and nothing is written", "[overrides][e2e]") {
   ScratchDir dir("overrides_bad");
   const std::string file = dir.file("exp.toml", tiny_experiment("bad"));
   struct Case {

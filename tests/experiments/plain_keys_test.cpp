@@ -5,6 +5,8 @@
 // whose values resolve to the same trial is an error naming it.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <cmath>
 
 #include "experiments/config/experiment.h"
@@ -118,7 +120,7 @@ TEST_CASE("experiments/README.md holds the generated key table of every table wi
   }
 }
 
-TEST_CASE("a swept key whose values give the same trial is an error naming it", "[keys]") {
+TEST_CASE("a swept key whose values give the same trial is an error naming it", "[keys][e2e]") {
   ScratchDir dir("plain_keys_sweep");
   for (const std::string& sweep : {std::string("\"train.resume_every\" = [10, 20]"),
                                    std::string("\"model.kind\" = [\"auto\", \"seq2seq\"]")}) {

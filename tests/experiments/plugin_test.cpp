@@ -5,6 +5,8 @@
 // with its path and the reason, before anything runs.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -39,7 +41,7 @@ std::string version() {
 
 }  // namespace
 
-TEST_CASE("a plugin's component sweeps like a built-in one and its content is in every trial's identity", "[plugins]") {
+TEST_CASE("a plugin's component sweeps like a built-in one and its content is in every trial's identity", "[plugins][e2e]") {
   ScratchDir dir("plugin_sweep");
   const std::string plugin = copy_plugin(dir, kScaleNorm, "libscale_norm.so");
   const std::string file = dir.file("exp.toml", norm_sweep("plugins = [\"build/libscale_norm.so\"]\n"));
@@ -78,7 +80,7 @@ TEST_CASE("a plugin's component sweeps like a built-in one and its content is in
   CHECK_THAT(stale.output, Catch::Contains("plugins_sha256: ") && Catch::Contains("has changed since this config was resolved"));
 }
 
-TEST_CASE("a plugin given with --plugin loads for a file that does not name one", "[plugins]") {
+TEST_CASE("a plugin given with --plugin loads for a file that does not name one", "[plugins][e2e]") {
   ScratchDir dir("plugin_option");
   const std::string file = dir.file("exp.toml", norm_sweep(""));
   CommandResult without = run_command(kCli + " check " + file);
@@ -96,7 +98,7 @@ TEST_CASE("a plugin given with --plugin loads for a file that does not name one"
   CHECK_THAT(listed.output, Catch::Contains("adds:\n  norm: scale\n"));
 }
 
-TEST_CASE("a plugin that cannot be used is exit 2 with its path and the reason, nothing run", "[plugins]") {
+TEST_CASE("a plugin that cannot be used is exit 2 with its path and the reason, nothing run", "[plugins][e2e]") {
   ScratchDir dir("plugin_bad");
   // The scale plugin with another version in its marker, as one built against another
   // ablate would carry.
@@ -135,7 +137,7 @@ TEST_CASE("a plugin that cannot be used is exit 2 with its path and the reason, 
   CHECK_THAT(swept.output, Catch::Contains("sweep.plugins: plugins cannot be swept"));
 }
 
-TEST_CASE("under mpirun every rank loads the plugins and the results equal a local run", "[plugins][mpi]") {
+TEST_CASE("under mpirun every rank loads the plugins and the results equal a local run", "[plugins][mpi][e2e]") {
   ScratchDir dir("plugin_mpi");
   copy_plugin(dir, kScaleNorm, "libscale_norm.so");
   const std::string file = dir.file("exp.toml", norm_sweep("plugins = [\"build/libscale_norm.so\"]\n"));
@@ -147,7 +149,7 @@ TEST_CASE("under mpirun every rank loads the plugins and the results equal a loc
   CHECK(summaries_differing(dir.str() + "/local/plugged", dir.str() + "/mpi/plugged").empty());
 }
 
-TEST_CASE("each shard of a job array loads the plugins and the merged run equals a local one", "[plugins]") {
+TEST_CASE("each shard of a job array loads the plugins and the merged run equals a local one", "[plugins][e2e]") {
   ScratchDir dir("plugin_shards");
   const std::string file = dir.file("exp.toml", norm_sweep(""));
   const std::string plugin = " --plugin " + kScaleNorm;

@@ -4,6 +4,8 @@
 // task tokenizes its own, and bad input refused with exit status 2 naming the file.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -67,7 +69,7 @@ CommandResult predict(const std::string& checkpoint, const std::string& input,
 }  // namespace
 
 TEST_CASE("predict gives a reverse trial's own test predictions for its test sources, greedily",
-          "[predict]") {
+          "[predict][e2e]") {
   const std::string trial = reverse_trial();
   const auto evaluated = tsv_rows(read_text(trial + "/predictions.tsv"));
   REQUIRE(evaluated.size() == 32);
@@ -172,7 +174,7 @@ TEST_CASE("sources map unknown tokens to <unk> where the task has one, else name
   CHECK_THROWS_WITH(numbers->tokenize_source("3x"), Catch::Contains("'x' is not a digit"));
 }
 
-TEST_CASE("a text_pairs trial predicts new lines, unknown characters as <unk>", "[predict]") {
+TEST_CASE("a text_pairs trial predicts new lines, unknown characters as <unk>", "[predict][e2e]") {
   ScratchDir dir("predict_text_pairs");
   std::string pairs;
   for (const char* word :
@@ -262,7 +264,7 @@ TEST_CASE(
 }
 
 TEST_CASE("predict refuses bad input with exit status 2, naming the file and line, writing nothing",
-          "[predict]") {
+          "[predict][e2e]") {
   const std::string checkpoint = reverse_trial() + "/checkpoint.safetensors";
   ScratchDir dir("predict_errors");
   const std::string good = dir.file("good.txt", "0 1\n");
@@ -307,7 +309,7 @@ TEST_CASE("predict refuses bad input with exit status 2, naming the file and lin
   CHECK(predict(checkpoint, good, "--beam 0").status == 2);
 }
 
-TEST_CASE("predict refuses a forecasting trial with exit status 2", "[predict]") {
+TEST_CASE("predict refuses a forecasting trial with exit status 2", "[predict][e2e]") {
   ScratchDir dir("predict_forecast");
   const std::string trial = train_trial(
       dir,

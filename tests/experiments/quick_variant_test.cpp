@@ -6,6 +6,8 @@
 // error at its own line whether or not --quick is given.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <algorithm>
 #include <regex>
 
@@ -21,7 +23,7 @@ const std::string kQuick = "\n[sweep]\nseeds = [0, 1, 2]\n\n[quick]\n\"train.ste
 
 }  // namespace
 
-TEST_CASE("quick: the file edited to its [quick] values runs as <name>-quick", "[quick]") {
+TEST_CASE("quick: the file edited to its [quick] values runs as <name>-quick", "[quick][e2e]") {
   ScratchDir dir("quick_variant");
   const std::string file = dir.file("exp.toml", tiny_experiment("q") + kQuick);
   std::string edited = tiny_experiment("q-quick");
@@ -47,7 +49,7 @@ TEST_CASE("quick: the file edited to its [quick] values runs as <name>-quick", "
                            Catch::Contains("#   train.steps = 12\n#   sweep.seeds = [0]\n#   name = \"q-quick\"\n"));
 }
 
-TEST_CASE("command-line overrides apply after the [quick] values", "[quick]") {
+TEST_CASE("command-line overrides apply after the [quick] values", "[quick][e2e]") {
   ScratchDir dir("quick_then_overrides");
   const std::string file = dir.file("exp.toml", tiny_experiment("q") + kQuick);
   CommandResult r = run_command(kCli + " check " + file + " --quick 'sweep.seeds=[4, 5]'");
@@ -57,7 +59,7 @@ TEST_CASE("command-line overrides apply after the [quick] values", "[quick]") {
   CHECK_THAT(r.output, Catch::Contains("seed 4") && Catch::Contains("seed 5"));
 }
 
-TEST_CASE("a bad [quick] value is an error at its line in the file, with or without --quick", "[quick]") {
+TEST_CASE("a bad [quick] value is an error at its line in the file, with or without --quick", "[quick][e2e]") {
   ScratchDir dir("quick_errors");
   // Out of range: found only when the value is applied (--quick), at the entry's line.
   const std::string out_of_range =
@@ -90,7 +92,7 @@ TEST_CASE("a bad [quick] value is an error at its line in the file, with or with
   CHECK_THAT(p.output, Catch::Contains("plain.toml") && Catch::Contains("needs a [quick] table"));
 }
 
-TEST_CASE("quick: a dry run lists the trials of the -quick run directory", "[quick]") {
+TEST_CASE("quick: a dry run lists the trials of the -quick run directory", "[quick][e2e]") {
   ScratchDir dir("quick_dry_run");
   const std::string file = dir.file("exp.toml", tiny_experiment("q") + kQuick);
   CommandResult r = run_command(kCli + " run " + file + " --quick --dry-run --out " + dir.str() + "/runs");

@@ -5,6 +5,8 @@
 // telemetries on.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <filesystem>
 #include <regex>
 
@@ -36,7 +38,7 @@ std::string without_seconds(const std::string& jsonl) {
 
 }  // namespace
 
-TEST_CASE("train.recompute = true: the same trial ids and the same results as without", "[recompute]") {
+TEST_CASE("train.recompute = true: the same trial ids and the same results as without", "[recompute][e2e]") {
   ScratchDir dir("recompute_trial");
   const std::string off = dir.file("off.toml", experiment(false)), on = dir.file("on.toml", experiment(true));
   const std::vector<std::string> ids = ids_of(run_command(kCli + " check " + off).output);

@@ -7,6 +7,8 @@
 // by hand, or a row whose verdict no claims.csv backs fail here.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <cmath>
 #include <array>
 #include <cstdio>

@@ -1,10 +1,15 @@
 // Every replication (experiments/replications/*.toml) runs end to end in its quick
-// variant (`--quick`, the file's [quick] table): every trial finishes — `ok`, or
-// `diverged` where divergence is what a file studies; none fails — and summary.md's
-// test table gives every point a verdict against its baseline. The full runs' results are committed in
-// experiments/results/replications/; this keeps the files runnable as the code
-// changes. Not built under sanitizers (minutes of training).
+// variant (`--quick`, the file's [quick] table) cut further to smoke size (twenty
+// steps, small evaluation sets; the quick variant's two seeds, so that every point is
+// compared): every trial finishes — `ok`, or `diverged` where divergence is what a
+// file studies; none fails — and summary.md's test table gives every point a verdict
+// against its baseline. The full runs' results are committed in
+// experiments/results/replications/, and scripts/reproduce.sh (the reproduce tier)
+// checks that the files still give them. The datasets come from the cache (scripts/
+// test.sh fetches them before the suite). Not built under sanitizers.
 #include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
 
 #include <filesystem>
 #include <set>
@@ -46,16 +51,16 @@ std::string last_cell(const std::string& row) {
   return cell.substr(1, cell.size() - 2);
 }
 
-// `dataset`: the cached dataset the file reads ("" for a synthetic task), fetched first
-// as a user would (`ablate data get`; the first run on a machine needs the network).
-void check_quick_variant(const std::string& name, const std::string& dataset) {
-  if (!dataset.empty()) {
-    testing::CommandResult fetched = testing::run_command(std::string(ABLATE_CLI) + " data get " + dataset);
-    INFO(fetched.output);
-    REQUIRE(fetched.status == 0);
-  }
+// The overrides that take a quick variant down to smoke size, after its [quick] table.
+const std::vector<std::string> kSmokeLm = {"train.steps=20", "train.eval_every=20", "task.validation_tokens=1000",
+                                           "task.test_tokens=2000"};
+const std::vector<std::string> kSmokeCopy = {"train.steps=20", "train.eval_every=20", "task.validation_size=100",
+                                             "task.test_size=120"};
+
+void check_smoke_variant(const std::string& name, const std::vector<std::string>& smoke) {
   LoadOptions load;
   load.quick = true;
+  load.overrides = smoke;
   Experiment e = load_experiment(kReplications + name + ".toml", load);
   REQUIRE(e.name == name + "-quick");
   testing::ScratchDir dir("replication_" + name);
@@ -98,27 +103,27 @@ TEST_CASE("the replications are exactly the ones tested here", "[replications]")
                                        "reformer_shared_qk", "shen_powernorm", "vaswani_table3", "xiong_warmup"});
 }
 
-TEST_CASE("replication vaswani_table3 runs in its quick variant", "[replications]") {
-  check_quick_variant("vaswani_table3", "sotu");
+TEST_CASE("smoke: replication vaswani_table3 runs in its quick variant cut to smoke size", "[replications][smoke]") {
+  check_smoke_variant("vaswani_table3", kSmokeLm);
 }
-TEST_CASE("replication reformer_shared_qk runs in its quick variant", "[replications]") {
-  check_quick_variant("reformer_shared_qk", "sotu");
+TEST_CASE("smoke: replication reformer_shared_qk runs in its quick variant cut to smoke size", "[replications][smoke]") {
+  check_smoke_variant("reformer_shared_qk", kSmokeLm);
 }
-TEST_CASE("replication press_alibi runs in its quick variant", "[replications]") {
-  check_quick_variant("press_alibi", "sotu");
+TEST_CASE("smoke: replication press_alibi runs in its quick variant cut to smoke size", "[replications][smoke]") {
+  check_smoke_variant("press_alibi", kSmokeLm);
 }
-TEST_CASE("replication kazemnejad_nope runs in its quick variant", "[replications]") {
-  check_quick_variant("kazemnejad_nope", "");
+TEST_CASE("smoke: replication kazemnejad_nope runs in its quick variant cut to smoke size", "[replications][smoke]") {
+  check_smoke_variant("kazemnejad_nope", kSmokeCopy);
 }
-TEST_CASE("replication xiong_warmup runs in its quick variant", "[replications]") {
-  check_quick_variant("xiong_warmup", "sotu");
+TEST_CASE("smoke: replication xiong_warmup runs in its quick variant cut to smoke size", "[replications][smoke]") {
+  check_smoke_variant("xiong_warmup", kSmokeLm);
 }
-TEST_CASE("replication shen_powernorm runs in its quick variant", "[replications]") {
-  check_quick_variant("shen_powernorm", "sotu");
+TEST_CASE("smoke: replication shen_powernorm runs in its quick variant cut to smoke size", "[replications][smoke]") {
+  check_smoke_variant("shen_powernorm", kSmokeLm);
 }
-TEST_CASE("replication blog_projections runs in its quick variant", "[replications]") {
-  check_quick_variant("blog_projections", "sotu");
+TEST_CASE("smoke: replication blog_projections runs in its quick variant cut to smoke size", "[replications][smoke]") {
+  check_smoke_variant("blog_projections", kSmokeLm);
 }
-TEST_CASE("replication blog_scale runs in its quick variant", "[replications]") {
-  check_quick_variant("blog_scale", "sotu");
+TEST_CASE("smoke: replication blog_scale runs in its quick variant cut to smoke size", "[replications][smoke]") {
+  check_smoke_variant("blog_scale", kSmokeLm);
 }

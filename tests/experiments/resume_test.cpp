@@ -7,6 +7,8 @@
 // and the gradient norms at initialisation all carried across.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,7 +107,7 @@ std::string without_seconds(const std::string& jsonl) {
 
 }  // namespace
 
-TEST_CASE("kill -9 mid-trial, then rerun: the trial resumes and ends bit-identical to a clean run", "[resume]") {
+TEST_CASE("kill -9 mid-trial, then rerun: the trial resumes and ends bit-identical to a clean run", "[resume][e2e]") {
   for (auto [kind, toml] : {std::pair{"sequence", sequence_experiment()}, std::pair{"forecast", forecast_experiment()}}) {
     INFO(kind);
     ScratchDir dir(std::string("resume_") + kind);
@@ -149,7 +151,7 @@ TEST_CASE("kill -9 mid-trial, then rerun: the trial resumes and ends bit-identic
   }
 }
 
-TEST_CASE("a saved state is used only by its own trial and build; --force starts again", "[resume]") {
+TEST_CASE("a saved state is used only by its own trial and build; --force starts again", "[resume][e2e]") {
   ScratchDir dir("resume_foreign");
   const std::string file = dir.file("exp.toml", sequence_experiment());
   run_until_first_save(file, dir.str() + "/run");
@@ -183,7 +185,7 @@ TEST_CASE("a saved state is used only by its own trial and build; --force starts
   }
 }
 
-TEST_CASE("under mpirun a stopped sweep resumes on any ranks and ends as a local run does", "[resume][mpi]") {
+TEST_CASE("under mpirun a stopped sweep resumes on any ranks and ends as a local run does", "[resume][mpi][e2e]") {
   ScratchDir dir("resume_mpi");
   // OpenMPI kills the ranks 1 s after passing on a SIGTERM unless told to wait longer
   // (experiments/README.md, "Stopping a run").

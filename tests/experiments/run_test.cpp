@@ -2,6 +2,8 @@
 // whatever --jobs is, resume after kill -9, divergence, exit statuses, and nothing
 // created for a bad file.
 #include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
 #include <csignal>
 #include <filesystem>
 #include <thread>
@@ -21,7 +23,7 @@ const std::string kCli = ABLATE_CLI;
 
 }  // namespace
 
-TEST_CASE("run writes the reports and a rerun skips every finished trial", "[run]") {
+TEST_CASE("run writes the reports and a rerun skips every finished trial", "[run][e2e]") {
   ScratchDir dir("run_basic");
   std::string file = dir.file("exp.toml", sweep_experiment("basic"));
   CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --jobs 2 --quiet");
@@ -37,7 +39,7 @@ TEST_CASE("run writes the reports and a rerun skips every finished trial", "[run
   CHECK(results_without_timings(read_text(run_dir + "/results.csv")) == results_without_timings(csv));
 }
 
-TEST_CASE("results are identical with --jobs 1 and --jobs 2", "[run]") {
+TEST_CASE("results are identical with --jobs 1 and --jobs 2", "[run][e2e]") {
   ScratchDir dir("run_jobs");
   std::string file = dir.file("exp.toml", sweep_experiment("jobs"));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/one --jobs 1 --quiet").status == 0);
@@ -61,7 +63,7 @@ TEST_CASE("results are identical with --jobs 1 and --jobs 2", "[run]") {
   }
 }
 
-TEST_CASE("a sweep killed with SIGKILL resumes to the same results", "[run]") {
+TEST_CASE("a sweep killed with SIGKILL resumes to the same results", "[run][e2e]") {
   ScratchDir dir("run_resume");
   std::string file = dir.file("exp.toml", sweep_experiment("resume"));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
@@ -91,7 +93,7 @@ TEST_CASE("a sweep killed with SIGKILL resumes to the same results", "[run]") {
     CHECK(e.path().string().find(".tmp.") == std::string::npos);  // no half-written files
 }
 
-TEST_CASE("a diverging trial is marked with its step and the sweep goes on", "[run]") {
+TEST_CASE("a diverging trial is marked with its step and the sweep goes on", "[run][e2e]") {
   ScratchDir dir("run_diverge");
   // Forecasting with plain SGD at lr = 100: the squared error's gradient grows with
   // the error, so the weights blow up within a few steps.
@@ -118,7 +120,7 @@ TEST_CASE("a diverging trial is marked with its step and the sweep goes on", "[r
   }
 }
 
-TEST_CASE("a bad file exits 2 and creates no run directory", "[run]") {
+TEST_CASE("a bad file exits 2 and creates no run directory", "[run][e2e]") {
   ScratchDir dir("run_bad");
   std::string file = dir.file("exp.toml", tiny_experiment("bad") + "stepz = 3\n");
   CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() + "/runs");
@@ -132,7 +134,7 @@ TEST_CASE("a bad file exits 2 and creates no run directory", "[run]") {
   }
 }
 
-TEST_CASE("check and dry-run list the trials without running them", "[run]") {
+TEST_CASE("check and dry-run list the trials without running them", "[run][e2e]") {
   ScratchDir dir("run_check");
   std::string file = dir.file("exp.toml", sweep_experiment("check"));
   CommandResult c = run_command(kCli + " check " + file);

@@ -20,7 +20,7 @@ using namespace ablate::experiments;
 using namespace ablate::experiments::testing;
 
 TEST_CASE("the test split is evaluated once, with the model validation selected, which the checkpoint holds",
-          "[selection]") {
+          "[selection][e2e]") {
   ScratchDir dir("selection");
   // 80 pairs whose targets are random: nothing generalises, so memorising the
   // training pairs makes the validation loss worse.

@@ -6,6 +6,8 @@
 // words that follow from them.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>

@@ -4,6 +4,8 @@
 // ends with exactly the results of an uninterrupted run.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,7 +47,7 @@ int run_and_signal(const std::string& file, const std::string& out, int signal, 
 
 }  // namespace
 
-TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an uninterrupted run", "[signals]") {
+TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an uninterrupted run", "[signals][e2e]") {
   ScratchDir dir("stop_signal");
   std::string toml = sweep_experiment("stop");
   toml.replace(toml.find("steps = 30"), 10, "steps = 300");

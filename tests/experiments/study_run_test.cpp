@@ -2,6 +2,8 @@
 // part is written to study.json with the documented keys, study.md states a verdict
 // per claim, and the plots exist.
 #include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -10,7 +12,7 @@
 using namespace ablate::experiments::testing;
 namespace fs = std::filesystem;
 
-TEST_CASE("a reduced scaling-gradient study runs end to end", "[study]") {
+TEST_CASE("a reduced scaling-gradient study runs end to end", "[study][e2e]") {
   ScratchDir dir("study_run");
   std::string toml = tiny_experiment("study") +
                      "attention_telemetry = true\n"

@@ -3,6 +3,8 @@
 // that neither key changes a trial's id at its default.
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -37,7 +39,7 @@ std::vector<std::string> trial_dirs(const std::string& run_dir) {
 
 }  // namespace
 
-TEST_CASE("the gradient norms at initialisation are the first step's, before clipping", "[telemetry]") {
+TEST_CASE("the gradient norms at initialisation are the first step's, before clipping", "[telemetry][e2e]") {
   ScratchDir dir("telemetry_init");
   // Evaluating every step: metrics.jsonl's first record holds step 1's norms too.
   std::string toml = tiny_experiment("init", "clip_grad_norm = 0.01\n");
@@ -72,7 +74,7 @@ TEST_CASE("the gradient norms at initialisation are the first step's, before cli
   CHECK_THAT(read_text(dir.str() + "/init/summary.md"), !Catch::Contains("Gradient norms at initialisation"));
 }
 
-TEST_CASE("summary.md's gradient norms at initialisation, per point at its chosen setting", "[telemetry]") {
+TEST_CASE("summary.md's gradient norms at initialisation, per point at its chosen setting", "[telemetry][e2e]") {
   ScratchDir dir("telemetry_init_report");
   std::string toml = tiny_experiment("points");
   toml.replace(toml.find("layers = 1\n"), 11, "layers = 2\n");
@@ -98,7 +100,7 @@ TEST_CASE("summary.md's gradient norms at initialisation, per point at its chose
   CHECK_THAT(section, Catch::Contains("| pre | 2 |"));
 }
 
-TEST_CASE("train.norm_telemetry: BatchNorm drift per evaluation, over training, in the reports", "[telemetry]") {
+TEST_CASE("train.norm_telemetry: BatchNorm drift per evaluation, over training, in the reports", "[telemetry][e2e]") {
   ScratchDir dir("telemetry_norm");
   const std::string toml = tiny_experiment("drift", "norm_telemetry = true\n") +
                            "\n[sweep]\n\"model.norm.kind\" = [\"batch\", \"layer\"]\n";

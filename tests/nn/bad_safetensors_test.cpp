@@ -5,6 +5,8 @@
 // fit the catalogue's model (tests/nn/small_transformer.h, d_ff 16, vocabularies 7
 // and 9): a strict load throws the fragment with the path and changes nothing.
 #include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
 #include <cstring>
 #include <filesystem>
 #include <fstream>

@@ -12,6 +12,8 @@
 // ABLATE_PARITY_REPORT=1 prints the worst difference of every case (passing or not).
 #include <catch2/catch.hpp>
 
+#include "tests/build_paths.h"
+
 #include "tests/nn/small_transformer.h"
 
 #include <algorithm>
