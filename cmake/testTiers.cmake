@@ -1,0 +1,29 @@
+# The tiers (tests/README.md has the table of every test, its tier and what it
+# guarantees). Each is a ctest label, with a time limit for every test in it, so that a
+# hung test fails on its own instead of running until CI's kill:
+#   unit       in-process, milliseconds to seconds
+#   e2e        the CLI and the trainer on tiny configurations: runs, kills, signals,
+#              locks, MPI, plugins, predict
+#   smoke      every shipped experiment and replication at reduced size (Release only)
+#   reproduce  full-size reruns compared with the committed results (scripts/reproduce.sh;
+#              never part of the default run)
+#   fuzz       the libFuzzer targets (sanitizer build, tests/fuzz)
+# A Catch2 test case is in a tier by its tag ([e2e], [smoke], [reproduce]); untagged
+# cases are unit tests.
+set(ABLATE_TIMEOUT_unit 120)
+set(ABLATE_TIMEOUT_e2e 600)
+set(ABLATE_TIMEOUT_smoke 900)
+set(ABLATE_TIMEOUT_reproduce 7200)
+set(ABLATE_TIMEOUT_fuzz 900)
+function(ablate_discover_tiers target)
+  catch_discover_tests(${target} TEST_SPEC "~[e2e]~[smoke]~[reproduce]"
+    PROPERTIES LABELS unit TIMEOUT ${ABLATE_TIMEOUT_unit})
+  foreach(tier e2e smoke reproduce)
+    catch_discover_tests(${target} TEST_SPEC "[${tier}]"
+      PROPERTIES LABELS ${tier} TIMEOUT ${ABLATE_TIMEOUT_${tier}})
+  endforeach()
+endfunction()
+# A test added with add_test: its tier and time limit.
+function(ablate_test_tier tier)
+  set_tests_properties(${ARGN} PROPERTIES LABELS ${tier} TIMEOUT ${ABLATE_TIMEOUT_${tier}})
+endfunction()
