@@ -26,13 +26,7 @@
 #include "nn/optim/optimizer.h"
 #include "nn/optim/schedule.h"
 
-#ifndef ABLATE_VERSION
-#define ABLATE_VERSION "unknown"
-#endif
-
 namespace ablate::experiments {
-
-const char* code_version() { return ABLATE_VERSION; }
 
 namespace {
 
