@@ -10,27 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/scratch_dir.h"
+
 namespace ablate::experiments::testing {
 
-// A fresh directory under the system temp dir, removed when the object dies.
-class ScratchDir {
- public:
-  explicit ScratchDir(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() / ("ablate_test_" + name)) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name, const std::string& content) const {
-    std::string p = (path_ / name).string();
-    std::ofstream(p) << content;
-    return p;
-  }
-  std::string str() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
+// A scratch directory per test, unique to the object (tests/scratch_dir.h).
+using ::ablate_tests::ScratchDir;
 
 // A small, fast, valid experiment: override or append lines to vary it.
 inline std::string tiny_experiment(const std::string& name = "tiny", const std::string& extra = "") {
