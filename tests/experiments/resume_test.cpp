@@ -10,12 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <csignal>
 #include <algorithm>
 #include <filesystem>
 #include <regex>
-#include <thread>
 #include <vector>
 
 #include "tests/experiments/experiment_files.h"
@@ -32,8 +30,7 @@ const std::string kTrainingExtras =
     "schedule = { kind = \"linear_warmup\", warmup = 100 }\n";
 
 std::string sequence_experiment() {
-  std::string toml = tiny_experiment("resume");
-  toml.replace(toml.find("steps = 30"), 10, "steps = 6000");
+  std::string toml = with_steps(tiny_experiment("resume"), 6000);
   toml.replace(toml.find("eval_every = 10"), 15, "eval_every = 200");
   toml.replace(toml.find("layers = 1\n"), 11, "layers = 1\ndropout = 0.1\nnorm = \"batch\"\n");
   return toml + kTrainingExtras;
@@ -84,7 +81,7 @@ int run_until_saved(const std::string& command, const std::string& run_dir, int 
       for (const auto& d : fs::directory_iterator(run_dir + "/trials")) n += fs::exists(d.path() / "resume.safetensors");
     return n;
   };
-  for (int i = 0; i < 20000 && saved() < trials; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE(wait_for([&] { return saved() >= trials; }, child));
   REQUIRE(saved() == trials);
   for (pid_t p : processes_running("--out " + fs::path(run_dir).parent_path().string() + " ")) kill(p, signal);
   int status = 0;
