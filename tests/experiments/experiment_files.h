@@ -1,6 +1,10 @@
 #pragma once
 // Helpers for experiment-file tests: a scratch directory per test, a tiny valid
 // experiment, and running the `ablate` CLI as a child process.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -8,29 +12,15 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include "tests/scratch_dir.h"
 
 namespace ablate::experiments::testing {
 
-// A fresh directory under the system temp dir, removed when the object dies.
-class ScratchDir {
- public:
-  explicit ScratchDir(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() / ("ablate_test_" + name)) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name, const std::string& content) const {
-    std::string p = (path_ / name).string();
-    std::ofstream(p) << content;
-    return p;
-  }
-  std::string str() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
+// A scratch directory per test, unique to the object (tests/scratch_dir.h).
+using ::ablate_tests::ScratchDir;
 
 // A small, fast, valid experiment: override or append lines to vary it.
 inline std::string tiny_experiment(const std::string& name = "tiny", const std::string& extra = "") {
@@ -39,6 +29,14 @@ inline std::string tiny_experiment(const std::string& name = "tiny", const std::
          "[model]\nd_model = 8\nheads = 2\nd_ff = 16\nlayers = 1\n\n"
          "[train]\nsteps = 30\nbatch = 8\nlr = 3e-3\neval_every = 10\n" +
          extra;
+}
+
+// `toml` (tiny_experiment's, or sweep_experiment's) with `steps` training steps
+// instead of 30: the runs a test kills or signals mid-sweep train long enough that the
+// signal lands before their last trial ends, however fast the machine.
+inline std::string with_steps(std::string toml, int steps) {
+  toml.replace(toml.find("steps = 30\n"), 11, "steps = " + std::to_string(steps) + "\n");
+  return toml;
 }
 
 // The tiny experiment swept over 2 × 2 points × 2 seeds (8 trials).
@@ -55,6 +53,27 @@ inline int finished_trials(const std::string& run_dir) {
   if (!fs::exists(run_dir + "/trials")) return 0;
   for (const auto& d : fs::directory_iterator(run_dir + "/trials")) n += fs::exists(d.path() / "summary.json");
   return n;
+}
+
+// Waits until `happened()` — a trial count, a file a child process's run writes —
+// for as long as it takes: a loaded machine only makes it later, so a test acts on
+// the event itself, never on a guess of how long it takes. Returns false if `child`
+// exits first (still to be waited for) or nothing happens for `hang_guard`, which only
+// catches a hang (the child is then killed).
+template <class Event>
+bool wait_for(Event happened, pid_t child, std::chrono::minutes hang_guard = std::chrono::minutes(5)) {
+  const auto give_up = std::chrono::steady_clock::now() + hang_guard;
+  while (!happened()) {
+    siginfo_t exited{};
+    if (::waitid(P_PID, id_t(child), &exited, WEXITED | WNOHANG | WNOWAIT) == 0 && exited.si_pid == child)
+      return happened();  // it may have happened just before the exit
+    if (std::chrono::steady_clock::now() > give_up) {
+      ::kill(child, SIGKILL);
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
 }
 
 // The trial ids `ablate check` lists, in order.

@@ -90,9 +90,13 @@ TEST_CASE("a second ablate run on the same directory is refused with a clear mes
   ScratchDir dir("faults_lock");
   std::string file = dir.file("exp.toml", sweep_experiment("lock"));
   pid_t first = start_run(file, dir.str() + "/runs");
-  for (int i = 0; i < 2000 && !fs::exists(dir.str() + "/runs/lock/trials.json"); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // The first run writes trials.json once it holds the lock; it is paused there
+  // (SIGSTOP) so that it still holds it when the second starts, however fast it would
+  // otherwise finish, and continues once the second has been refused.
+  REQUIRE(wait_for([&] { return fs::exists(dir.str() + "/runs/lock/trials.json"); }, first));
+  kill(first, SIGSTOP);
   CommandResult second = run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --jobs 1 --quiet");
+  kill(first, SIGCONT);
   int status = 0;
   waitpid(first, &status, 0);
   INFO(second.output);
@@ -106,16 +110,23 @@ TEST_CASE("a second ablate run on the same directory is refused with a clear mes
 
 TEST_CASE("kill -9 at several points, then resume: nothing lost, same results", "[faults][e2e]") {
   ScratchDir dir("faults_kills");
-  std::string file = dir.file("exp.toml", sweep_experiment("kills"));
+  std::string file = dir.file("exp.toml", with_steps(sweep_experiment("kills"), 300));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
   std::string out = dir.str() + "/killed", run_dir = out + "/kills";
-  // Kill after a fixed wall time that grows each round, so the kills land at
-  // different points of trials (mid-step, mid-write, between trials).
+  // Each round kills the run at an event of its own: the first as soon as the run
+  // directory is set up (trials.json written, the first trial starting), the others
+  // once one more trial has finished, after a delay that grows each round, so the kills
+  // land at different points of the next trial (its start, mid-step, mid-write). Where
+  // the run is decides, not the wall time since it started: on a loaded machine too,
+  // every kill lands mid-sweep (a trial of 300 steps takes longer than the delays).
   int kills = 0;
-  for (int delay_ms : {40, 90, 150, 230, 330}) {
+  for (int delay_ms : {0, 0, 40, 90, 150}) {
     int before = finished_trials(run_dir);
     if (before == 8) break;
     pid_t child = start_run(file, out);
+    const bool first = kills == 0;
+    REQUIRE(wait_for([&] { return first ? fs::exists(run_dir + "/trials.json") : finished_trials(run_dir) > before; },
+                     child));
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     kill(child, SIGKILL);
     int status = 0;
@@ -124,7 +135,6 @@ TEST_CASE("kill -9 at several points, then resume: nothing lost, same results", 
     CHECK(finished_trials(run_dir) >= before);  // a finished trial is never lost
     // Everything on disk is whole (a killed writer leaves only .tmp. files, which
     // the next run removes; summary.json files are complete).
-    if (!fs::exists(run_dir + "/trials")) continue;  // killed before the run directory existed
     for (const auto& d : fs::directory_iterator(run_dir + "/trials"))
       if (fs::exists(d.path() / "summary.json"))
         CHECK_NOTHROW(nlohmann::json::parse(read_text((d.path() / "summary.json").string())));

@@ -4,7 +4,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -326,14 +325,11 @@ TEST_CASE("unscaled attention saturates with d_k and 1/sqrt(d_k) does not", "[st
             2e-3);
 }
 
-TEST_CASE("reduced attention run is fast and complete", "[study]") {
+TEST_CASE("reduced attention run is complete", "[study]") {
   AttentionStudyOptions o;
   o.d_k = {4, 16};
   o.seeds = 3;
-  auto start = std::chrono::steady_clock::now();
   json att = attention_part(o);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  CHECK(seconds < 5.0);  // takes ~0.02 s; the bound only catches a pathological slowdown
   REQUIRE(att.size() == 8);
   for (std::size_t k = 0; k < att.size(); ++k) {
     const json& r = att[k];

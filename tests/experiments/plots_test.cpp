@@ -14,29 +14,14 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
+#include "tests/scratch_dir.h"
 
 using namespace ablate::experiments;
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+using ablate_tests::ScratchDir;
 
 namespace {
-
-// A fresh directory per test, removed afterwards.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("ablate_plots_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string str() const { return path.string(); }
-};
 
 std::string slurp(const fs::path& p) {
   return read_file(p.string());
@@ -145,7 +130,7 @@ void check_images(const std::string& run_dir, const std::vector<std::string>& pn
 }  // namespace
 
 TEST_CASE("plots of a seq2seq sweep: loss curves and the primary metric per swept key", "[plots]") {
-  TempDir dir;
+  ScratchDir dir("plots");
   json index = seq2seq_run(dir.str());
   std::vector<std::string> pngs = write_plots(dir.str(), index, 6);
   REQUIRE(pngs == std::vector<std::string>{"plots/val_loss.png",
@@ -155,7 +140,7 @@ TEST_CASE("plots of a seq2seq sweep: loss curves and the primary metric per swep
 
   // step mean min max seeds, per point in first-appearance order; the missing and the
   // failed trial contribute nothing.
-  std::string loss = slurp(dir.path / "plots/data/val_loss.dat");
+  std::string loss = slurp(dir.path() / "plots/data/val_loss.dat");
   CHECK(has_line(loss, "10 3 2 4 2"));
   CHECK(has_line(loss, "20 2 1 3 2"));
   CHECK(has_line(loss, "10 1 1 1 2"));
@@ -164,42 +149,42 @@ TEST_CASE("plots of a seq2seq sweep: loss curves and the primary metric per swep
   CHECK(loss.find("# point 2") == std::string::npos);
 
   // x mean std trials per value; std is the sample std (0.75 - 0.5) / sqrt(2).
-  std::string qk = slurp(dir.path / "plots/data/sequence_accuracy_vs_model.attention.qk.dat");
+  std::string qk = slurp(dir.path() / "plots/data/sequence_accuracy_vs_model.attention.qk.dat");
   CHECK(has_line(qk, "0 0.625 0.1767766952966369 2"));
   CHECK(has_line(qk, "1 0.9375 0.08838834764831845 2"));
-  std::string script = slurp(dir.path / "plots/sequence_accuracy_vs_model.attention.qk.gp");
+  std::string script = slurp(dir.path() / "plots/sequence_accuracy_vs_model.attention.qk.gp");
   CHECK(script.find("higher is better") != std::string::npos);
   CHECK(script.find("noenhanced") != std::string::npos);
   // The awkward value reaches gnuplot as one intact single-quoted string ...
   CHECK(script.find("'it''s \"shared\"\\_x' 1") != std::string::npos);
   // ... and comes out as written: not escaped away, no subscript from the underscore.
-  std::string svg = slurp(dir.path / "plots/sequence_accuracy_vs_model.attention.qk.svg");
+  std::string svg = slurp(dir.path() / "plots/sequence_accuracy_vs_model.attention.qk.svg");
   CHECK(svg.find("\\_x") != std::string::npos);
 }
 
 TEST_CASE("plots are deterministic and rerunnable from their scripts", "[plots]") {
-  TempDir dir;
+  ScratchDir dir("plots");
   json index = seq2seq_run(dir.str());
   write_plots(dir.str(), index, 6);
   std::vector<std::string> names{"data/val_loss.dat", "val_loss.gp",
                                  "data/sequence_accuracy_vs_model.attention.qk.dat",
                                  "sequence_accuracy_vs_model.attention.qk.gp"};
   std::vector<std::string> first;
-  for (const std::string& n : names) first.push_back(slurp(dir.path / "plots" / n));
-  fs::remove(dir.path / "plots/val_loss.png");
+  for (const std::string& n : names) first.push_back(slurp(dir.path() / "plots" / n));
+  fs::remove(dir.path() / "plots/val_loss.png");
   write_plots(dir.str(), index, 6);
   for (std::size_t i = 0; i < names.size(); ++i) {
     INFO(names[i]);
-    CHECK(slurp(dir.path / "plots" / names[i]) == first[i]);
+    CHECK(slurp(dir.path() / "plots" / names[i]) == first[i]);
   }
   // What a user does after editing a script.
-  fs::remove(dir.path / "plots/val_loss.png");
-  REQUIRE_NOTHROW(run_gnuplot((dir.path / "plots").string(), "val_loss.gp"));
-  CHECK(fs::file_size(dir.path / "plots/val_loss.png") > 0);
+  fs::remove(dir.path() / "plots/val_loss.png");
+  REQUIRE_NOTHROW(run_gnuplot((dir.path() / "plots").string(), "val_loss.gp"));
+  CHECK(fs::file_size(dir.path() / "plots/val_loss.png") > 0);
 }
 
 TEST_CASE("a forecast sweep plots mae by horizon and marginalises the other keys", "[plots]") {
-  TempDir dir;
+  ScratchDir dir("plots");
   auto fin = [](double mse, double h1, double h2, double h3) {
     return json{{"val_loss", mse}, {"mse", mse},   {"mae", (h1 + h2 + h3) / 3},
                 {"mae_h1", h1},    {"mae_h2", h2}, {"mae_h3", h3},
@@ -234,19 +219,19 @@ TEST_CASE("a forecast sweep plots mae by horizon and marginalises the other keys
                                            "plots/mse_vs_norm.png", "plots/mae_by_horizon.png"});
   check_images(dir.str(), pngs);
   // rope is the mean over both norms; pre over both position encodings.
-  std::string positions = slurp(dir.path / "plots/data/mse_vs_positions.dat");
+  std::string positions = slurp(dir.path() / "plots/data/mse_vs_positions.dat");
   CHECK(has_line(positions, "0 0.375 0.1767766952966369 2"));
   CHECK(has_line(positions, "1 1 0 1"));
-  CHECK(has_line(slurp(dir.path / "plots/data/mse_vs_norm.dat"), "0 0.625 0.5303300858899106 2"));
-  CHECK(slurp(dir.path / "plots/mse_vs_positions.gp").find("lower is better") != std::string::npos);
-  std::string horizons = slurp(dir.path / "plots/data/mae_by_horizon.dat");
+  CHECK(has_line(slurp(dir.path() / "plots/data/mse_vs_norm.dat"), "0 0.625 0.5303300858899106 2"));
+  CHECK(slurp(dir.path() / "plots/mse_vs_positions.gp").find("lower is better") != std::string::npos);
+  std::string horizons = slurp(dir.path() / "plots/data/mae_by_horizon.dat");
   CHECK(has_line(horizons, "1 0.5 1"));
   CHECK(has_line(horizons, "3 4 1"));
   CHECK(has_line(horizons, "2 2 1"));
 }
 
 TEST_CASE("a run with nothing to plot returns no plots", "[plots]") {
-  TempDir dir;
+  ScratchDir dir("plots");
   SECTION("no trial has run") {
     json index = make_run(dir.str(), "seq2seq", {}, {{"t0", json::object(), "", "", {}, {}}});
     CHECK(write_plots(dir.str(), index, 1).empty());
@@ -260,22 +245,22 @@ TEST_CASE("a run with nothing to plot returns no plots", "[plots]") {
     json index = make_run(dir.str(), "forecast", {}, {});
     CHECK(write_plots(dir.str(), index, 0).empty());
   }
-  CHECK_FALSE(fs::exists(dir.path / "plots"));
+  CHECK_FALSE(fs::exists(dir.path() / "plots"));
 }
 
 TEST_CASE("nothing swept gives one curve labelled all trials", "[plots]") {
-  TempDir dir;
+  ScratchDir dir("plots");
   json index = make_run(
       dir.str(), "seq2seq", {},
       {{"t0", json::object(), "", "ok", {eval(1, 2.0), eval(2, 0.01)}, {{"val_loss", 0.01}}}});
   REQUIRE(write_plots(dir.str(), index, 1) == std::vector<std::string>{"plots/val_loss.png"});
-  std::string script = slurp(dir.path / "plots/val_loss.gp");
+  std::string script = slurp(dir.path() / "plots/val_loss.gp");
   CHECK(script.find("title 'all trials'") != std::string::npos);
   CHECK(script.find("set logscale y") != std::string::npos);  // 2 -> 0.01 spans > 2 decades
 }
 
 TEST_CASE("gnuplot failures name the script and carry gnuplot's message", "[plots]") {
-  TempDir dir;
+  ScratchDir dir("plots");
   SECTION("a script gnuplot rejects") {
     write_file_atomically(dir.str() + "/bad.gp", "plot sin(x) with no_such_style\n");
     try {
@@ -290,8 +275,8 @@ TEST_CASE("gnuplot failures name the script and carry gnuplot's message", "[plot
   SECTION("no gnuplot on PATH") {
     json index = seq2seq_run(dir.str());
     std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
-    fs::create_directories(dir.path / "empty-bin");
-    ::setenv("PATH", (dir.path / "empty-bin").c_str(), 1);
+    fs::create_directories(dir.path() / "empty-bin");
+    ::setenv("PATH", (dir.path() / "empty-bin").c_str(), 1);
     std::string what;
     try {
       write_plots(dir.str(), index, 6);

@@ -6,8 +6,6 @@
 
 #include "tests/build_paths.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <iterator>
@@ -52,10 +50,9 @@ std::string train_trial(const ScratchDir& dir, const std::string& toml) {
 }
 
 // One tiny reverse trial with its checkpoint, trained once per test process. ctest
-// runs test cases as processes side by side, so the directory is the process's own
-// (a shared one was deleted by one process while another trained in it).
+// runs test cases as processes side by side; each has its own scratch directory.
 const std::string& reverse_trial() {
-  static ScratchDir dir("predict_reverse_" + std::to_string(getpid()));
+  static ScratchDir dir("predict_reverse");
   static const std::string trial =
       train_trial(dir, tiny_experiment("predict_reverse", "checkpoint = true\n"));
   return trial;

@@ -12,12 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <csignal>
 #include <algorithm>
 #include <filesystem>
 #include <regex>
-#include <thread>
 #include <vector>
 
 #include "tests/experiments/experiment_files.h"
@@ -34,8 +32,7 @@ const std::string kTrainingExtras =
     "schedule = { kind = \"linear_warmup\", warmup = 100 }\n";
 
 std::string sequence_experiment() {
-  std::string toml = tiny_experiment("resume");
-  toml.replace(toml.find("steps = 30"), 10, "steps = 6000");
+  std::string toml = with_steps(tiny_experiment("resume"), 6000);
   toml.replace(toml.find("eval_every = 10"), 15, "eval_every = 200");
   toml.replace(toml.find("layers = 1\n"), 11, "layers = 1\ndropout = 0.1\nnorm = \"batch\"\n");
   return toml + kTrainingExtras;
@@ -86,7 +83,7 @@ int run_until_saved(const std::string& command, const std::string& run_dir, int 
       for (const auto& d : fs::directory_iterator(run_dir + "/trials")) n += fs::exists(d.path() / "resume.safetensors");
     return n;
   };
-  for (int i = 0; i < 20000 && saved() < trials; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE(wait_for([&] { return saved() >= trials; }, child));
   REQUIRE(saved() == trials);
   for (pid_t p : processes_running("--out " + fs::path(run_dir).parent_path().string() + " ")) kill(p, signal);
   int status = 0;
@@ -187,10 +184,12 @@ TEST_CASE("a saved state is used only by its own trial and build; --force starts
 
 TEST_CASE("under mpirun a stopped sweep resumes on any ranks and ends as a local run does", "[resume][mpi][e2e]") {
   ScratchDir dir("resume_mpi");
-  // OpenMPI kills the ranks 1 s after passing on a SIGTERM unless told to wait longer
-  // (experiments/README.md, "Stopping a run").
+  // mpirun passes a SIGTERM on to the ranks after odls_base_sigkill_timeout seconds and
+  // kills them after twice that, and waits that long even once they have exited
+  // (experiments/README.md, "Stopping a run"). The ranks stop within a second here: 3 s
+  // (SIGKILL after 6) leaves them ample time, where 30 had mpirun idle for a minute.
   const std::string mpirun =
-      std::string(ABLATE_MPIEXEC) + " --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 30 -np ";
+      std::string(ABLATE_MPIEXEC) + " --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 3 -np ";
   const std::string file = dir.file("exp.toml", sequence_experiment() + "\n[sweep]\nseeds = [0, 1]\n");
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --jobs 2 --quiet").status == 0);
 

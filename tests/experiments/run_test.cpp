@@ -6,7 +6,6 @@
 #include "tests/build_paths.h"
 #include <csignal>
 #include <filesystem>
-#include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
@@ -65,7 +64,7 @@ TEST_CASE("results are identical with --jobs 1 and --jobs 2", "[run][e2e]") {
 
 TEST_CASE("a sweep killed with SIGKILL resumes to the same results", "[run][e2e]") {
   ScratchDir dir("run_resume");
-  std::string file = dir.file("exp.toml", sweep_experiment("resume"));
+  std::string file = dir.file("exp.toml", with_steps(sweep_experiment("resume"), 300));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
   std::string run_dir = dir.str() + "/killed/resume";
   pid_t child = fork();
@@ -75,7 +74,7 @@ TEST_CASE("a sweep killed with SIGKILL resumes to the same results", "[run][e2e]
     _exit(127);
   }
   // Kill it once some, but not all, trials have finished.
-  for (int i = 0; i < 2000 && finished_trials(run_dir) < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  REQUIRE(wait_for([&] { return finished_trials(run_dir) >= 2; }, child));
   kill(child, SIGKILL);
   int status = 0;
   waitpid(child, &status, 0);

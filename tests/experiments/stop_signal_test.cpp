@@ -10,10 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <thread>
 
 #include "tests/experiments/experiment_files.h"
 
@@ -37,8 +35,7 @@ int run_and_signal(const std::string& file, const std::string& out, int signal, 
           static_cast<char*>(nullptr));
     _exit(127);
   }
-  for (int i = 0; i < 4000 && finished_trials(run_dir) < finished; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  REQUIRE(wait_for([&] { return finished_trials(run_dir) >= finished; }, child));
   kill(child, signal);
   int status = 0;
   waitpid(child, &status, 0);
@@ -49,9 +46,7 @@ int run_and_signal(const std::string& file, const std::string& out, int signal, 
 
 TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an uninterrupted run", "[signals][e2e]") {
   ScratchDir dir("stop_signal");
-  std::string toml = sweep_experiment("stop");
-  toml.replace(toml.find("steps = 30"), 10, "steps = 300");
-  const std::string file = dir.file("exp.toml", toml);
+  const std::string file = dir.file("exp.toml", with_steps(sweep_experiment("stop"), 300));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
   const std::string clean = read_text(dir.str() + "/clean/stop/results.csv");
 

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/error_message.h"
+#include "tests/scratch_dir.h"
 
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 using namespace ablate;
 using namespace ablate::experiments;
+using ablate_tests::ScratchDir;
 
 namespace {
 
@@ -91,18 +93,17 @@ std::vector<SequencePair> check_layout(const Seq2SeqBatch& batch, std::int64_t b
   return rows;
 }
 
-// A file under the temporary directory, unique per test case (ctest runs them in parallel).
-std::string write_temp(const std::string& name, const std::string& text) {
-  auto dir = std::filesystem::temp_directory_path() / "ablate_tasks_test";
-  std::filesystem::create_directories(dir);
-  auto path = dir / name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
+// This process's scratch directory, removed at exit (ctest runs test cases as processes
+// side by side; file names differ between test cases).
+const ScratchDir& scratch() {
+  static const ScratchDir dir("tasks");
+  return dir;
 }
 
-std::string temp_dir() {
-  return (std::filesystem::temp_directory_path() / "ablate_tasks_test").string();
-}
+// A file in the scratch directory; returns its path.
+std::string write_temp(const std::string& name, const std::string& text) { return scratch().file(name, text); }
+
+std::string temp_dir() { return scratch().str(); }
 
 using ablate::testing::error_of;
 

@@ -1,52 +1,35 @@
 // Checkpoints: safetensors round trips (bit-exact, every dtype), load reports, strict
 // loads that change nothing, corrupt files that throw instead of crashing, atomic
 // writes, and a header that an independent JSON reader understands.
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <random>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "nn/checkpoint.h"
 #include "nn/transformer/transformer_models.h"
+#include "tests/scratch_dir.h"
 
 using namespace ablate;
 using namespace ablate::nn;
+using ablate_tests::ScratchDir;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh directory per test case, removed afterwards even when the test fails.
-struct TempDir {
-  fs::path dir;
-  TempDir() {
-    std::random_device rd;
-    std::ostringstream name;
-    name << "ablate-checkpoint-test-" << ::getpid() << "-" << std::hex << rd() << rd();
-    dir = fs::temp_directory_path() / name.str();
-    fs::create_directories(dir);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string file(const std::string& name) const { return (dir / name).string(); }
-  std::vector<std::string> listing() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-};
+// The names of the files in a test's scratch directory, sorted.
+std::vector<std::string> listing(const ScratchDir& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 TransformerConfig small_config(std::int64_t d_ff = 16, std::int64_t encoder_layers = 1) {
   TransformerConfig c;
@@ -118,8 +101,8 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 }  // namespace
 
 TEST_CASE("a checkpoint round trip restores every parameter and buffer bit for bit", "[checkpoint]") {
-  TempDir tmp;
-  const std::string path = tmp.file("model.safetensors");
+  ScratchDir tmp("checkpoint");
+  const std::string path = tmp.path_of("model.safetensors");
   Seq2SeqTransformer a(small_config(), kVocab, 1);
   scramble_buffers(a, 0.25);
   REQUIRE_FALSE(a.named_buffers().empty());
@@ -144,12 +127,12 @@ TEST_CASE("a checkpoint round trip restores every parameter and buffer bit for b
   CHECK(ck.file.metadata.at("format") == "ablate-checkpoint");
   CHECK(ck.file.metadata.at("format_version") == "1");
   CHECK(fs::exists(path));
-  CHECK(tmp.listing() == std::vector<std::string>{"model.safetensors"});
+  CHECK(listing(tmp) == std::vector<std::string>{"model.safetensors"});
 }
 
 TEST_CASE("checkpoint metadata and optimizer tensors round trip", "[checkpoint]") {
-  TempDir tmp;
-  const std::string path = tmp.file("ckpt.safetensors");
+  ScratchDir tmp("checkpoint");
+  const std::string path = tmp.path_of("ckpt.safetensors");
   Seq2SeqTransformer model(small_config(), kVocab, 3);
   const std::string config = "[model]\nd_model = 8\nname = \"quoted \\\" é ✓\"\n";
   Tensor step = Tensor::from_data({}, std::vector<std::int32_t>{1234});
@@ -176,8 +159,8 @@ TEST_CASE("checkpoint metadata and optimizer tensors round trip", "[checkpoint]"
 }
 
 TEST_CASE("f32, f64, i32 and b8 tensors of rank 0 to 4 round trip bit for bit", "[checkpoint]") {
-  TempDir tmp;
-  const std::string path = tmp.file("dtypes.safetensors");
+  ScratchDir tmp("checkpoint");
+  const std::string path = tmp.path_of("dtypes.safetensors");
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::pair<std::string, Tensor>> tensors = {
@@ -209,9 +192,9 @@ TEST_CASE("f32, f64, i32 and b8 tensors of rank 0 to 4 round trip bit for bit", 
 }
 
 TEST_CASE("load reports missing, unexpected and mis-shaped keys by name", "[checkpoint]") {
-  TempDir tmp;
-  const std::string small_path = tmp.file("small.safetensors");
-  const std::string big_path = tmp.file("big.safetensors");
+  ScratchDir tmp("checkpoint");
+  const std::string small_path = tmp.path_of("small.safetensors");
+  const std::string big_path = tmp.path_of("big.safetensors");
   Seq2SeqTransformer small(small_config(16, 1), kVocab, 1);
   Seq2SeqTransformer big(small_config(24, 2), kVocab, 2);
   save_checkpoint(small, small_path);
@@ -251,8 +234,8 @@ TEST_CASE("load reports missing, unexpected and mis-shaped keys by name", "[chec
 }
 
 TEST_CASE("a strict load of a file that does not fit throws and changes nothing", "[checkpoint]") {
-  TempDir tmp;
-  const std::string path = tmp.file("small.safetensors");
+  ScratchDir tmp("checkpoint");
+  const std::string path = tmp.path_of("small.safetensors");
   Seq2SeqTransformer small(small_config(16, 1), kVocab, 1);
   save_checkpoint(small, path);
   Seq2SeqTransformer big(small_config(24, 2), kVocab, 2);
@@ -266,8 +249,8 @@ TEST_CASE("a strict load of a file that does not fit throws and changes nothing"
 }
 
 TEST_CASE("corrupt files throw with the path in the message and never crash", "[checkpoint]") {
-  TempDir tmp;
-  const std::string path = tmp.file("bad.safetensors");
+  ScratchDir tmp("checkpoint");
+  const std::string path = tmp.path_of("bad.safetensors");
   const std::string eight(8, '\1');
   auto fails = [&](const std::string& what) {
     INFO(what);
@@ -347,34 +330,34 @@ TEST_CASE("corrupt files throw with the path in the message and never crash", "[
 }
 
 TEST_CASE("a failed write throws and leaves no temp file and no damage", "[checkpoint]") {
-  TempDir tmp;
+  ScratchDir tmp("checkpoint");
   SECTION("a directory that does not exist") {
-    const std::string path = tmp.file("no/such/dir/model.safetensors");
+    const std::string path = tmp.path_of("no/such/dir/model.safetensors");
     CHECK_THROWS_WITH(write_safetensors(path, {{"x", Tensor::ones({2})}}, {}),
                       StartsWith(path + ": cannot create") && Contains("No such file or directory"));
-    CHECK(tmp.listing().empty());
+    CHECK(listing(tmp).empty());
   }
   SECTION("a rename that fails removes the finished temp file") {
-    const std::string path = tmp.file("taken");
+    const std::string path = tmp.path_of("taken");
     fs::create_directory(path);  // rename() cannot replace a directory with a file
     CHECK_THROWS_WITH(write_safetensors(path, {{"x", Tensor::ones({2})}}, {}),
                       StartsWith(path + ": cannot rename"));
-    CHECK(tmp.listing() == std::vector<std::string>{"taken"});
+    CHECK(listing(tmp) == std::vector<std::string>{"taken"});
   }
   SECTION("invalid input leaves an existing file untouched") {
-    const std::string path = tmp.file("model.safetensors");
+    const std::string path = tmp.path_of("model.safetensors");
     write_safetensors(path, {{"x", Tensor::ones({2})}}, {});
     const std::string before = read_bytes(path);
     CHECK_THROWS_WITH(write_safetensors(path, {{"y", Tensor()}}, {}), StartsWith(path + ": tensor 'y' is undefined"));
     CHECK_THROWS_WITH(write_safetensors(path, {{"__metadata__", Tensor::ones({1})}}, {}), StartsWith(path));
     CHECK(read_bytes(path) == before);
-    CHECK(tmp.listing() == std::vector<std::string>{"model.safetensors"});
+    CHECK(listing(tmp) == std::vector<std::string>{"model.safetensors"});
   }
 }
 
 TEST_CASE("rewriting an existing checkpoint replaces it atomically", "[checkpoint]") {
-  TempDir tmp;
-  const std::string path = tmp.file("model.safetensors");
+  ScratchDir tmp("checkpoint");
+  const std::string path = tmp.path_of("model.safetensors");
   write_safetensors(path, {{"x", Tensor::full({4}, 1.0)}}, {{"version", "old"}});
   const std::string old_bytes = read_bytes(path);
   std::ifstream reader(path, std::ios::binary);  // a reader that opened the old file
@@ -387,12 +370,12 @@ TEST_CASE("rewriting an existing checkpoint replaces it atomically", "[checkpoin
   SafetensorsFile now = read_safetensors(path);
   CHECK(now.metadata.at("version") == "new");
   CHECK(now.find("x")->at(3) == 2.0);
-  CHECK(tmp.listing() == std::vector<std::string>{"model.safetensors"});
+  CHECK(listing(tmp) == std::vector<std::string>{"model.safetensors"});
 }
 
 TEST_CASE("an independent JSON reader understands the checkpoint's header", "[checkpoint]") {
-  TempDir tmp;
-  const std::string path = tmp.file("model.safetensors");
+  ScratchDir tmp("checkpoint");
+  const std::string path = tmp.path_of("model.safetensors");
   Seq2SeqTransformer model(small_config(), kVocab, 4);
   save_checkpoint(model, path, {{"step", "7"}});
   const std::string bytes = read_bytes(path);

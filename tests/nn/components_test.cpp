@@ -16,6 +16,7 @@
 #include "nn/registry_listing.h"
 #include "nn/transformer/transformer_models.h"
 #include "tests/fresh_tape.h"
+#include "tests/scratch_dir.h"
 
 using namespace ablate;
 using namespace ablate::nn;
@@ -40,10 +41,8 @@ TEST_CASE("embedding: padding row starts at zero and gets no gradient, sqrt(d) s
 }
 
 TEST_CASE("embedding: word2vec vectors load by vocabulary and can be frozen") {
-  auto dir = std::filesystem::temp_directory_path() / "ablate_w2v_test";
-  std::filesystem::create_directories(dir);
-  auto path = (dir / "vectors.txt").string();
-  std::ofstream(path) << "3 2\nthe 0.5 -1\ncat 2 3\nunused 9 9\n";
+  ablate_tests::ScratchDir dir("w2v");
+  auto path = dir.file("vectors.txt", "3 2\nthe 0.5 -1\ncat 2 3\nunused 9 9\n");
   Generator g(2);
   Embedding e(4, 2, g);
   CHECK(e.load_word2vec(path, {{"the", 1}, {"cat", 3}, {"dog", 2}}, /*freeze=*/true) == 2);
@@ -53,7 +52,6 @@ TEST_CASE("embedding: word2vec vectors load by vocabulary and can be frozen") {
   std::ofstream(path) << "the 0.5 -1\ncat 2\n";
   CHECK_THROWS_WITH(e.load_word2vec(path, {{"cat", 1}}, false),
                     Catch::Contains(path + ":2") && Catch::Contains("has 1 values"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("spatial dropout drops whole feature channels across time; eval is the identity") {

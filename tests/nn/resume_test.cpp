@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/nn/small_transformer.h"
-#include <filesystem>
+#include "tests/scratch_dir.h"
 
 #include "nn/checkpoint.h"
 #include "nn/optim/optimizer.h"
@@ -38,9 +38,8 @@ void train_steps(Seq2SeqTransformer& m, Optimizer& opt, int steps) {
 }  // namespace
 
 TEST_CASE("save at step 3 then load and continue equals 6 uninterrupted steps", "[checkpoint]") {
-  auto dir = std::filesystem::temp_directory_path() / "ablate_resume_test";
-  std::filesystem::create_directories(dir);
-  std::string path = (dir / "ckpt.safetensors").string();
+  ablate_tests::ScratchDir dir("nn_resume");
+  std::string path = dir.path_of("ckpt.safetensors");
 
   Seq2SeqTransformer straight(config(), {.source_vocab = 6, .target_vocab = 6}, 1);
   auto opt_straight = optimizer_registry().create("adamw", {}, straight.named_parameters());
@@ -73,5 +72,4 @@ TEST_CASE("save at step 3 then load and continue equals 6 uninterrupted steps", 
     INFO(ba[i].first);
     CHECK(allclose(*ba[i].second, *bb[i].second, 0.0, 0.0));
   }
-  std::filesystem::remove_all(dir);
 }
