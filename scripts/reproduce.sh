@@ -28,14 +28,23 @@
 # Required before any change to committed results (experiments/results/) or to a
 # shipped or replication experiment file: a changed id or number must be explained.
 #
-# Precision. f32 training with a given seed is bit-identical wherever it runs with the
-# same instruction set (each trial single-threaded and deterministic), so f32 rows are
-# compared as text. A bf16 trial (`train.precision = "bf16"`, in its config.toml) is
-# compared within a relative tolerance of 1e-2 per numeric cell instead: its products
-# take oneDNN's bf16 kernel on a CPU with AVX512_BF16 and the f32 GEMM on rounded
-# inputs elsewhere, which sum in another order. 1e-2 is far below the differences
-# between seeds (several per cent on these studies) yet above that reordering at the
-# studies' lengths. No committed file uses bf16 today.
+# Precision. An f32 trial with a given seed is bit-identical wherever it runs with the
+# same instruction set (single-threaded, deterministic), so f32 rows are compared as
+# text. The committed results were made on AMD Zen 5 (AVX-512); an Intel Xeon with
+# AVX-512 reproduces them digit for digit, but limiting oneDNN to AVX2
+# (ONEDNN_MAX_CPU_ISA=AVX2, as on a CPU without AVX-512) makes every trained number
+# differ (quickstart seed 0: test sequence accuracy 0.942 instead of 0.899), so on such
+# a CPU the comparison fails, and a warning says why.
+# A bf16 trial (`train.precision = "bf16"` in its config.toml) is compared within a
+# relative tolerance of 1e-2 per numeric cell instead (text cells exactly). No
+# committed file uses bf16. Measured on quickstart's seed 0 (2026-12-03): bf16 reruns
+# bit for bit on the same CPU; oneDNN's bf16 kernel (AVX512_BF16) against the f32 GEMM
+# on rounded inputs (ONEDNN_MAX_CPU_ISA=AVX512_CORE), which sums in another order,
+# agree to 1.4e-5 in the gradient norm at initialisation but then train as different
+# trajectories (test loss up to 47 %, sequence accuracy up to 3 % apart). So 1e-2
+# passes a rerun on the machine's own path and still fails a changed computation,
+# and a bf16 row reproduces only on a CPU that takes the same GEMM path: no tolerance
+# narrower than the spread over seeds would hide that.
 #
 # Options:
 #   --no-build        do not build (default: scripts/build.sh --target ablate)
@@ -48,34 +57,45 @@
 # build/experiments/ablate.
 #
 # The slice. Each file's first-seed rerun is cut into PARTS parts (`ablate run --shard
-# K/PARTS`: trials dealt longest-first by predicted work to the least-loaded part) so
-# that a part takes at most about 3 minutes with --jobs 2 on a 2-core machine. The
-# commit hash's first 8 hex digits, h, pick file h mod F (F files, sorted, each equally
-# likely whatever its size) and part (h div F) mod PARTS + 1. Hashes are uniformly
-# spread, so every file is picked with probability 1/F at each landing. The table below
-# gives each file's parts and its first-seed rerun time in seconds with --jobs 2,
-# measured on this project's 2-core VM (2026-12-03) unless marked (est.: from the
-# committed trials' wall_seconds, the machine's speed then); a new file must be added.
+# K/PARTS`: trials dealt longest-first by predicted work to the least-loaded part).
+# The commit hash's first 8 hex digits, h, pick file h mod F (F files, sorted: each
+# equally likely whatever its size) and part (h div F) mod PARTS + 1; hashes are
+# uniformly spread, so each file is picked with probability 1/F at every landing.
+# The table: each file's PARTS, then the seconds of its whole first-seed rerun and of
+# its longest part with --jobs 2 on a 2-core machine to itself — estimated from the
+# committed trials' wall_seconds (each part's trials scheduled longest-first on two
+# cores; the AMD Zen 5 VM that made them, 2026-12-01/02; add a few seconds per run for
+# `ablate check` and the reports). PARTS is the smallest count whose longest part is
+# at most about 60 s, so that a slice stays under 3 minutes even when other builds
+# share the machine (they slowed today's reruns 3-4 times, 2026-12-03), or the count
+# at which one trial is the floor: g2p (72 s), replications/reformer_shared_qk
+# (87 s), replications/vaswani_table3 (127 s), replications/xiong_warmup (100 s) and
+# replications/blog_scale (235 s: its d_k = 128 trials) have single trials that take
+# longer, so their slices can exceed 3 minutes on a shared machine (blog_scale's even
+# alone). A new experiment or replication file must be added here (--slice refuses to
+# run until it is); tests/reproduce/CMakeLists.txt reads the file seconds for ctest
+# timeouts.
 slice_table() {
+  # name                          parts  file_s  part_s
   cat <<'EOF'
-quickstart                        1     7
-attention                         1    20
-positions                         1    20
-norms                             1    25
-forecasting                       1    60
-scaling_gradient                  3   300
-length_generalisation             1   110
-real_forecasting                  1    70
-g2p                               3   300
-lm                                3   300
-replications/kazemnejad_nope      3   300
-replications/blog_projections     1   130
-replications/blog_scale          12  1200
-replications/press_alibi          2   200
-replications/reformer_shared_qk   2   240
-replications/shen_powernorm       4   660
-replications/vaswani_table3       4   660
-replications/xiong_warmup         6  1000
+quickstart                          1       1       1
+attention                           1      12      12
+positions                           1      12      12
+norms                               1      14      14
+forecasting                         1      37      37
+real_forecasting                    1      37      37
+length_generalisation               2      62      35
+scaling_gradient                    4     159      46
+g2p                                 2     120      72
+lm                                  4     150      56
+replications/kazemnejad_nope        5     203      62
+replications/blog_projections       2      64      35
+replications/blog_scale             4     577     235
+replications/press_alibi            3     115      50
+replications/reformer_shared_qk     2     123      87
+replications/shen_powernorm         6     330      59
+replications/vaswani_table3         4     332     127
+replications/xiong_warmup           6     497     100
 EOF
 }
 set -euo pipefail
@@ -91,7 +111,7 @@ while [[ $# -gt 0 ]]; do
     --seeds) seeds=${2:?--seeds first|all}; shift 2 ;;
     --jobs) jobs=${2:?--jobs N}; shift 2 ;;
     --slice) slice=${2:?--slice COMMIT}; shift 2 ;;
-    -h|--help) sed -n '2,55p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     --*) echo "reproduce.sh: unknown option $1 (--help lists them)" >&2; exit 2 ;;
     *) names+=("$1"); shift ;;
   esac
@@ -106,6 +126,10 @@ else
   if [[ $build == 1 ]]; then bash scripts/build.sh --target ablate > /dev/null; fi
 fi
 [[ -x $ablate ]] || { echo "reproduce.sh: no ablate binary at $ablate (build it, or set ABLATE)" >&2; exit 2; }
+if { [[ -r /proc/cpuinfo ]] && ! grep -qw avx512f /proc/cpuinfo; } || [[ -n ${ONEDNN_MAX_CPU_ISA:-} ]]; then
+  echo "warning: oneDNN cannot take its AVX-512 kernels here (no AVX-512, or ONEDNN_MAX_CPU_ISA is set):" \
+    "the committed results were made with them, so trained numbers are expected to differ (see the header)" >&2
+fi
 
 # Every shipped experiment and replication, as NAMEs.
 all_names() {
@@ -142,26 +166,32 @@ datasets_of() {
 
 # Chooses the slice of commit $1: sets names=(NAME) and shard=K/N, prints why.
 choose_slice() {
-  local hash parts_of=() files=() name parts seconds
+  local hash files=() name parts seconds part_seconds
   if [[ $1 =~ ^[0-9a-fA-F]{8,40}$ ]]; then hash=$1
   else hash=$(git rev-parse --verify --quiet "$1^{commit}") || { echo "reproduce.sh: --slice $1: not a commit hash" >&2; exit 2; }
   fi
-  local -A table_parts=() table_seconds=()
-  while read -r name parts seconds; do table_parts[$name]=$parts; table_seconds[$name]=$seconds; done < <(slice_table)
+  local -A table_parts=() table_seconds=() table_part_seconds=()
+  while read -r name parts seconds part_seconds; do
+    table_parts[$name]=$parts table_seconds[$name]=$seconds table_part_seconds[$name]=$part_seconds
+  done < <(slice_table)
   while read -r name; do
     [[ -n ${table_parts[$name]:-} ]] ||
       { echo "reproduce.sh: $name is not in the slice table of scripts/reproduce.sh: measure its first-seed rerun and add it" >&2; exit 2; }
     files+=("$name")
-  done < <(all_names | sort)
+  done < <(all_names | LC_ALL=C sort)
   local h=$((16#${hash:0:8})) count=${#files[@]}
   local pick=${files[$((h % count))]}
   local n=${table_parts[$pick]}
   local k=$(((h / count) % n + 1))
   names=("$pick")
   shard="$k/$n"
-  echo "slice of ${hash:0:12}: $pick, part $k of $n (file $((h % count + 1)) of $count by the hash's first 8 hex digits;" \
-    "its first-seed rerun takes about ${table_seconds[$pick]} s with --jobs 2, so $n part$([[ $n == 1 ]] || echo s) of at most about 3 minutes)"
+  echo "slice of ${hash:0:12}: $pick, part $k of $n (file $((h % count + 1)) of $count, chosen by the hash's" \
+    "first 8 hex digits; its first-seed rerun takes about ${table_seconds[$pick]} s with --jobs 2, cut into $n" \
+    "part$([[ $n == 1 ]] || echo s) of at most about ${table_part_seconds[$pick]} s, estimated from its committed trials)"
 }
+
+# Every NAME is checked before anything runs: a typo fails at once, not after hours.
+for requested in "${names[@]}"; do canonical_name "$requested" > /dev/null; done
 
 shard=""
 if [[ -n $slice ]]; then
@@ -175,6 +205,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ablate-reproduce.XXXXXX")
 if [[ $keep == 1 ]]; then echo "run directories kept in $work"
 else trap 'rm -rf "$work"' EXIT
 fi
+trap 'exit 130' INT  # so that the EXIT trap runs (and the run directories go) on Ctrl-C
+trap 'exit 143' TERM
 
 failed=()
 for requested in "${names[@]}"; do
