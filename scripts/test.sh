@@ -3,7 +3,8 @@
 # packages plus Catch2, Google Benchmark, Clang 14 and its runtimes, ccache, npm),
 # build everything (library, CLI, tests, benchmarks) in Release, fetch the datasets
 # the real-data experiments read (their own step: the tests never use the network),
-# run the unit, e2e and smoke tiers; then build again with Clang under
+# run the unit, e2e and smoke tiers (and the fuzz corpora replayed without libFuzzer);
+# then build again with Clang under
 # AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.sh, build-sanitize/)
 # and run the unit, e2e and fuzz tiers there (the libFuzzer targets' corpus replays and
 # seeded runs of fixed length). tests/README.md lists the tiers and every test in
@@ -23,7 +24,7 @@ if [[ -f build/CMakeCache.txt ]] &&
 fi
 run_phase "Release build" bash scripts/build.sh
 run_phase "datasets" bash scripts/fetch-data.sh build/experiments/ablate
-run_phase "Release suite (unit, e2e, smoke)" bash scripts/ctest-tiers.sh build '^(unit|e2e|smoke)$'
+run_phase "Release suite (unit, e2e, smoke, fuzz replays)" bash scripts/ctest-tiers.sh build '^(unit|e2e|smoke|fuzz)$'
 run_phase "sanitizer build" bash scripts/sanitize.sh --build-only
 run_phase "sanitizer suite (unit, e2e, fuzz)" bash scripts/sanitize.sh
 echo "scripts/test.sh steps:"
