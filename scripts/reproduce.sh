@@ -8,7 +8,8 @@
 # experiments/results/quickstart/) or a replication (`replications/press_alibi`, or
 # `press_alibi`: experiments/replications/press_alibi.toml, results in
 # experiments/results/replications/press_alibi/). No NAME: every shipped experiment and
-# every replication. For each file it
+# every replication. It builds `ablate` (scripts/build.sh --target ablate) unless
+# --no-build or ABLATE is given; then for each file it
 #   1. fetches the dataset the file reads, if any (`ablate data get`);
 #   2. lists the trial ids the file defines today (`ablate check`);
 #   3. reruns at full size the first seed of every sweep point and every [tune] value
@@ -28,13 +29,15 @@
 # Required before any change to committed results (experiments/results/) or to a
 # shipped or replication experiment file: a changed id or number must be explained.
 #
-# Precision. An f32 trial with a given seed is bit-identical wherever it runs with the
-# same instruction set (single-threaded, deterministic), so f32 rows are compared as
-# text. The committed results were made on AMD Zen 5 (AVX-512); an Intel Xeon with
-# AVX-512 reproduces them digit for digit, but limiting oneDNN to AVX2
-# (ONEDNN_MAX_CPU_ISA=AVX2, as on a CPU without AVX-512) makes every trained number
-# differ (quickstart seed 0: test sequence accuracy 0.942 instead of 0.899), so on such
-# a CPU the comparison fails, and a warning says why.
+# Precision. An f32 trial with a given seed reruns bit for bit on the same machine
+# (single-threaded, deterministic), so f32 rows are compared as text. Across machines
+# it mostly does too, not always: the committed results were made on AMD Zen 5; an
+# Intel Xeon with AVX-512 and AMX reproduces most first-seed rows digit for digit but
+# not g2p's, kazemnejad_nope's or scaling_gradient's d_k = 4 point's, even with the
+# builds that made them (experiments/results/README.md, "Checking these results"). On
+# a CPU without AVX-512 (or ONEDNN_MAX_CPU_ISA=AVX2) every trained number differs
+# (quickstart seed 0: test sequence accuracy 0.942 instead of 0.899); a warning says
+# so. A difference is reported either way: this script does not guess its cause.
 # A bf16 trial (`train.precision = "bf16"` in its config.toml) is compared within a
 # relative tolerance of 1e-2 per numeric cell instead (text cells exactly). No
 # committed file uses bf16. Measured on quickstart's seed 0 (2026-12-03): bf16 reruns
@@ -49,7 +52,8 @@
 # Options:
 #   --no-build        do not build (default: scripts/build.sh --target ablate)
 #   --keep            keep the run directory (its path is printed)
-#   --seeds all       rerun every trial, not only the first seed (hours for the lot)
+#   --seeds all       rerun every trial, not only the first seed (hours for the lot;
+#                     default: --seeds first)
 #   --jobs N          trials side by side (default: the number of cores)
 #   --slice COMMIT    CI's rotating slice: one file and one part of its first-seed trials,
 #                     chosen from COMMIT's hash (below), --jobs 2; the ids still in full
@@ -99,6 +103,8 @@ replications/xiong_warmup           6     497     100
 EOF
 }
 set -euo pipefail
+# ABLATE may be relative to the caller's directory; the script runs from the clone's.
+if [[ -n ${ABLATE:-} && $ABLATE != /* ]]; then ABLATE=$PWD/$ABLATE; fi
 cd "$(dirname "$0")/.."
 root=$PWD
 
