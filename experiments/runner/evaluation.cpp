@@ -5,6 +5,7 @@
 
 #include "experiments/runner/ratio_metric.h"
 #include "experiments/runner/sequence_model.h"
+#include "experiments/runner/stop_signal.h"
 
 namespace ablate::experiments {
 
@@ -59,6 +60,7 @@ Evaluation Evaluator::evaluate_sequences(Split split) {
   const std::int64_t limit = split == Split::validation ? config_.train.decode_examples : 0;
   std::int64_t decode_budget = limit;
   for (const Seq2SeqBatch& b : cached->second) {
+    throw_if_stopped();  // a stop must not wait for the rest of the split
     Tensor logits = teacher_forced_logits(model_, b);
     std::int64_t B = b.tgt_out.shape()[0], T = b.tgt_out.shape()[1], V = logits.shape()[2];
     const std::size_t first_example = next_example;

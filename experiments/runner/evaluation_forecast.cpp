@@ -9,6 +9,7 @@
 #include "experiments/metrics/forecast_baselines.h"
 #include "experiments/metrics/forecast_metrics.h"
 #include "experiments/runner/evaluation.h"
+#include "experiments/runner/stop_signal.h"
 
 namespace ablate::experiments {
 
@@ -23,6 +24,7 @@ Evaluation Evaluator::evaluate_forecast(Split split) {
   const ForecastContext& context = task_.forecast_context() ? *task_.forecast_context() : fallback;
   ForecastScorer scorer(context, H);
   for (const ForecastBatch& b : cached->second) {
+    throw_if_stopped();  // a stop must not wait for the rest of the split
     Tensor pred = model_.regressor->forward(constant(b.x)).value();
     const std::int64_t B = b.y.shape()[0];
     std::vector<double> forecast(std::size_t(H * S)), truth(std::size_t(H * S));

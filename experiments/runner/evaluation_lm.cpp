@@ -10,6 +10,7 @@
 
 #include "experiments/runner/evaluation.h"
 #include "experiments/runner/ratio_metric.h"
+#include "experiments/runner/stop_signal.h"
 
 namespace ablate::experiments {
 
@@ -30,6 +31,7 @@ Evaluation Evaluator::evaluate_lm(Split split) {
                    .first;
     RatioMetric nats, bits, correct;
     for (const LmBatch& b : cached->second) {
+      throw_if_stopped();  // a stop must not wait for the rest of the split
       Tensor logits = model_.lm->forward(b.input).value();
       const std::int64_t B = b.target.shape()[0], L = b.target.shape()[1], V = logits.shape()[2];
       for (std::int64_t row = 0; row < B; ++row) {

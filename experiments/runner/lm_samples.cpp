@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "experiments/runner/stop_signal.h"
+
 namespace ablate::experiments {
 
 namespace {
@@ -21,6 +23,7 @@ std::vector<std::int32_t> continue_prompt(nn::DecoderLanguageModel& model, std::
   model.eval();
   std::vector<std::int32_t> ids = prompt;
   for (std::int64_t step = 0; step < length; ++step) {
+    throw_if_stopped();  // one model call per token: a stop must not wait for them all
     const std::size_t from =
         ids.size() > std::size_t(context) ? ids.size() - std::size_t(context) : 0;
     const std::vector<std::int32_t> window(ids.begin() + std::ptrdiff_t(from), ids.end());

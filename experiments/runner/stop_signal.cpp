@@ -3,6 +3,8 @@
 #include <atomic>
 #include <csignal>
 
+#include "nn/interrupt.h"
+
 namespace ablate::experiments {
 
 namespace {
@@ -18,6 +20,8 @@ void on_signal(int signal) {
   }
 }
 
+bool stop_asked() { return g_stop.load(std::memory_order_relaxed) != 0; }
+
 }  // namespace
 
 StopOnSignals::StopOnSignals() {
@@ -27,13 +31,19 @@ StopOnSignals::StopOnSignals() {
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, &g_previous_int);
   sigaction(SIGTERM, &action, &g_previous_term);
+  nn::set_interrupt_check(stop_asked);
 }
 
 StopOnSignals::~StopOnSignals() {
+  nn::set_interrupt_check(nullptr);
   sigaction(SIGINT, &g_previous_int, nullptr);
   sigaction(SIGTERM, &g_previous_term, nullptr);
 }
 
 int stop_signal() { return g_stop.load(std::memory_order_relaxed); }
+
+void throw_if_stopped() {
+  if (stop_signal()) throw nn::Interrupted("interrupted: asked to stop");
+}
 
 }  // namespace ablate::experiments

@@ -22,6 +22,7 @@
 #include "experiments/runner/predictions.h"
 #include "experiments/runner/resume_state.h"
 #include "nn/checkpoint.h"
+#include "nn/interrupt.h"
 #include "nn/optim/gradients.h"
 #include "nn/optim/optimizer.h"
 #include "nn/optim/schedule.h"
@@ -181,6 +182,16 @@ json attention_maps(const Task& task, TrialModel& model) {
     j["modules"].push_back({{"name", name}, {"queries", queries}, {"keys", keys}, {"weights", heads}});
   }
   return j;
+}
+
+// A trial that ran out of memory despite the estimate checked before it started
+// (experiments/memory_estimate.h): the estimate is a lower bound, not a promise.
+std::string out_of_memory_message(const Trial& trial) {
+  const TrialConfig& c = trial.config;
+  return "trial " + trial.id + " ran out of memory (d_model = " + std::to_string(c.model.transformer.d_model) +
+         ", max_len = " + std::to_string(c.model.transformer.max_len) + ", batch = " + std::to_string(c.train.batch) +
+         ", validation_batch = " + std::to_string(c.train.validation_batch) +
+         "): lower one of them, or run it on a machine with more memory";
 }
 
 }  // namespace
@@ -347,6 +358,17 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
       nn::save_checkpoint(*model.module, dir + "/checkpoint.safetensors",
                           {{"config", trial.config_toml}, {"step", std::to_string(out.best.step)},
                            {"selected_by", "validation loss"}});
+  } catch (const nn::Interrupted&) {
+    // Stopped inside an evaluation (nn/interrupt.h): its step's state is not a step
+    // boundary — the evaluation's record is missing — so nothing is saved here and the
+    // next run continues from the state saved last (or from step 0), which gives the
+    // same bits as an uninterrupted run.
+    tape.reset();
+    out.status = "interrupted";
+  } catch (const std::bad_alloc&) {
+    tape.reset();
+    out.status = "failed";
+    out.error = out_of_memory_message(trial);
   } catch (const std::exception& e) {
     tape.reset();
     out.status = "failed";

@@ -11,6 +11,7 @@
 
 #include "autograd/ops.h"
 #include "autograd/tape.h"
+#include "nn/interrupt.h"
 
 namespace ablate::nn {
 
@@ -129,6 +130,7 @@ Tensor search(const NextTokenLogits& next_logits, std::int64_t B, std::int64_t V
   std::vector<Candidate> candidates;
   std::vector<double> log_probs;
   for (std::int64_t t = 0; t < max_len; ++t) {
+    throw_if_interrupted();  // up to max_len model calls: a stop must not wait for them
     const std::int64_t L = t + 1;
     // prefix [N, L]: BOS then a live hypothesis's t tokens; filler rows (finished
     // sources, beams not yet full) are BOS then pad, which the decoder masks.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "nn/interrupt.h"
+
 namespace ablate::nn {
 
 namespace {
@@ -122,6 +124,7 @@ Tensor Seq2SeqTransformer::greedy_decode(const Tensor& src, std::int64_t max_len
   Tensor out = Tensor::full({B, max_len}, vocab_.pad, DType::i32);
   std::int64_t V = vocab_.target_vocab;
   for (std::int64_t t = 0; t < max_len; ++t) {
+    throw_if_interrupted();  // up to max_len decoder calls: a stop must not wait for them
     std::int64_t L = t + 1;
     Tensor tgt = Tensor::from_data({B, L}, prefix);
     decoding_tape.reset();

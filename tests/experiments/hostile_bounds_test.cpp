@@ -1,0 +1,95 @@
+// Issue 28, bounded work: a stop reaches a trial inside its evaluation, every sequence
+// task's lengths are bounded by what the model holds (g2p included), and a step that
+// cannot fit in memory is refused before anything runs — each through the CLI.
+#include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+
+#include "tests/experiments/experiment_files.h"
+
+using namespace ablate::experiments::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCli = ABLATE_CLI;
+
+// A trial whose one evaluation (at its last step, 2) greedily decodes 3,000 validation
+// sequences of 60 tokens — seconds of decoding between two step boundaries — after a
+// resumable state saved at step 1.
+const std::string kLongEvaluation =
+    "name = \"long_eval\"\nseed = 3\n\n"
+    "[task]\nkind = \"copy\"\nvocab = 6\nmin_length = 60\nmax_length = 60\nvalidation_size = 3000\ntest_size = 100\n\n"
+    "[model]\nd_model = 8\nheads = 2\nd_ff = 16\nlayers = 1\n\n"
+    "[train]\nsteps = 2\nbatch = 8\nlr = 3e-3\neval_every = 2\nresume_every = 1\n";
+
+// The one trial directory of a one-trial run.
+std::string only_trial(const std::string& run_dir) {
+  for (const auto& d : fs::directory_iterator(run_dir + "/trials")) return d.path().string();
+  return "";
+}
+
+// Waits for `child` to exit; a child still running after the hang guard is killed
+// (a hang is a failure, not a wait forever). Returns its exit status, or -1.
+int exit_status(pid_t child) {
+  const bool exited = wait_for([] { return false; }, child);
+  REQUIRE_FALSE(exited);  // the event never happens: wait_for returns when the child exits
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM during an evaluation stops the trial inside it, and the rerun equals an uninterrupted run",
+          "[signals][e2e]") {
+  ScratchDir dir("stop_in_evaluation");
+  const std::string file = dir.file("exp.toml", kLongEvaluation);
+  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
+
+  const std::string out = dir.str() + "/stopped", run_dir = out + "/long_eval", log = dir.str() + "/stopped.log";
+  pid_t child = fork();
+  if (child == 0) {
+    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    execl(kCli.c_str(), kCli.c_str(), "run", file.c_str(), "--out", out.c_str(), "--jobs", "1", "--quiet",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // The state of step 1 is saved: what is left is step 2's few milliseconds of training
+  // and its evaluation's seconds of decoding, where the signal lands.
+  REQUIRE(wait_for(
+      [&] { return fs::exists(run_dir + "/trials") && fs::exists(only_trial(run_dir) + "/resume.safetensors"); },
+      child));
+  kill(child, SIGTERM);
+  const int status = exit_status(child);
+  const std::string said = read_text(log);
+  INFO(said);
+  CHECK(status == 143);
+  CHECK_THAT(said, Catch::Contains("stopped by SIGTERM: "));
+  CHECK_THAT(said, Catch::Contains("resume with: ablate run " + file + " --out " + out));
+  CHECK_FALSE(fs::exists(run_dir + "/.lock"));
+  // Stopped inside the evaluation: not finished (before, it finished its evaluations —
+  // and the test set's — and wrote its summary), its state still the one of step 1.
+  const std::string trial = only_trial(run_dir);
+  CHECK_FALSE(fs::exists(trial + "/summary.json"));
+  CHECK(fs::exists(trial + "/resume.safetensors"));
+  for (const auto& e : fs::recursive_directory_iterator(run_dir))
+    CHECK(e.path().string().find(".tmp.") == std::string::npos);
+
+  CommandResult rerun = run_command(kCli + " run " + file + " --out " + out + " --jobs 1 --quiet");
+  INFO(rerun.output);
+  REQUIRE(rerun.status == 0);
+  CHECK(nlohmann::json::parse(read_text(trial + "/summary.json")).at("resumed_from_step").get<int>() == 1);
+  CHECK(summaries_differing(dir.str() + "/clean/long_eval", run_dir).empty());
+  CHECK(read_text(trial + "/metrics.jsonl").size() > 0);
+  CHECK(read_text(trial + "/predictions.tsv") == read_text(only_trial(dir.str() + "/clean/long_eval") + "/predictions.tsv"));
+}
