@@ -105,6 +105,7 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
 
 TrialModel build_model(const TrialConfig& c, const Task& task) {
   TrialModel m;
+  m.max_len = c.model.transformer.max_len;
   nn::TransformerConfig transformer = c.model.transformer;
   transformer.attention.telemetry = c.train.attention_telemetry;
   transformer.recompute = c.train.recompute;

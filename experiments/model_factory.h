@@ -20,6 +20,9 @@ struct TrialModel {
   // streams of decoder_stream.h in `stream`'s ids.
   nn::DecoderLanguageModel* decoder_only = nullptr;
   StreamVocabulary stream;
+  // The longest sequence the model holds (model.max_len, resolved): decoding never
+  // runs past it (sequence_model.h).
+  std::int64_t max_len = 0;
 
   bool sequence_model() const { return seq2seq || decoder_only; }
 };

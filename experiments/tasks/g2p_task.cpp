@@ -30,6 +30,7 @@ constexpr const char* kAlternatives = " ||| ";
 struct Entry {
   std::vector<std::string> letters;
   std::vector<std::vector<std::string>> pronunciations;  // at least one, distinct
+  std::int64_t line = 0;                                 // in its file, for errors
 };
 
 // "AH0 B" → {"AH0", "B"}; without stress, {"AH", "B"} (the digit 0/1/2 after a vowel).
@@ -57,7 +58,7 @@ std::vector<Entry> read_dictionary(const std::string& path, bool stress) {
     const std::size_t tab = line.find('\t');
     if (tab == std::string::npos || line.find('\t', tab + 1) != std::string::npos)
       fail("expected word<TAB>pronunciation ||| alternative ... (one tab)");
-    Entry e{code_point_tokens(line.substr(0, tab)), {}};
+    Entry e{code_point_tokens(line.substr(0, tab)), {}, line_no};
     if (e.letters.empty()) fail("empty word");
     const std::string rest = line.substr(tab + 1);
     for (std::size_t start = 0;;) {
@@ -74,6 +75,24 @@ std::vector<Entry> read_dictionary(const std::string& path, bool stress) {
   }
   if (entries.empty()) throw std::runtime_error(path + ": no words");
   return entries;
+}
+
+// Every word and pronunciation of the file at most max_length tokens: what the model
+// is sized for (its max_len is the longest of them). Without a bound one long line
+// sizes the model's position table and makes every evaluation decode that long.
+// Checked over the whole file, before a subset is drawn, so whether a file is accepted
+// does not depend on the seed.
+void check_lengths(const std::vector<Entry>& entries, const std::string& path, std::int64_t max_length) {
+  for (const Entry& e : entries) {
+    auto fail = [&](const std::string& what, std::size_t n, const char* units) {
+      throw std::runtime_error(path + ":" + std::to_string(e.line) + ": " + what + " has " + std::to_string(n) + " " +
+                               units + ", more than max_length = " + std::to_string(max_length) +
+                               " (task option max_length, at most 4096)");
+    };
+    if (std::int64_t(e.letters.size()) > max_length) fail("the word", e.letters.size(), "letters");
+    for (const auto& p : e.pronunciations)
+      if (std::int64_t(p.size()) > max_length) fail("a pronunciation", p.size(), "phonemes");
+  }
 }
 
 // The first `keep` entries of a seeded shuffle (all of them for keep = 0), in file order.
@@ -102,8 +121,10 @@ class G2pTask : public Task {
     const bool stress = o.get_bool("stress");
     Generator gen(seed);
     auto read = [&](const char* key, std::int64_t keep, std::uint64_t stream) {
-      return subset(read_dictionary(resolve_data_path(base_dir, o.get_string(key)), stress), keep,
-                    gen.fork(stream));
+      const std::string path = resolve_data_path(base_dir, o.get_string(key));
+      std::vector<Entry> entries = read_dictionary(path, stress);
+      check_lengths(entries, path, o.get_int("max_length"));
+      return subset(std::move(entries), keep, gen.fork(stream));
     };
     const std::vector<Entry> train = read("train", o.get_int("train_words"), 1);
     std::set<std::string> letters, phones;  // sorted: ids independent of line order
@@ -214,7 +235,13 @@ void register_g2p_task(TaskRegistry& r) {
           {"train_words", std::int64_t(0), "train on a seeded subset of this many words (0 = all)", 0.0, 1e7},
           {"validation_words", std::int64_t(1000), "validate on a seeded subset of this many words (0 = all)",
            0.0, 1e7},
-          {"test_words", std::int64_t(0), "test on a seeded subset of this many words (0 = all)", 0.0, 1e7}},
+          {"test_words", std::int64_t(0), "test on a seeded subset of this many words (0 = all)", 0.0, 1e7},
+          {.key = "max_length",
+           .default_value = std::int64_t(64),
+           .doc = "longest word (letters) or pronunciation (phonemes); longer: an error naming the line",
+           .min = 1.0,
+           .max = 4096.0,
+           .omit_at_default = true}},
          [](const nn::Options& o, std::uint64_t seed, const std::string& base_dir) -> std::unique_ptr<Task> {
            return std::make_unique<G2pTask>(o, seed, base_dir);
          }});

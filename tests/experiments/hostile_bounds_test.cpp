@@ -93,3 +93,42 @@ TEST_CASE("SIGTERM during an evaluation stops the trial inside it, and the rerun
   CHECK(read_text(trial + "/metrics.jsonl").size() > 0);
   CHECK(read_text(trial + "/predictions.tsv") == read_text(only_trial(dir.str() + "/clean/long_eval") + "/predictions.tsv"));
 }
+
+TEST_CASE("a g2p dictionary with a pronunciation longer than max_length is refused at load, naming file and line",
+          "[g2p][e2e]") {
+  ScratchDir dir("g2p_too_long");
+  // One pronunciation of 5,000 phonemes: before, the model was sized for it and every
+  // validation decoded 5,001 steps per batch.
+  std::string long_pronunciation = "K";
+  for (int i = 1; i < 5000; ++i) long_pronunciation += " AE1";
+  dir.file("train.tsv", "cat\tK AE1 T\nbat\tB AE1 T\ntab\t" + long_pronunciation + "\nact\tAE2 K T\n");
+  dir.file("validation.tsv", "bac\tB AE1 K\n");
+  dir.file("test.tsv", "cta\tK T AH0\n");
+  const std::string experiment =
+      "name = \"g2p_long\"\nseed = 1\n[task]\nkind = \"g2p\"\ntrain = \"train.tsv\"\nvalidation = \"validation.tsv\"\n"
+      "test = \"test.tsv\"\n"
+      "[model]\nd_model = 8\nheads = 2\nd_ff = 16\nlayers = 1\n"
+      "[train]\nsteps = 2\nbatch = 4\neval_every = 2\n";
+  const std::string file = dir.file("g2p.toml", experiment);
+  const std::string runs = dir.str() + "/runs";
+  for (const char* command : {" check ", " run "}) {
+    CommandResult r = run_command(kCli + command + file + (std::string(command) == " run " ? " --out " + runs : ""));
+    INFO(command << r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains("train.tsv:3: a pronunciation has 5000 phonemes, more than max_length = 64"));
+    CHECK_FALSE(fs::exists(runs));  // refused before anything is written
+  }
+
+  // The bound is the option's, at most 4,096: a pronunciation that long is refused at any setting.
+  CommandResult widest = run_command(kCli + " check " + file + " task.max_length=4096");
+  INFO(widest.output);
+  CHECK(widest.status == 2);
+  CHECK_THAT(widest.output, Catch::Contains("train.tsv:3: a pronunciation has 5000 phonemes, more than max_length = 4096"));
+  // And the bound is inclusive: 5 phonemes at max_length = 5 are accepted, at 4 refused.
+  dir.file("train.tsv", "cat\tK AE1 T\nbat\tB AE1 T\ntab\tT AE1 B AE1 T\nact\tAE2 K T\n");
+  CHECK(run_command(kCli + " check " + file + " task.max_length=5").status == 0);
+  CommandResult shorter = run_command(kCli + " check " + file + " task.max_length=4");
+  INFO(shorter.output);
+  CHECK(shorter.status == 2);
+  CHECK_THAT(shorter.output, Catch::Contains("train.tsv:3: a pronunciation has 5 phonemes, more than max_length = 4"));
+}
