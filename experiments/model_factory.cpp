@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "experiments/memory_estimate.h"
+
 namespace ablate::experiments {
 
 namespace {
@@ -93,6 +95,13 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
            std::to_string(t.d_model) + ", d_ff = " + std::to_string(t.d_ff) + ", " +
            std::to_string(t.encoder_layers) + " + " + std::to_string(t.decoder_layers) +
            " layers), more than the 1e9 a trial may have (16 GB with gradients and Adam's moments)";
+  }
+  // Before anything is allocated: a step that cannot fit would die mid-trial.
+  if (std::string problem = memory_problem(c, estimate_memory(c, task, parameter_bound(c, task)),
+                                           physical_memory_bytes());
+      !problem.empty()) {
+    *key = "train.batch";
+    return problem;
   }
   try {
     build_model(c, task);  // the remaining constraints live in the modules' constructors

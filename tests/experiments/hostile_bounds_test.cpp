@@ -132,3 +132,48 @@ TEST_CASE("a g2p dictionary with a pronunciation longer than max_length is refus
   CHECK(shorter.status == 2);
   CHECK_THAT(shorter.output, Catch::Contains("train.tsv:3: a pronunciation has 5 phonemes, more than max_length = 4"));
 }
+
+TEST_CASE("a step that cannot fit in memory is refused before anything runs, with the numbers", "[memory][e2e]") {
+  ScratchDir dir("memory_estimate");
+  // max_length at its documented maximum with a large batch: the attention maps alone
+  // are 1024 × 4 heads × 4097² floats per attention module, terabytes. Before, `check`
+  // accepted it and the trial died with a bare std::bad_alloc.
+  const std::string file = dir.file(
+      "big.toml",
+      "name = \"big\"\nseed = 1\n[task]\nkind = \"copy\"\nmin_length = 4096\nmax_length = 4096\n"
+      "[train]\nsteps = 2\nbatch = 1024\n");
+  const std::string runs = dir.str() + "/runs";
+  for (const std::string& command : {" check " + file, " run " + file + " --out " + runs}) {
+    CommandResult r = run_command(kCli + command);
+    INFO(command << "\n" << r.output);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains("big.toml:9:1: "));
+    CHECK_THAT(r.output, Catch::Contains("train.batch: a training step would need at least "));
+    CHECK_THAT(r.output, Catch::Contains("more than this machine's "));
+    CHECK_THAT(r.output, Catch::Contains("= batch 1024 × heads 4 × max_len 4097² per attention module"));
+    CHECK_FALSE(fs::exists(runs));
+  }
+}
+
+#if !defined(__has_feature)
+#define __has_feature(x) 0
+#endif
+#if !__has_feature(address_sanitizer) && !defined(__SANITIZE_ADDRESS__)  // ASan needs far more address space
+TEST_CASE("a trial that runs out of memory anyway fails naming the trial and 'out of memory'", "[memory][e2e]") {
+  ScratchDir dir("out_of_memory");
+  // About 1.6 GB of attention maps by the estimate — accepted on any machine that can
+  // run the suite — run with 1 GB of address space.
+  const std::string file = dir.file(
+      "oom.toml",
+      "name = \"oom\"\nseed = 1\n[task]\nkind = \"copy\"\nmin_length = 512\nmax_length = 512\nvalidation_size = 64\n"
+      "test_size = 64\n[train]\nsteps = 2\nbatch = 64\n");
+  CommandResult r = run_command("ulimit -v 1000000 && " + kCli + " run " + file + " --out " + dir.str() + "/runs --quiet");
+  INFO(r.output);
+  CHECK(r.status == 1);
+  const std::string trial = only_trial(dir.str() + "/runs/oom");
+  const nlohmann::json summary = nlohmann::json::parse(read_text(trial + "/summary.json"));
+  CHECK(summary.at("status") == "failed");
+  const std::string id = fs::path(trial).filename().string();
+  CHECK_THAT(summary.at("error").get<std::string>(), Catch::StartsWith("trial " + id + " ran out of memory (d_model = 64, max_len = 513, batch = 64"));
+}
+#endif
