@@ -20,6 +20,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/plugins/plugin.h"
 #include "experiments/tasks/task.h"
+#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
@@ -132,7 +133,7 @@ std::optional<HomeRun> home_run_of_trial_config(const std::string& path) {
   HomeRun home;
   home.run_dir = run.string();
   try {
-    const auto index = nlohmann::json::parse(read_file((run / "trials.json").string()));
+    const auto index = read_json_file((run / "trials.json").string());
     home.source_dir = index.value("source_dir", "");
     home.swept_keys = index.value("swept_keys", std::vector<std::string>{});
     for (const auto& t : index.at("trials")) {

@@ -10,6 +10,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/metrics/forecast_baselines.h"
 #include "experiments/reports/mean_std.h"
+#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
@@ -27,7 +28,7 @@ const std::vector<std::string>& shown_metrics() {
 
 std::string forecast_baselines_section(const std::string& run_dir, const RunPoints& run) {
   if (!run.forecast) return "";
-  const json index = json::parse(read_file(run_dir + "/trials.json"));
+  const json index = read_json_file(run_dir + "/trials.json");
   // Per data_id, the baselines (from its first finished trial); per point, the trials'
   // values at the point's chosen [tune] setting.
   std::map<std::string, std::map<std::string, double>> baselines;
@@ -37,7 +38,7 @@ std::string forecast_baselines_section(const std::string& run_dir, const RunPoin
     if (!std::filesystem::exists(summary_path)) continue;
     json summary;
     try {
-      summary = json::parse(read_file(summary_path));
+      summary = read_json_file(summary_path);
     } catch (const std::exception&) {
       continue;
     }

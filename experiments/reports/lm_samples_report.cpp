@@ -6,11 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
 std::string lm_samples_section(const std::string& run_dir, const RunPoints& run) {
-  const nlohmann::json index = nlohmann::json::parse(read_file(run_dir + "/trials.json"));
+  const nlohmann::json index = read_json_file(run_dir + "/trials.json");
   std::string out;
   for (const PointResults& p : run.points) {
     std::string best_path;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "experiments/io/json_file.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/plot_figures.h"
 #include "experiments/reports/plot_gnuplot.h"
@@ -52,7 +53,7 @@ std::vector<Figure> attention_figures(const PlotRun& run, const std::string& run
   if (!std::filesystem::exists(path)) return figures;
   nlohmann::json a;
   try {
-    a = nlohmann::json::parse(read_file(path));
+    a = read_json_file(path);
   } catch (const std::exception&) {
     return figures;  // an unreadable map is not worth failing the report for
   }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
@@ -26,7 +27,7 @@ bool finite_number(const json& v) {
 json ok_summary(const std::string& path) {
   if (!fs::exists(path)) return nullptr;
   try {
-    json s = json::parse(read_file(path));
+    json s = read_json_file(path);
     if (s.is_object() && s.value("status", "") == "ok") return s;
   } catch (const std::exception&) {
   }

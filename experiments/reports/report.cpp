@@ -22,6 +22,7 @@
 #include "experiments/reports/plots.h"
 #include "experiments/reports/report_text.h"
 #include "experiments/reports/telemetry_report.h"
+#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
@@ -131,7 +132,7 @@ RunRows read_run(const std::string& run_dir) {
   std::string index_path = run_dir + "/trials.json";
   if (!fs::exists(index_path))
     throw std::runtime_error(run_dir + ": not a run directory (no trials.json; run `ablate run` first)");
-  run.index = json::parse(read_file(index_path));
+  run.index = read_json_file(index_path);
   json& index = run.index;
   run.keys = index["swept_keys"].get<std::vector<std::string>>();
   run.tune_keys = index.value("tune_keys", std::vector<std::string>{});
@@ -158,7 +159,7 @@ RunRows read_run(const std::string& run_dir) {
     ++report.expected;
     if (fs::exists(summary_path)) {
       try {
-        r.summary = json::parse(read_file(summary_path));
+        r.summary = read_json_file(summary_path);
       } catch (const std::exception&) {
         r.summary = nullptr;
       }
@@ -442,7 +443,15 @@ std::string run_name(const std::string& run_dir) {
 
 }  // namespace
 
-RunPoints read_run_points(const std::string& run_dir) { return points_of(read_run(run_dir), run_name(run_dir)); }
+// A run directory may come from elsewhere: a value of the wrong type in trials.json or
+// a summary.json is an error naming the run, not an escaped nlohmann exception.
+RunPoints read_run_points(const std::string& run_dir) {
+  try {
+    return points_of(read_run(run_dir), run_name(run_dir));
+  } catch (const nlohmann::json::exception& e) {
+    throw_naming_file(run_dir + " (trials.json or a trial's summary.json)", e);
+  }
+}
 
 std::vector<TrialRef> chosen_trials(const json& index, const PointResults& point) {
   std::vector<TrialRef> out;

@@ -10,6 +10,7 @@
 
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/mean_std.h"
+#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
@@ -89,7 +90,7 @@ std::vector<json> finished_summaries(const std::string& run_dir, const json& ind
   for (const TrialRef& t : chosen_trials(index, point)) {
     const std::string path = run_dir + "/trials/" + t.id + "/summary.json";
     if (!std::filesystem::exists(path)) continue;
-    json s = json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
+    json s = parse_json_or_discarded(path);
     if (s.is_object() && s.value("status", "") != "failed") out.push_back(std::move(s));
   }
   return out;
@@ -151,7 +152,7 @@ std::vector<std::string> telemetry_columns(const std::vector<const json*>& summa
 
 std::string init_grad_norms_section(const std::string& run_dir, const RunPoints& run) {
   if (!run.grad_norms_at_init) return "";
-  const json index = json::parse(read_file(run_dir + "/trials.json"));
+  const json index = read_json_file(run_dir + "/trials.json");
   // Per point: seed count and each column's values over seeds; columns in model order.
   std::vector<std::string> groups, ratios;
   std::vector<std::map<std::string, std::vector<double>>> values(run.points.size());
@@ -195,7 +196,7 @@ std::string init_grad_norms_section(const std::string& run_dir, const RunPoints&
 }
 
 std::string norm_drift_section(const std::string& run_dir, const RunPoints& run) {
-  const json index = json::parse(read_file(run_dir + "/trials.json"));
+  const json index = read_json_file(run_dir + "/trials.json");
   const std::vector<std::string> columns{"bn_mean_drift", "bn_var_drift", "bn_mean_drift_last", "bn_var_drift_last"};
   std::ostringstream rows;
   bool any = false;

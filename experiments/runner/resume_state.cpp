@@ -8,6 +8,7 @@
 #include "nn/checkpoint.h"
 #include "nn/norms/batch_statistics_drift.h"
 #include "nn/transformer/transformer_stacks.h"
+#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
@@ -175,7 +176,7 @@ std::optional<TrainingProgress> load_resume_state(const std::string& path, const
   std::vector<std::pair<nn::BatchStatisticsDrift*, nn::BatchStatisticsDrift>> drift;
   Generator::State batch_state{};
   try {  // everything is read and checked before anything is changed
-    j = json::parse(meta("progress"));
+    j = parse_json(meta("progress"), path + " (its progress)");
     if (j.at("version").get<int>() != kProgressVersion) return ignore("written in another progress format");
     p.step = j.at("step").get<std::int64_t>();
     p.loss_sum = exact_double(j.at("loss_sum"));

@@ -20,6 +20,7 @@
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
+#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
@@ -29,7 +30,7 @@ bool trial_finished(const std::string& trial_dir) {
   std::string path = trial_dir + "/summary.json";
   if (!fs::exists(path)) return false;
   try {
-    auto j = nlohmann::json::parse(read_file(path));
+    auto j = read_json_file(path);
     std::string status = j.value("status", "");
     return status == "ok" || status == "diverged";
   } catch (const std::exception&) {
@@ -60,7 +61,7 @@ std::set<std::string> indexed_trials(const std::string& run_dir) {
   std::set<std::string> ids;
   try {
     if (!fs::exists(run_dir + "/trials.json")) return ids;
-    const nlohmann::json index = nlohmann::json::parse(read_file(run_dir + "/trials.json"));
+    const nlohmann::json index = read_json_file(run_dir + "/trials.json");
     for (const auto& t : index.at("trials")) ids.insert(t.at("id").get<std::string>());
   } catch (const std::exception&) {
     ids.clear();  // unreadable: the run is rewritten as this experiment's

@@ -9,6 +9,7 @@
 #include "experiments/io/atomic_file.h"
 #include "nn/checkpoint.h"
 #include "nn/safetensors.h"
+#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
@@ -19,7 +20,7 @@ std::string trial_base_dir(const std::string& checkpoint) {
   const fs::path trials = trial_dir.parent_path(), run = trials.parent_path();
   if (trials.filename() == "trials" && fs::is_regular_file(run / "trials.json")) {
     try {
-      const nlohmann::json index = nlohmann::json::parse(read_file((run / "trials.json").string()));
+      const nlohmann::json index = read_json_file((run / "trials.json").string());
       const std::string source_dir = index.value("source_dir", "");
       if (!source_dir.empty()) return source_dir;
     } catch (const std::exception&) {

@@ -12,6 +12,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/report.h"
+#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
@@ -58,7 +59,7 @@ json training_summary(const std::string& run_dir) {
   ComparisonSettings settings{{"sequence_accuracy", "loss"}, std::nullopt};
   const std::vector<ComparisonRow> rows =
       compare_points(run.points, find_baselines(run.points, run.baseline), settings);
-  json index = json::parse(read_file(run_dir + "/trials.json"));
+  json index = read_json_file(run_dir + "/trials.json");
   struct Telemetry {
     std::vector<double> entropy, max_prob;
   };
@@ -70,7 +71,7 @@ json training_summary(const std::string& run_dir) {
     if (t.value("tune_label", "") != chosen[label]) continue;
     const std::string dir = run_dir + "/trials/" + t["id"].get<std::string>();
     if (!fs::exists(dir + "/summary.json")) continue;
-    if (json::parse(read_file(dir + "/summary.json")).value("status", "") != "ok") continue;
+    if (read_json_file(dir + "/summary.json").value("status", "") != "ok") continue;
     json e = last_evaluation(dir + "/metrics.jsonl");
     if (!e.is_object() || !e.contains("attention")) continue;
     double h = 0, mp = 0;
