@@ -61,6 +61,10 @@ std::string elf_precheck_problem(std::string_view bytes) {
                                                                : std::to_string(segment.p_offset + segment.p_filesz)) +
              " (truncated?)";
   }
+  // dlopen does not read the section headers, but a file cut short loses them last:
+  // checking them makes every truncation an error, not only one into a segment.
+  if (header.e_shnum != 0 && !fits(header.e_shoff, header.e_shnum, header.e_shentsize, file_size))
+    return size_text + ", but its section headers end beyond it (truncated?)";
   return "";
 }
 
