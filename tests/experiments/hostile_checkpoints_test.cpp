@@ -1,4 +1,4 @@
-// Hostile checkpoints and plugins (issue 28), through the CLI: a checkpoint never makes
+// Hostile checkpoints and plugins, through the CLI: a checkpoint never makes
 // ablate load code (a plugin it names is loaded only from --plugin, with its recorded
 // SHA-256); a header nested 100,000 deep is an error, not a stack overflow, for
 // `predict` and for a trial's resume state; a truncated plugin is refused before
