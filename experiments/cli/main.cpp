@@ -301,7 +301,10 @@ int predict_command(const std::vector<std::string>& args) {
       "greedy", po::bool_switch(&o.greedy), "lm: the most likely token at each step instead of sampling")(
       "data-dir", po::value(&o.data_dir),
       "where the trial's relative data paths resolve (default: its experiment file's directory)")(
-      "out", po::value(&out), "write the TSV to FILE (atomically) instead of stdout");
+      "out", po::value(&out), "write the TSV to FILE (atomically) instead of stdout")(
+      "plugin", po::value(&o.plugins)->composing(),
+      "load this plugin (repeatable): a checkpoint trained with one names it, but only a file given "
+      "here is ever loaded, and only if its SHA-256 is the recorded one");
   po::variables_map vm;
   if (!parse(args, desc, vm, "checkpoint", "input")) return 0;
   if (!vm.count("input")) throw po::error("missing the input argument");

@@ -18,6 +18,7 @@
 #include "experiments/config/quick_variant.h"
 #include "experiments/config/toml_writer.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/io/file_digest.h"
 #include "experiments/plugins/plugin.h"
 #include "experiments/tasks/task.h"
 #include "experiments/io/json_file.h"
@@ -191,12 +192,26 @@ std::vector<PluginRef> load_plugins(const toml::table& doc, const std::string& p
     problem("plugins_sha256", "lists " + std::to_string(recorded.size()) + " digests for " +
                                   std::to_string(listed.size()) + " plugins");
   for (std::size_t i = 0; i < listed.size(); ++i) {
-    const Plugin* plugin = load(listed[i], resolve_data_path(base_dir, listed[i]),
-                                [&](const std::string& why) { problem("plugins", why); });
-    if (plugin && i < recorded.size() && recorded[i] != plugin->sha256)
-      problem("plugins_sha256", plugin->path + " has changed since this config was resolved (SHA-256 " +
-                                    recorded[i].substr(0, 12) + "… recorded, " + plugin->sha256.substr(0, 12) +
-                                    "… now); delete this key to run with the new build");
+    const std::string resolved = resolve_data_path(base_dir, listed[i]);
+    // A recorded digest is compared before the file is loaded: a resolved config never
+    // runs a library other than the one it was resolved with (its base directory comes
+    // from the run directory's trials.json, which may have been handed over).
+    std::error_code error;
+    if (i < recorded.size() && std::filesystem::is_regular_file(resolved, error)) {
+      const std::string absolute = std::filesystem::absolute(resolved).lexically_normal().string();
+      std::string now = recorded[i];  // unreadable: load() below says why
+      try {
+        now = sha256_of_file(absolute);
+      } catch (const std::exception&) {
+      }
+      if (now != recorded[i]) {
+        problem("plugins_sha256", absolute + " has changed since this config was resolved (SHA-256 " +
+                                      recorded[i].substr(0, 12) + "… recorded, " + now.substr(0, 12) +
+                                      "… now); delete this key to run with the new build");
+        continue;
+      }
+    }
+    load(listed[i], resolved, [&](const std::string& why) { problem("plugins", why); });
   }
   for (const std::string& given : from_command_line) {
     const std::string absolute = std::filesystem::absolute(given).lexically_normal().string();

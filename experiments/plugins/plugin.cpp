@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/plugins/elf_precheck.h"
 #include "experiments/io/file_digest.h"
 #include "experiments/runner/trial_runner.h"
 #include "experiments/tasks/task.h"
@@ -42,7 +43,9 @@ const Plugin& load_plugin(const std::string& given) {
   std::lock_guard<std::mutex> lock(mutex);
   const std::string path = fs::absolute(given).lexically_normal().string();
   std::error_code error;
-  if (!fs::is_regular_file(path, error)) throw PluginError(given + ": no such plugin file");
+  if (!fs::exists(path, error)) throw PluginError(given + ": no such plugin file");
+  // A FIFO or a device would block the read below, or never end.
+  if (!fs::is_regular_file(path, error)) throw PluginError(given + ": is not a regular file (a plugin is a shared library)");
   std::string bytes;
   try {
     bytes = read_file(path);
@@ -66,6 +69,9 @@ const Plugin& load_plugin(const std::string& given) {
   if (plugin->built_for != code_version())
     throw PluginError(given + ": built against ablate " + plugin->built_for + ", but this is ablate " +
                       code_version() + "; rebuild the plugin against this installation");
+  // A truncated or foreign library would crash dlopen (SIGBUS) or fail obscurely in it.
+  if (const std::string problem = elf_precheck_problem(bytes); !problem.empty())
+    throw PluginError(given + ": " + problem);
   // Every registry fills itself with the built-in components on first use: fill them
   // now, so that only the plugin's own registrations are counted as its.
   nn::registry_listing();

@@ -5,7 +5,8 @@
 // same registries the built-in components are in, so an experiment file sweeps them
 // like any other (`plugins = ["build/libmy_norms.so"]`, or `--plugin PATH`).
 //
-// A plugin is checked before any of its code runs: the file must exist, carry the
+// A plugin is checked before any of its code runs: the file must exist (a regular
+// file), be a shared library dlopen can map here (elf_precheck.h), carry the
 // marker ablate_add_plugin compiles into it, and have been built against this very
 // ablate version (its ABI: headers, layouts, registries). Loading it must then succeed
 // (every symbol it uses resolves against this `ablate`) and every name it registers

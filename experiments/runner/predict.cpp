@@ -155,7 +155,7 @@ PredictionTable predict(const PredictOptions& o, const std::vector<std::string>&
                         const std::string& input_name) {
   if (o.beam && *o.beam < 1) throw std::invalid_argument("--beam must be at least 1");
   if (o.length && *o.length < 1) throw std::invalid_argument("--length must be at least 1");
-  TrainedTrial t = load_trained_trial(o.checkpoint, o.data_dir);
+  TrainedTrial t = load_trained_trial(o.checkpoint, o.data_dir, o.plugins);
   kernels::MatmulPrecisionScope precision(matmul_precision_of(t.config));  // as it was trained and evaluated
   const TaskFamily family = t.task->family();
   const std::string task = "task '" + t.task->name() + "'";

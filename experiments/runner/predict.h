@@ -21,6 +21,9 @@ namespace ablate::experiments {
 struct PredictOptions {
   std::string checkpoint;  // a trial's checkpoint.safetensors
   std::string data_dir;    // where relative data paths resolve ("" = as the trial resolved them)
+  // --plugin files: the only plugins loaded; the checkpoint's config must name each
+  // plugin it needs among them, by SHA-256 (runner/checkpoint_plugins.h).
+  std::vector<std::string> plugins;
   // Sequence tasks: beam search of this width (≥ 1) instead of greedy decoding.
   std::optional<std::int64_t> beam;
   // Language models: tokens generated after each prompt (≥ 1; default 200).

@@ -7,6 +7,9 @@
 #include "experiments/config/experiment.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/runner/checkpoint_plugins.h"
+#include "nn/excerpt.h"
+#include "nn/finite_state.h"
 #include "nn/checkpoint.h"
 #include "nn/safetensors.h"
 #include "experiments/io/json_file.h"
@@ -76,24 +79,47 @@ std::string config_metadata(const std::string& checkpoint) {
   throw ConfigError(std::move(problems));
 }
 
+// What the config names that nothing registered provides ("model.norm.kind: unknown
+// norm 'scale'"): what a missing plugin would have provided.
+std::vector<std::string> unknown_components(const TomlDocument& doc, const std::string& where,
+                                            const std::string& base_dir) {
+  PositionIndex positions(doc);
+  std::vector<ConfigProblem> problems;
+  FileDigests digests;
+  read_trial_config(doc.table, where, base_dir, positions, problems, digests);
+  std::vector<std::string> out;
+  for (const ConfigProblem& p : problems)
+    if (p.message.find("unknown ") != std::string::npos) out.push_back(excerpt(p.key + ": " + p.message, 160));
+  return out;
+}
+
 }  // namespace
 
-TrainedTrial load_trained_trial(const std::string& checkpoint, const std::string& data_dir) {
+TrainedTrial read_trained_trial_config(const std::string& checkpoint, const std::string& data_dir,
+                                       const std::vector<std::string>& plugins) {
   const std::string config_text = config_metadata(checkpoint);
   TrainedTrial t;
   t.base_dir = data_dir.empty() ? trial_base_dir(checkpoint) : data_dir;
   // Problems name the checkpoint, with positions in its config.
   const std::string where = checkpoint + " [config]";
   TomlDocument doc = parse_toml_text(config_text, where);
+  // Plugins come from the command line only (checkpoint_plugins.h), never from the
+  // paths the config records.
+  std::vector<PluginRef> loaded = load_checkpoint_plugins(
+      checkpoint, recorded_plugins(doc.table, where), plugins,
+      [&] { return unknown_components(doc, where, t.base_dir); });
   PositionIndex positions(doc);
   std::vector<ConfigProblem> problems;
-  std::vector<PluginRef> plugins =
-      load_plugins(doc.table, where, t.base_dir, positions, {}, problems);
-  if (!problems.empty()) throw_config_problems(std::move(problems), t.base_dir);
   FileDigests digests;
   t.config = read_trial_config(doc.table, where, t.base_dir, positions, problems, digests);
   if (!problems.empty()) throw_config_problems(std::move(problems), t.base_dir);
-  t.config.plugins = std::move(plugins);
+  t.config.plugins = std::move(loaded);
+  return t;
+}
+
+TrainedTrial load_trained_trial(const std::string& checkpoint, const std::string& data_dir,
+                                const std::vector<std::string>& plugins) {
+  TrainedTrial t = read_trained_trial_config(checkpoint, data_dir, plugins);
   try {
     t.task = task_registry().create(t.config.task.kind, t.config.task.options, t.config.data_seed,
                                     t.base_dir);
@@ -106,6 +132,11 @@ TrainedTrial load_trained_trial(const std::string& checkpoint, const std::string
   } catch (const std::runtime_error& e) {  // weights that do not fit the model its config describes
     throw std::invalid_argument(e.what());
   }
+  // A NaN or an infinity would decode every input to nothing, silently. Trials that
+  // diverge write no checkpoint, so this is a damaged or hand-made file.
+  if (const auto bad = nn::first_non_finite(*t.model.module))
+    throw std::invalid_argument(checkpoint + ": the model is not finite: " + bad->str() +
+                                " (predict needs finite weights; is the file damaged?)");
   t.model.module->eval();
   return t;
 }

@@ -6,6 +6,7 @@
 // weights loaded strictly. What `ablate predict` decodes with.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "experiments/config/trial_config.h"
 #include "experiments/model_factory.h"
@@ -30,6 +31,15 @@ std::string trial_base_dir(const std::string& checkpoint);
 // corrupt or foreign checkpoint, one without `config` metadata, a config or data that
 // no longer reads, weights that do not fit the model — throws std::invalid_argument
 // (or ConfigError, for the config's problems) naming the file.
-TrainedTrial load_trained_trial(const std::string& checkpoint, const std::string& data_dir = "");
+// `plugins`: the --plugin files; the checkpoint's config may only name plugins among
+// them (by SHA-256), and never makes anything else load (checkpoint_plugins.h). A model
+// with a NaN or an infinity is refused, naming the first.
+TrainedTrial load_trained_trial(const std::string& checkpoint, const std::string& data_dir = "",
+                                const std::vector<std::string>& plugins = {});
+
+// Only the config part of it: the checkpoint's config read and validated (plugins as
+// above), no task or model built. `task` and `model` stay empty.
+TrainedTrial read_trained_trial_config(const std::string& checkpoint, const std::string& data_dir = "",
+                                       const std::vector<std::string>& plugins = {});
 
 }  // namespace ablate::experiments

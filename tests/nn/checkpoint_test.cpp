@@ -306,7 +306,7 @@ TEST_CASE("corrupt files throw with the path in the message and never crash", "[
     write_raw(path, R"({"x": {"dtype": "F64", "shape": [4611686018427387904, 4], "data_offsets": [0, 8]}})", eight);
     fails("is too large to exist");
     write_raw(path, R"({"x": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}})", eight);
-    fails("holds something other than a non-negative integer");
+    fails("tensor 'x': shape holds number where only non-negative integers belong");
     write_raw(path, R"({"x": {"dtype": "F32", "shape": [2], "data_offsets": [0]}})", eight);
     fails("is not [begin, end]");
     write_raw(path, R"({"x": {"dtype": "F32", "shape": [2]}})", eight);
@@ -318,9 +318,34 @@ TEST_CASE("corrupt files throw with the path in the message and never crash", "[
     write_raw(path, R"({"x": {"dtype": "BOOL", "shape": [1, 1, 2, 2, 2], "data_offsets": [0, 8]}})", eight);
     fails("has rank 5; ablate tensors have rank at most 4");
     write_raw(path, R"({"__metadata__": {"step": 3}})", "");
-    fails("\"__metadata__\" value of 'step' is not a string");
+    fails("\"__metadata__\" value of 'step' is number, not a string");
     write_raw(path, R"({"__metadata__": [1]})", "");
     fails("\"__metadata__\" is not a JSON object");
+  }
+  SECTION("a NUL in the header, a name given twice, nesting deeper than a header goes") {
+    // nlohmann's parser stops at a NUL: what follows it was silently ignored.
+    write_raw(path, std::string(R"({"__metadata__": {"a": "b"}})") + '\0' + R"(, "x": 1)", "");
+    fails("the header holds a NUL byte at offset 28 of its 37 bytes");
+    // nlohmann keeps one of two equal keys: a tensor (or a metadata value) vanished.
+    write_raw(path,
+              R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},
+                  "a": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})",
+              eight);
+    fails("the header names 'a' twice");
+    write_raw(path, R"({"__metadata__": {"step": "1", "step": "2"}})", "");
+    fails("'__metadata__' gives the key 'step' twice");
+    // Valid JSON nested 100,000 deep: the error path used to dump() it recursively
+    // (a stack overflow); now it is refused while parsing, without building it.
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    write_raw(path, R"({"x": {"dtype": "F32", "shape": )" + deep + R"(, "data_offsets": [0, 0]}})", "");
+    fails("the header nests deeper than 8 levels");
+    write_raw(path, R"({"__metadata__": {"a": )" + deep + "}}", "");
+    fails("the header nests deeper than 8 levels");
+  }
+  SECTION("a long name is echoed cut, with its size") {
+    const std::string name(100000, 'n');
+    write_raw(path, "{\"" + name + R"(": {"dtype": "F16", "shape": [1], "data_offsets": [0, 2]}})", "");
+    CHECK_THROWS_WITH(read_safetensors(path), Contains("(100000 bytes in all)") && !Contains(name));
   }
   SECTION("no file at all, or a directory") {
     fails("cannot open");
