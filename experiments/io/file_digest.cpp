@@ -3,11 +3,11 @@
 #include <openssl/evp.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <vector>
+
+#include "experiments/io/regular_file.h"
 
 namespace ablate::experiments {
 
@@ -46,16 +46,10 @@ class Sha256 {
 }  // namespace
 
 std::string sha256_of_file(const std::string& path) {
-  if (std::filesystem::is_directory(path)) throw std::runtime_error(path + ": is a directory, not a data file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open the file");
+  RegularFile in(path);  // never a device or FIFO: hashing /dev/zero would never end
   Sha256 digest(path);
   std::vector<char> buffer(1 << 16);
-  while (in) {
-    in.read(buffer.data(), std::streamsize(buffer.size()));
-    if (in.gcount() > 0) digest.update(buffer.data(), std::size_t(in.gcount()));
-  }
-  if (in.bad()) throw std::runtime_error(path + ": read error");
+  while (const std::size_t n = in.read(buffer.data(), buffer.size())) digest.update(buffer.data(), n);
   return digest.hex();
 }
 

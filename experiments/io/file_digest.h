@@ -9,7 +9,8 @@
 namespace ablate::experiments {
 
 // SHA-256 of the file's bytes as 64 lowercase hex digits; throws std::runtime_error
-// naming the path when it cannot be read.
+// naming the path when it cannot be read or is not a regular file (a device or FIFO
+// would be hashed forever).
 std::string sha256_of_file(const std::string& path);
 // The same of bytes already read.
 std::string sha256_of_bytes(const std::string& bytes);
