@@ -53,7 +53,7 @@ const std::string kGoodPairs = "abc\tcba\nhello\tolleh\nxy\tyx\nqrs\tsrq\n";
 void both_refuse(const ScratchDir& dir, const std::string& toml, const std::vector<std::string>& fragments) {
   const std::string file = dir.file("exp.toml", toml);
   const std::string runs = dir.str() + "/runs";
-  for (const std::string command : {"check " + file, "run " + file + " --out " + runs + " --quiet"}) {
+  for (const std::string& command : std::vector<std::string>{"check " + file, "run " + file + " --out " + runs + " --quiet"}) {
     CommandResult r = run_command(kCli + " " + command);
     INFO(command << "\n" << r.output);
     CHECK(r.status == 2);
