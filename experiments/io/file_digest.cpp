@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "experiments/io/regular_file.h"
+#include "experiments/io/text_file.h"
 
 namespace ablate::experiments {
 
@@ -45,11 +46,17 @@ class Sha256 {
 
 }  // namespace
 
-std::string sha256_of_file(const std::string& path) {
+std::string sha256_of_file(const std::string& path, std::uint64_t max_bytes) {
   RegularFile in(path);  // never a device or FIFO: hashing /dev/zero would never end
+  auto too_large = [&] { return std::runtime_error(path + ": more than " + size_in_words(max_bytes)); };
+  if (in.size() > max_bytes) throw too_large();
   Sha256 digest(path);
   std::vector<char> buffer(1 << 16);
-  while (const std::size_t n = in.read(buffer.data(), buffer.size())) digest.update(buffer.data(), n);
+  std::uint64_t read = 0;
+  while (const std::size_t n = in.read(buffer.data(), buffer.size())) {
+    if ((read += n) > max_bytes) throw too_large();  // it grew since it was opened
+    digest.update(buffer.data(), n);
+  }
   return digest.hex();
 }
 
@@ -61,7 +68,7 @@ std::string sha256_of_bytes(const std::string& bytes) {
 
 const std::string& FileDigests::sha256(const std::string& path) {
   auto it = digests_.find(path);
-  if (it == digests_.end()) it = digests_.emplace(path, sha256_of_file(path)).first;
+  if (it == digests_.end()) it = digests_.emplace(path, sha256_of_file(path, kCorpusMaxBytes)).first;
   return it->second;
 }
 

@@ -110,7 +110,7 @@ TextFile TextFile::from_bytes(std::string bytes, const std::string& name) {
 TextFile TextFile::read(const std::string& path, std::uint64_t max_bytes, const std::string& format) {
   RegularFile in(path);
   auto too_large = [&](std::uint64_t size, bool at_least) {
-    return std::runtime_error(path + ": " + (at_least ? "at least " : "") + size_in_words(size) + "; a " + format +
+    return std::runtime_error(path + ": " + (at_least ? "at least " : "") + size_in_words(size) + "; " + format +
                               " may have at most " + size_in_words(max_bytes));
   };
   if (in.size() > max_bytes) throw too_large(in.size(), false);
@@ -139,7 +139,7 @@ TextFile TextFile::read(std::istream& in, const std::string& name, std::uint64_t
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     bytes.append(buffer, std::size_t(in.gcount()));
     if (bytes.size() > max_bytes)
-      throw std::runtime_error(name + ": more than the " + size_in_words(max_bytes) + " a " + format + " may have");
+      throw std::runtime_error(name + ": more than the " + size_in_words(max_bytes) + " " + format + " may have");
   }
   if (in.bad()) throw std::runtime_error(name + ": read error");
   return from_bytes(std::move(bytes), name);

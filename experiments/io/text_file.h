@@ -25,15 +25,16 @@ namespace ablate::experiments {
 
 // Size limits, per format. Past them the readers would need many times the file's size
 // in memory (a TSV or CSV becomes one string per token or cell); the real datasets are
-// far below (the State of the Union corpus 10 MB, cmudict 4 MB).
+// far below (the State of the Union corpus 10 MB, cmudict 4 MB). The largest of them
+// also bounds what a data file's SHA-256 is computed over (file_digest.h).
 inline constexpr std::uint64_t kCorpusMaxBytes = std::uint64_t(1) << 30;        // lm: each file, 1 GiB
 inline constexpr std::uint64_t kTableMaxBytes = std::uint64_t(256) << 20;       // TSV, g2p dictionary, CSV: 256 MiB
 inline constexpr std::uint64_t kPredictInputMaxBytes = std::uint64_t(64) << 20;  // predict's input: 64 MiB
 
 class TextFile {
  public:
-  // Reads the file at `path`. `format` names it in the size message ("a text_pairs
-  // TSV file"). Throws std::runtime_error starting with `path`.
+  // Reads the file at `path`. `format` names it in the size message, with its article
+  // ("a text_pairs TSV file"). Throws std::runtime_error starting with `path`.
   static TextFile read(const std::string& path, std::uint64_t max_bytes, const std::string& format);
   // Reads `in` to its end (standard input), at most max_bytes; `name` names it in errors.
   static TextFile read(std::istream& in, const std::string& name, std::uint64_t max_bytes,

@@ -131,7 +131,7 @@ std::string PredictionTable::tsv() const {
 }
 
 std::vector<std::string> read_input_lines(const std::string& path) {
-  const char* format = "predict input";
+  const char* format = "a predict input";
   try {
     const TextFile file = path == "-" ? TextFile::read(std::cin, "<stdin>", kPredictInputMaxBytes, format)
                                       : TextFile::read(path, kPredictInputMaxBytes, format);

@@ -193,7 +193,7 @@ std::vector<std::string> column_list(const std::string& text) {
 }
 
 SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& options) {
-  const TextFile file = TextFile::read(path, kTableMaxBytes, "forecast CSV file");
+  const TextFile file = TextFile::read(path, kTableMaxBytes, "a forecast CSV file");
   auto fail = [&](std::int64_t line, const std::string& what) {
     throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
   };

@@ -45,7 +45,7 @@ std::vector<std::string> phonemes(const std::string& text, bool stress) {
 }
 
 std::vector<Entry> read_dictionary(const std::string& path, bool stress) {
-  const TextFile file = TextFile::read(path, kTableMaxBytes, "g2p dictionary");
+  const TextFile file = TextFile::read(path, kTableMaxBytes, "a g2p dictionary");
   std::vector<Entry> entries;
   std::size_t index = 0;
   auto fail = [&](const std::string& what) { throw std::runtime_error(file.where(index) + ": " + what); };

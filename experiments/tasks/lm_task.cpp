@@ -40,7 +40,7 @@ struct Stream {
 // The file's lines, each a document (blank lines skipped), untokenized: 10 MB of text
 // as a few hundred strings, not millions of token strings.
 std::vector<std::string> read_documents(const std::string& path) {
-  const TextFile file = TextFile::read(path, kCorpusMaxBytes, "lm text file");
+  const TextFile file = TextFile::read(path, kCorpusMaxBytes, "an lm text file");
   std::vector<std::string> documents;
   for (std::size_t i = 0; i < file.line_count(); ++i)
     if (!file.line(i).empty()) documents.emplace_back(file.line(i));

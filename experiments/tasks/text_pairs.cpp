@@ -46,7 +46,7 @@ struct TextPair {
 
 std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool lowercase,
                                  std::int64_t max_length, bool header) {
-  const TextFile file = TextFile::read(path, kTableMaxBytes, "text_pairs TSV file");
+  const TextFile file = TextFile::read(path, kTableMaxBytes, "a text_pairs TSV file");
   auto fail = [&](std::int64_t line, const std::string& what) {
     throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
   };

@@ -193,11 +193,20 @@ TEST_CASE("a device or a FIFO as a data file is refused at once, not read foreve
 
 TEST_CASE("a data file beyond its format's size limit is refused before it is read", "[hostile_text][e2e]") {
   ScratchDir dir("hostile_size");
-  // Sparse: 257 MiB on paper, no disk; the limit of a TSV is 256 MiB.
-  const std::string path = dir.file("pairs.tsv", kGoodPairs);
-  fs::resize_file(path, (std::uintmax_t(257) << 20));
-  both_refuse(dir, text_pairs_experiment("pairs.tsv"),
-              {"pairs.tsv: 257.0 MiB (269484032 bytes); a text_pairs TSV file may have at most 256.0 MiB (268435456 bytes)"});
+  // Sparse files: hundreds of MiB on paper, no disk.
+  SECTION("a TSV of 257 MiB (its limit: 256 MiB)") {
+    const std::string path = dir.file("pairs.tsv", kGoodPairs);
+    fs::resize_file(path, std::uintmax_t(257) << 20);
+    both_refuse(dir, text_pairs_experiment("pairs.tsv"),
+                {"pairs.tsv: 257.0 MiB (269484032 bytes); a text_pairs TSV file may have at most 256.0 MiB "
+                 "(268435456 bytes)"});
+  }
+  SECTION("an lm text of 1 GiB and a byte (its limit: 1 GiB)") {
+    const std::string path = dir.file("text.txt", "a document\n");
+    fs::resize_file(path, (std::uintmax_t(1) << 30) + 1);
+    both_refuse(dir, lm_experiment("text.txt"),
+                {"text.txt: 1.0 GiB (1073741825 bytes); an lm text file may have at most 1.0 GiB (1073741824 bytes)"});
+  }
 }
 
 TEST_CASE("an oversized line or name echoed in a message is cut", "[hostile_text][e2e]") {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "experiments/io/file_digest.h"
 #include "experiments/io/regular_file.h"
 #include "experiments/io/text_file.h"
 #include "tests/experiments/experiment_files.h"
@@ -83,17 +84,20 @@ TEST_CASE("text file: a message about a long line stays short", "[text_file]") {
 TEST_CASE("text file: only regular files within the limit are read", "[text_file]") {
   ScratchDir dir("text_file");
   const std::string path = dir.file("a.txt", "one\ntwo\n");
-  CHECK(TextFile::read(path, 8, "test file").line_count() == 2);
-  CHECK_THROWS_WITH(TextFile::read(path, 7, "test file"),
+  CHECK(TextFile::read(path, 8, "a test file").line_count() == 2);
+  CHECK_THROWS_WITH(TextFile::read(path, 7, "a test file"),
                     Catch::Contains("a.txt: 8 bytes; a test file may have at most 7 bytes"));
-  CHECK_THROWS_WITH(TextFile::read(dir.str() + "/missing", 8, "test file"), Catch::Contains("missing: cannot open the file"));
-  CHECK_THROWS_WITH(TextFile::read(dir.str(), 8, "test file"), Catch::Contains("is a directory, not a data file"));
-  CHECK_THROWS_WITH(TextFile::read("/dev/null", 8, "test file"), Catch::Contains("/dev/null: is a character device"));
+  CHECK_THROWS_WITH(TextFile::read(dir.str() + "/missing", 8, "a test file"), Catch::Contains("missing: cannot open the file"));
+  // Hashing a data file into a trial's identity is bounded the same way.
+  CHECK_THROWS_WITH(sha256_of_file(path, 7), Catch::Contains("a.txt: more than 7 bytes"));
+  CHECK_THROWS_WITH(sha256_of_file("/dev/zero"), Catch::Contains("/dev/zero: is a character device"));
+  CHECK_THROWS_WITH(TextFile::read(dir.str(), 8, "a test file"), Catch::Contains("is a directory, not a data file"));
+  CHECK_THROWS_WITH(TextFile::read("/dev/null", 8, "a test file"), Catch::Contains("/dev/null: is a character device"));
   REQUIRE(::mkfifo((dir.str() + "/fifo").c_str(), 0600) == 0);
-  CHECK_THROWS_WITH(TextFile::read(dir.str() + "/fifo", 8, "test file"), Catch::Contains("fifo: is a FIFO (named pipe)"));
+  CHECK_THROWS_WITH(TextFile::read(dir.str() + "/fifo", 8, "a test file"), Catch::Contains("fifo: is a FIFO (named pipe)"));
   // Standard input has no size to check first: it is read up to the limit, not beyond.
   std::istringstream small("ab\ncd\n"), large(std::string(100, 'x'));
-  CHECK(TextFile::read(small, "<stdin>", 6, "predict input").line_count() == 2);
-  CHECK_THROWS_WITH(TextFile::read(large, "<stdin>", 64, "predict input"),
+  CHECK(TextFile::read(small, "<stdin>", 6, "a predict input").line_count() == 2);
+  CHECK_THROWS_WITH(TextFile::read(large, "<stdin>", 64, "a predict input"),
                     Catch::StartsWith("<stdin>: more than the 64 bytes a predict input may have"));
 }
