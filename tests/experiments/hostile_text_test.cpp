@@ -1,4 +1,4 @@
-// Hostile text data through the CLI (issue 28): every text file a user hands ablate —
+// Hostile text data through the CLI: every text file a user hands ablate —
 // a text_pairs TSV, an lm corpus, a g2p dictionary, a forecast CSV, predict's input —
 // is checked when it is read (experiments/io/text_file.h): UTF-8 without NUL bytes,
 // a regular file within its size limit, a BOM dropped alike everywhere, CSV numbers by

@@ -1,5 +1,5 @@
 #pragma once
-// A property every text reader's refusal must have (issue 28): its message is short and
+// A property every text reader's refusal must have: its message is short and
 // one printable line however large or binary the input — input is echoed only through
 // excerpt(), so no NUL can cut it and no newline or control byte can break it.
 #include <string>
