@@ -211,13 +211,25 @@ TEST_CASE("a data file beyond its format's size limit is refused before it is re
 
 TEST_CASE("an oversized line or name echoed in a message is cut", "[hostile_text][e2e]") {
   ScratchDir dir("hostile_long");
-  const std::string long_name(1 << 20, 'n');  // a 1 MiB column name
-  dir.file("series.csv", "a," + long_name + "\n1,2\n3,4\n5,6\n7,8\n9,1\n");
-  const std::string file = dir.file("exp.toml", forecast_experiment("series.csv", "targets = \"nope\""));
-  CommandResult r = run_command(kCli + " check " + file);
-  INFO(r.output.substr(0, 2000));
-  CHECK(r.status == 2);
-  CHECK_THAT(r.output, Catch::Contains("'nope', which is not a column; the columns are: a, nnnn"));
-  CHECK_THAT(r.output, Catch::Contains("(1048576 bytes in all)"));
-  CHECK(r.output.size() < 2000);
+  SECTION("a 1 MiB column name in a CSV") {
+    const std::string long_name(1 << 20, 'n');
+    dir.file("series.csv", "a," + long_name + "\n1,2\n3,4\n5,6\n7,8\n9,1\n");
+    const std::string file = dir.file("exp.toml", forecast_experiment("series.csv", "targets = \"nope\""));
+    CommandResult r = run_command(kCli + " check " + file);
+    INFO(r.output.substr(0, 2000));
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains("'nope', which is not a column; the columns are: a, nnnn"));
+    CHECK_THAT(r.output, Catch::Contains("(1048576 bytes in all)"));
+    CHECK(r.output.size() < 2000);
+  }
+  SECTION("a 1 MiB TSV line with a Latin-1 byte near its start") {
+    dir.file("pairs.tsv", kGoodPairs + "\xE9" + std::string(1 << 20, 'x') + "\tx\n");
+    const std::string file = dir.file("exp.toml", text_pairs_experiment("pairs.tsv"));
+    CommandResult r = run_command(kCli + " check " + file);
+    INFO(r.output.substr(0, 2000));
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains("pairs.tsv:5:1: not UTF-8") && Catch::Contains("\"\\xE9xxx"));
+    CHECK_THAT(r.output, Catch::Contains("(1048579 bytes in all)"));
+    CHECK(r.output.size() < 2000);
+  }
 }
