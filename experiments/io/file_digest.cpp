@@ -3,11 +3,12 @@
 #include <openssl/evp.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <vector>
+
+#include "experiments/io/regular_file.h"
+#include "experiments/io/text_file.h"
 
 namespace ablate::experiments {
 
@@ -45,17 +46,17 @@ class Sha256 {
 
 }  // namespace
 
-std::string sha256_of_file(const std::string& path) {
-  if (std::filesystem::is_directory(path)) throw std::runtime_error(path + ": is a directory, not a data file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open the file");
+std::string sha256_of_file(const std::string& path, std::uint64_t max_bytes) {
+  RegularFile in(path);  // never a device or FIFO: hashing /dev/zero would never end
+  auto too_large = [&] { return std::runtime_error(path + ": more than " + size_in_words(max_bytes)); };
+  if (in.size() > max_bytes) throw too_large();
   Sha256 digest(path);
   std::vector<char> buffer(1 << 16);
-  while (in) {
-    in.read(buffer.data(), std::streamsize(buffer.size()));
-    if (in.gcount() > 0) digest.update(buffer.data(), std::size_t(in.gcount()));
+  std::uint64_t read = 0;
+  while (const std::size_t n = in.read(buffer.data(), buffer.size())) {
+    if ((read += n) > max_bytes) throw too_large();  // it grew since it was opened
+    digest.update(buffer.data(), n);
   }
-  if (in.bad()) throw std::runtime_error(path + ": read error");
   return digest.hex();
 }
 
@@ -67,7 +68,7 @@ std::string sha256_of_bytes(const std::string& bytes) {
 
 const std::string& FileDigests::sha256(const std::string& path) {
   auto it = digests_.find(path);
-  if (it == digests_.end()) it = digests_.emplace(path, sha256_of_file(path)).first;
+  if (it == digests_.end()) it = digests_.emplace(path, sha256_of_file(path, kCorpusMaxBytes)).first;
   return it->second;
 }
 

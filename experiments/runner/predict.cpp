@@ -1,11 +1,10 @@
 #include "experiments/runner/predict.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
+#include "experiments/io/text_file.h"
 #include "experiments/runner/lm_samples.h"
 #include "experiments/runner/predictions.h"
 #include "experiments/runner/sequence_model.h"
@@ -132,23 +131,16 @@ std::string PredictionTable::tsv() const {
 }
 
 std::vector<std::string> read_input_lines(const std::string& path) {
-  std::ifstream file;
-  if (path != "-") {
-    if (std::filesystem::is_directory(path))
-      throw std::invalid_argument(path + ": is a directory, not an input file");
-    file.open(path, std::ios::binary);
-    if (!file) throw std::invalid_argument(path + ": cannot read the input file (no such file?)");
+  const char* format = "a predict input";
+  try {
+    const TextFile file = path == "-" ? TextFile::read(std::cin, "<stdin>", kPredictInputMaxBytes, format)
+                                      : TextFile::read(path, kPredictInputMaxBytes, format);
+    std::vector<std::string> lines;
+    for (std::size_t i = 0; i < file.line_count(); ++i) lines.emplace_back(file.line(i));
+    return lines;
+  } catch (const std::runtime_error& e) {
+    throw std::invalid_argument(e.what());  // bad input: exit 2, as the CLI maps it
   }
-  std::istream& in = path == "-" ? std::cin : file;
-  std::vector<std::string> lines;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (lines.empty() && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
-    lines.push_back(std::move(line));
-  }
-  if (in.bad()) throw std::invalid_argument(path + ": error reading the input");
-  return lines;
 }
 
 PredictionTable predict(const PredictOptions& o, const std::vector<std::string>& lines,

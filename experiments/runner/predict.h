@@ -41,8 +41,12 @@ struct PredictionTable {
   std::string tsv() const;                   // the header, then one escaped row per input
 };
 
-// The lines of `path` ("-" = standard input) without line terminators (\n or \r\n)
-// or a leading UTF-8 byte order mark. A missing file throws std::invalid_argument.
+// The lines of `path` ("-" = standard input, "<stdin>" in messages) without line
+// terminators (\n or \r\n) or a leading UTF-8 byte order mark, read and checked by
+// the shared text reader (experiments/io/text_file.h): a regular file of at most
+// 64 MiB (standard input too), UTF-8 without NUL bytes. Anything else — a missing
+// file, a device or FIFO, invalid UTF-8 at path:line:byte — throws
+// std::invalid_argument.
 std::vector<std::string> read_input_lines(const std::string& path);
 
 // Decodes every line; `input_name` names them in errors ("in.txt:3: ..."). Bad input

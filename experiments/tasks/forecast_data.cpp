@@ -3,14 +3,16 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
+#include <cctype>
 #include <limits>
 #include <map>
 #include <numbers>
 #include <stdexcept>
 
 #include "autograd/rng.h"
+#include "experiments/io/text_file.h"
 #include "experiments/tasks/task.h"
+#include "nn/excerpt.h"
 
 namespace ablate::experiments {
 
@@ -89,19 +91,79 @@ std::vector<std::string> split_cells(const std::string& line) {
   return cells;
 }
 
-// A cell quoted for a message, cut to 40 characters (a stray binary blob or a
-// 10,000-digit number should not flood the terminal).
+// A cell or column name quoted for a message, cut to 40 bytes and escaped (a stray
+// binary blob or a 10,000-digit number should not flood the terminal).
 std::string shown(const std::string& cell) {
-  return "'" + (cell.size() <= 40 ? cell : cell.substr(0, 37) + "...") + "'";
+  std::string out(1, '\'');  // appended, not "'" + …: GCC 12 warns falsely (-Wrestrict) on that
+  out += excerpt(cell, 40);
+  return out += '\'';
 }
 
-// from_chars, not strtod: a CSV means the same thing whatever the process's locale.
+// The number grammar of a cell, exactly: an optional sign, digits with an optional
+// decimal point (at least one digit), an optional exponent (e or E, an optional sign,
+// digits). Nothing else: no second sign ("+-5" is not -5), no spaces inside, no hex,
+// no "inf" or "nan" (missing values have their own spellings, is_missing).
+bool has_number_grammar(std::string_view s) {
+  std::size_t i = 0;
+  auto digits = [&] {
+    const std::size_t from = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i - from;
+  };
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  std::size_t mantissa = digits();
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == s.size();
+}
+
+// The decimal exponent of a number of that grammar, whose digits are not all zero:
+// 3 for 1234.5, -2 for 0.012, 999 for 1e999.
+long decimal_magnitude(std::string_view s) {
+  const std::size_t e = std::min(s.find_first_of("eE"), s.size());  // the mantissa's end
+  const std::size_t point = std::min(s.find('.'), e);
+  const std::size_t first = std::min(s.find_first_of("123456789"), e);
+  if (first == e) return std::numeric_limits<long>::min();  // zero
+  long magnitude = first < point ? long(point - first) - 1 : -long(first - point);
+  if (e < s.size()) {
+    // Clamped: an exponent of a million digits is still just very large.
+    const std::string_view digits = s.substr(e + 1 + (s[e + 1] == '+' || s[e + 1] == '-'));
+    long exponent = 0;
+    for (char c : digits) exponent = std::min(exponent * 10 + (c - '0'), 100000L);
+    magnitude += s[e + 1] == '-' ? -exponent : exponent;
+  }
+  return magnitude;
+}
+
+// from_chars, not strtod: a CSV means the same thing whatever the process's locale. A
+// value beyond double's range reads as the largest double (the caller refuses it as
+// beyond f32), one too small for it as 0.
 bool parse_number(const std::string& cell, double& out) {
-  const char* b = cell.data();
-  const char* e = b + cell.size();
-  if (b != e && *b == '+') ++b;
+  if (!has_number_grammar(cell)) return false;
+  const char* b = cell.data() + (cell[0] == '+' ? 1 : 0);  // from_chars takes no '+'
+  const char* e = cell.data() + cell.size();
   auto [end, ec] = std::from_chars(b, e, out);
-  return b != e && ec == std::errc() && end == e;
+  if (ec == std::errc::result_out_of_range) {
+    const double sign = cell[0] == '-' ? -1.0 : 1.0;
+    out = decimal_magnitude(cell) > 0 ? sign * std::numeric_limits<double>::max() : sign * 0.0;
+    return true;
+  }
+  return ec == std::errc() && end == e;
+}
+
+// "inf", "-Infinity", ...: spelled as a number, but not finite.
+bool is_infinity(const std::string& cell) {
+  std::string s = cell.substr(cell.empty() || (cell[0] != '+' && cell[0] != '-') ? 0 : 1);
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s == "inf" || s == "infinity";
 }
 
 // The spellings of a missing value, exactly these (R's NA, pandas' NaN and nan, and
@@ -110,9 +172,11 @@ bool is_missing(const std::string& cell) {
   return cell.empty() || cell == "NA" || cell == "NaN" || cell == "nan";
 }
 
+// The column names for a message: each cut, and at most 20 of them.
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  for (std::size_t i = 0; i < names.size() && i < 20; ++i) out += (out.empty() ? "" : ", ") + excerpt(names[i], 40);
+  if (names.size() > 20) out += ", … (" + std::to_string(names.size()) + " columns in all)";
   return out;
 }
 
@@ -129,7 +193,7 @@ std::vector<std::string> column_list(const std::string& text) {
 }
 
 SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& options) {
-  std::ifstream in = open_data_file(path);
+  const TextFile file = TextFile::read(path, kTableMaxBytes, "a forecast CSV file");
   auto fail = [&](std::int64_t line, const std::string& what) {
     throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
   };
@@ -140,13 +204,12 @@ SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& opt
   // Every non-blank row, with its line number.
   std::vector<std::vector<std::string>> rows;
   std::vector<std::int64_t> lines;
-  std::int64_t line_no = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  const std::int64_t line_no = std::int64_t(file.line_count());  // the last line
+  for (std::size_t index = 0; index < file.line_count(); ++index) {
+    const std::string line(file.line(index));
     if (trim(line).empty()) continue;
     rows.push_back(split_cells(line));
-    lines.push_back(line_no);
+    lines.push_back(std::int64_t(index) + 1);
   }
   if (rows.empty()) fail(std::max<std::int64_t>(line_no, 1), "the file is empty");
 
@@ -171,11 +234,11 @@ SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& opt
     for (std::size_t c = 0; c < width; ++c)
       if (names[c] == name) {
         if (found != width)
-          fail(header_line, "two columns are named '" + name + "' (" + option + " names it)");
+          fail(header_line, "two columns are named " + shown(name) + " (" + option + " names it)");
         found = c;
       }
     if (found == width)
-      fail(header_line, option + " names '" + name + "', which is not a column; the columns are: " + joined(names));
+      fail(header_line, option + " names " + shown(name) + ", which is not a column; the columns are: " + joined(names));
     return found;
   };
   std::vector<int> role(width, 0);  // 0 unused, 1 time, 2 target, 3 covariate
@@ -188,7 +251,7 @@ SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& opt
   auto take = [&](const std::string& name, const std::string& option, int as) {
     const std::size_t c = index_of(name, option);
     if (role[c] != 0)
-      fail(header_line, option + " names '" + name + "', which is already " +
+      fail(header_line, option + " names " + shown(name) + ", which is already " +
                             (role[c] == 1 ? "the time column" : role[c] == 2 ? "a target" : "a covariate"));
     role[c] = as;
     columns.push_back(c);
@@ -223,7 +286,7 @@ SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& opt
     if (time_index != width) {
       const std::string& label = cells[time_index];
       if (label.empty())
-        cell_fail(line, time_index, "empty time label in column '" + names[time_index] + "' (time labels must be "
+        cell_fail(line, time_index, "empty time label in column " + shown(names[time_index]) + " (time labels must be "
                                     "non-empty and unique)");
       auto [it, fresh] = label_line.emplace(label, line);
       if (!fresh)
@@ -232,7 +295,7 @@ SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& opt
       table.times.push_back(label);
     }
     for (std::size_t c : columns) {
-      const std::string where = header ? "column '" + names[c] + "': " : "column " + std::to_string(c + 1) + ": ";
+      const std::string where = header ? "column " + shown(names[c]) + ": " : "column " + std::to_string(c + 1) + ": ";
       const std::string& cell = cells[c];
       double v = std::numeric_limits<double>::quiet_NaN();
       if (is_missing(cell)) {
@@ -240,6 +303,8 @@ SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& opt
           cell_fail(line, c, where + "missing value " + shown(cell) + "; with missing = \"error\" (the default) a "
                                      "missing value (an empty cell, NA, NaN or nan) is rejected — set missing = "
                                      "\"drop\" or \"interpolate\"");
+      } else if (is_infinity(cell)) {
+        cell_fail(line, c, where + shown(cell) + " is not finite");
       } else if (!parse_number(cell, v)) {
         std::string msg = where + shown(cell) + " is not a number";
         if (r == 0) msg += " (a header row must have no numeric cells)";
@@ -265,7 +330,7 @@ SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& opt
       for (std::size_t t = 0; t < n; ++t) {
         if (std::isnan(at(t))) continue;
         if (previous == n && t > 0)
-          cell_fail(row_lines[0], columns[s], "column '" + names[columns[s]] + "': missing value at the start of "
+          cell_fail(row_lines[0], columns[s], "column " + shown(names[columns[s]]) + ": missing value at the start of "
                                               "the series; interpolate fills only gaps with a value on both sides "
                                               "— remove the leading rows or set missing = \"drop\"");
         for (std::size_t g = previous + 1; previous != n && g < t; ++g)
@@ -274,7 +339,7 @@ SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& opt
       }
       if (previous != n - 1) {
         const std::size_t first_gap = previous == n ? 0 : previous + 1;
-        cell_fail(row_lines[first_gap], columns[s], "column '" + names[columns[s]] + "': missing value" +
+        cell_fail(row_lines[first_gap], columns[s], "column " + shown(names[columns[s]]) + ": missing value" +
                                                         (previous == n ? "s only" : " at the end of the series") +
                                                         "; interpolate fills only gaps with a value on both sides "
                                                         "— remove the trailing rows or set missing = \"drop\"");

@@ -13,6 +13,7 @@
 #include "experiments/metrics/forecast_metrics.h"
 #include "experiments/tasks/forecast_data.h"
 #include "experiments/tasks/task.h"
+#include "nn/excerpt.h"
 
 namespace ablate::experiments {
 
@@ -126,7 +127,7 @@ std::vector<std::pair<double, double>> normalize_with_training_statistics(Series
       v = (v - mean) / sd;
       if (!(std::abs(v) <= std::numeric_limits<float>::max())) {
         std::ostringstream m;
-        m << source << ": column " << s + 1 << " ('" << data.names[std::size_t(s)] << "'): z-scored with the training part's mean "
+        m << source << ": column " << s + 1 << " ('" << excerpt(data.names[std::size_t(s)], 40) << "'): z-scored with the training part's mean "
           << mean << " and standard deviation " << sd << ", time step " << t + 1
           << " becomes " << v << ", beyond the range of f32; the training part is nearly "
           << "constant — rescale the column or set normalize = false";
@@ -156,14 +157,14 @@ ForecastContext forecast_context(const SeriesTable& original, std::int64_t n_tra
     const bool per_horizon = name.size() > 1 && name[0] == 'h' &&
                              name.find_first_not_of("0123456789", 1) == std::string::npos;
     if (per_horizon || std::find(c.metric_names.begin(), c.metric_names.end(), name) != c.metric_names.end())
-      throw std::runtime_error(source + ": target column '" + column + "' would be named '" + name +
+      throw std::runtime_error(source + ": target column '" + excerpt(column, 40) + "' would be named '" + excerpt(name, 40) +
                                "' in metric keys (mae_" + name + "), which " +
                                (per_horizon ? "are the per-horizon metrics'" : "another target already has") +
                                "; rename the column");
     c.metric_names.push_back(name);
     const double denominator = seasonal_naive_mae(original, s, n_train, season);
     if (!(denominator > 0))
-      throw std::runtime_error(source + ": target column '" + column + "': the seasonal naive forecast (season = " +
+      throw std::runtime_error(source + ": target column '" + excerpt(column, 40) + "': the seasonal naive forecast (season = " +
                                std::to_string(season) + ") is exact on the training part, so MASE, which divides "
                                "by its error there, is undefined; choose another season or another column");
     c.mase_denominator.push_back(denominator);

@@ -16,6 +16,7 @@
 
 #include "experiments/metrics/edit_distance.h"
 #include "experiments/runner/ratio_metric.h"
+#include "experiments/io/text_file.h"
 #include "experiments/tasks/task.h"
 #include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
@@ -45,16 +46,12 @@ std::vector<std::string> phonemes(const std::string& text, bool stress) {
 }
 
 std::vector<Entry> read_dictionary(const std::string& path, bool stress) {
-  std::ifstream in = open_data_file(path);
+  const TextFile file = TextFile::read(path, kTableMaxBytes, "a g2p dictionary");
   std::vector<Entry> entries;
-  std::string line;
-  std::int64_t line_no = 0;
-  auto fail = [&](const std::string& what) {
-    throw std::runtime_error(path + ":" + std::to_string(line_no) + ": " + what);
-  };
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  std::size_t index = 0;
+  auto fail = [&](const std::string& what) { throw std::runtime_error(file.where(index) + ": " + what); };
+  for (; index < file.line_count(); ++index) {
+    const std::string line(file.line(index));
     const std::size_t tab = line.find('\t');
     if (tab == std::string::npos || line.find('\t', tab + 1) != std::string::npos)
       fail("expected word<TAB>pronunciation ||| alternative ... (one tab)");

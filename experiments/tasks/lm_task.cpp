@@ -20,6 +20,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "experiments/io/text_file.h"
 #include "experiments/tasks/task.h"
 #include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
@@ -39,13 +40,10 @@ struct Stream {
 // The file's lines, each a document (blank lines skipped), untokenized: 10 MB of text
 // as a few hundred strings, not millions of token strings.
 std::vector<std::string> read_documents(const std::string& path) {
-  std::ifstream in = open_data_file(path);
+  const TextFile file = TextFile::read(path, kCorpusMaxBytes, "an lm text file");
   std::vector<std::string> documents;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty()) documents.push_back(std::move(line));
-  }
+  for (std::size_t i = 0; i < file.line_count(); ++i)
+    if (!file.line(i).empty()) documents.emplace_back(file.line(i));
   if (documents.empty()) throw std::runtime_error(path + ": no documents (expected one document per line)");
   return documents;
 }

@@ -10,6 +10,7 @@
 
 #include "experiments/tasks/numbers_to_words.h"
 #include "experiments/tasks/task.h"
+#include "nn/excerpt.h"
 #include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
 
@@ -122,7 +123,7 @@ class NumbersToWords : public Task {
     std::vector<std::int32_t> ids;
     for (const std::string& token : code_point_tokens(text)) {
       const std::optional<std::int32_t> id = source_.find(token);
-      if (!id) throw std::invalid_argument("'" + token + "' is not a digit (a source is a number's digits, e.g. 342)");
+      if (!id) throw std::invalid_argument("'" + excerpt(token, 40) + "' is not a digit (a source is a number's digits, e.g. 342)");
       ids.push_back(*id);
     }
     return ids;

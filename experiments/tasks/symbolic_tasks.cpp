@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "experiments/tasks/task.h"
+#include "nn/excerpt.h"
 #include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
 
@@ -118,7 +119,7 @@ class SymbolicTask : public Task {
     for (const std::string& token : whitespace_tokens(text)) {
       const std::optional<std::int32_t> id = tokens_.find(token);
       if (!id)
-        throw std::invalid_argument("'" + token + "' is not a symbol of task '" + name_ + "' (0.." +
+        throw std::invalid_argument("'" + excerpt(token, 40) + "' is not a symbol of task '" + name_ + "' (0.." +
                                     std::to_string(vocab_ - 1) + ", separated by spaces)");
       ids.push_back(*id);
     }

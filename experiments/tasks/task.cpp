@@ -152,14 +152,6 @@ std::int64_t uniform_index(Generator& gen, std::int64_t n) {
   return std::int64_t(x % range);
 }
 
-std::ifstream open_data_file(const std::string& path) {
-  if (std::filesystem::is_directory(path))
-    throw std::runtime_error(path + ": is a directory, not a data file");
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open the file");
-  return in;
-}
-
 std::string resolve_data_path(const std::string& base_dir, const std::string& path) {
   if (is_dataset_reference(path)) return resolve_dataset_reference(path);
   std::filesystem::path p(path);

@@ -11,7 +11,6 @@
 //   forecasting (forecast): real-valued windows [lookback, input_series] → [horizon, series];
 //   language modelling (lm): the next token of a text, at every position.
 #include <cstdint>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -163,9 +162,6 @@ std::int64_t uniform_index(Generator& gen, std::int64_t n);
 // `path` resolved against the experiment file's directory (absolute paths unchanged);
 // "data:<dataset>/<file>" names a file of `ablate data get` (experiments/data/).
 std::string resolve_data_path(const std::string& base_dir, const std::string& path);
-// Opens a task's data file for reading; throws std::runtime_error naming the path when
-// it is missing, a directory or unreadable.
-std::ifstream open_data_file(const std::string& path);
 
 void register_symbolic_tasks(TaskRegistry&);  // copy, reverse, sort
 void register_numbers_to_words_task(TaskRegistry&);

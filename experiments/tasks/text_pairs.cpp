@@ -8,10 +8,10 @@
 // deployed model would face.
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <set>
 #include <stdexcept>
 
+#include "experiments/io/text_file.h"
 #include "experiments/metrics/bleu.h"
 #include "experiments/metrics/chrf.h"
 #include "experiments/metrics/error_rates.h"
@@ -46,17 +46,14 @@ struct TextPair {
 
 std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool lowercase,
                                  std::int64_t max_length, bool header) {
-  std::ifstream in = open_data_file(path);
+  const TextFile file = TextFile::read(path, kTableMaxBytes, "a text_pairs TSV file");
   auto fail = [&](std::int64_t line, const std::string& what) {
     throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
   };
   std::vector<TextPair> pairs;
-  std::string line;
-  std::int64_t line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (header && line_no == 1) continue;  // column names, not a pair
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  for (std::size_t index = header ? 1 : 0; index < file.line_count(); ++index) {  // a header names columns
+    const std::string line(file.line(index));
+    const std::int64_t line_no = std::int64_t(index) + 1;
     if (line.empty()) fail(line_no, "empty line (expected source<TAB>target)");
     const std::size_t tabs = std::size_t(std::count(line.begin(), line.end(), '\t'));
     if (tabs == 0) fail(line_no, "no tab (expected source<TAB>target)");

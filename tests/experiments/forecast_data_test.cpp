@@ -221,3 +221,31 @@ TEST_CASE("the shipped synthetic forecasting experiment still loads", "[forecast
   const Experiment e = load_experiment(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/forecasting.toml");
   CHECK(e.trials.size() == 2 * 4 * 2 * 10 * 3);
 }
+
+TEST_CASE("forecast csv: a cell is a number by its grammar exactly (+-5 is not -5)", "[forecast]") {
+  testing::ScratchDir dir("forecast_grammar");
+  // An optional sign, digits with an optional point, an optional exponent: these read as numbers.
+  const std::vector<std::pair<std::string, double>> numbers = {
+      {"7", 7}, {"-1.5", -1.5}, {"+2", 2}, {".5", 0.5}, {"5.", 5}, {"1e3", 1000}, {"-2.5E-1", -0.25}, {"+1e+2", 100}};
+  for (const auto& [cell, value] : numbers) {
+    const std::string text = cell;  // Clang 14: no structured bindings in INFO's lambda
+    INFO(text);
+    const SeriesTable t = read(dir.file("ok.csv", "a\n1\n" + cell + "\n"));
+    CHECK(t.value(1, 0) == value);
+  }
+  // Anything else is not: a second sign, a sign alone, hex, spaces inside (a quoted
+  // cell keeps them), an exponent without digits, a comma as the decimal point.
+  for (const std::string cell : {"+-5", "-+5", "--5", "+", "-", ".", "0x10", "\" 5\"", "1 2", "1e", "e5", "1.5.2", "5-"}) {
+    INFO(cell);
+    const std::string f = dir.file("bad.csv", "a\n1\n" + cell + "\n");
+    const std::string shown = cell == "\" 5\"" ? " 5" : cell;
+    CHECK_THAT(error_of([&] { read(f); }), Catch::Contains("bad.csv:3:1: column 'a': '" + shown + "' is not a number"));
+  }
+  // Infinity in any spelling is "not finite"; beyond double's range is beyond f32's.
+  for (const std::string cell : {"inf", "-Infinity", "+INF"}) {
+    INFO(cell);
+    CHECK_THAT(error_of([&] { read(dir.file("inf.csv", "a\n1\n" + cell + "\n")); }), Catch::Contains("is not finite"));
+  }
+  CHECK_THAT(error_of([&] { read(dir.file("huge.csv", "a\n1\n1e999\n")); }), Catch::Contains("beyond the range of f32"));
+  CHECK(read(dir.file("tiny.csv", "a\n1\n-1e-999\n")).value(1, 0) == 0.0);
+}

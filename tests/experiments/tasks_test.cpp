@@ -427,7 +427,7 @@ TEST_CASE("forecast CSV errors name the file and line", "[tasks]") {
   CHECK_THAT(err("huge.csv", "1,2\n3,1e39\n" + rows),
              Catch::Contains("huge.csv:2:2: column 2: '1e39' is beyond the range of f32"));
   CHECK_THAT(err("digits.csv", "1,2\n3," + std::string(60, '3') + "\n" + rows),
-             Catch::Contains("digits.csv:2:2: column 2: '" + std::string(37, '3') + "...' is beyond"));
+             Catch::Contains("digits.csv:2:2: column 2: '" + std::string(40, '3') + "… (60 bytes in all)' is beyond"));
   // A nearly constant training part whose later values are not: z-scores leave f32.
   std::string flat;
   for (int t = 0; t < 30; ++t) flat += t == 29 ? "3e38\n" : (t % 2 ? "1\n" : "1.00000000001\n");
