@@ -55,7 +55,7 @@ std::vector<Entry> read_dictionary(const std::string& path, bool stress) {
     const std::size_t tab = line.find('\t');
     if (tab == std::string::npos || line.find('\t', tab + 1) != std::string::npos)
       fail("expected word<TAB>pronunciation ||| alternative ... (one tab)");
-    Entry e{code_point_tokens(line.substr(0, tab)), {}, line_no};
+    Entry e{code_point_tokens(line.substr(0, tab)), {}, std::int64_t(index + 1)};
     if (e.letters.empty()) fail("empty word");
     const std::string rest = line.substr(tab + 1);
     for (std::size_t start = 0;;) {
