@@ -31,11 +31,12 @@
 #
 # Precision. An f32 trial with a given seed reruns bit for bit on the same machine
 # (single-threaded, deterministic), so f32 rows are compared as text. Across machines
-# it mostly does too, not always: the committed results were made on AMD Zen 5; an
-# Intel Xeon with AVX-512 and AMX reproduces most first-seed rows digit for digit but
-# not g2p's, kazemnejad_nope's or scaling_gradient's d_k = 4 point's, even with the
-# builds that made them (experiments/results/README.md, "Checking these results"). On
-# a CPU without AVX-512 (or ONEDNN_MAX_CPU_ISA=AVX2) every trained number differs
+# it does too, on any x86-64 CPU with AVX-512: the committed results were made on AMD
+# Zen 5, and an Intel Xeon (AVX-512, AMX) reproduces every file tried digit for digit
+# once GCC's tuning is pinned (CMakeLists.txt, ABLATE_TUNE; before, g2p, kazemnejad_nope
+# and scaling_gradient's d_k = 4 point differed there: experiments/results/README.md,
+# "Checking these results"). A build with ABLATE_TUNE="" or another compiler may differ.
+# On a CPU without AVX-512 (or ONEDNN_MAX_CPU_ISA=AVX2) every trained number differs
 # (quickstart seed 0: test sequence accuracy 0.942 instead of 0.899); a warning says
 # so. A difference is reported either way: this script does not guess its cause.
 # A bf16 trial (`train.precision = "bf16"` in its config.toml) is compared within a
@@ -102,27 +103,7 @@ replications/vaswani_table3         4     332     127
 replications/xiong_warmup           6     497     100
 EOF
 }
-# Files whose committed numbers do not reproduce on a CPU of another vendor than the
-# one that made them (AMD Zen 5), with the CPU vendor (/proc/cpuinfo's vendor_id) they
-# were found to differ on. Measured 2026-12-03 on an Intel Xeon (AVX-512, AMX): every
-# trained number of g2p's and kazemnejad_nope's first-seed rows, and of
-# scaling_gradient's d_k = 4 point, differs — deterministically, and equally with the
-# very builds that made the committed rows, so the machine and not the code; limiting
-# oneDNN's ISA changes nothing; the cause is not yet found. The other files reproduce
-# there digit for digit. --slice passes these over on such a CPU (a landing must not
-# fail for the machine CI gave it) and says so; naming the file still compares it, and
-# a mismatch then fails with this note.
-cpu_dependent_table() {
-  cat <<'TABLE'
-g2p                                 GenuineIntel
-replications/kazemnejad_nope        GenuineIntel
-scaling_gradient                    GenuineIntel
-TABLE
-}
 set -euo pipefail
-cpu_vendor=$(grep -m1 -oP '^vendor_id\s*:\s*\K\S+' /proc/cpuinfo 2>/dev/null || echo unknown)
-# Whether file $1's committed numbers are known not to reproduce on this CPU's vendor.
-known_to_differ_here() { cpu_dependent_table | grep -qE "^$1 +$cpu_vendor\$"; }
 # ABLATE may be relative to the caller's directory; the script runs from the clone's.
 if [[ -n ${ABLATE:-} && $ABLATE != /* ]]; then ABLATE=$PWD/$ABLATE; fi
 cd "$(dirname "$0")/.."
@@ -206,13 +187,7 @@ choose_slice() {
     files+=("$name")
   done < <(all_names | LC_ALL=C sort)
   local h=$((16#${hash:0:8})) count=${#files[@]}
-  local index=$((h % count)) step
-  for ((step = 1; step < count; ++step)); do
-    known_to_differ_here "${files[$index]}" || break
-    echo "slice: passing over ${files[$index]}: its committed numbers are known not to reproduce on a" \
-      "$cpu_vendor CPU (the table in scripts/reproduce.sh); taking the next file"
-    index=$(((index + 1) % count))
-  done
+  local index=$((h % count))
   local pick=${files[$index]}
   local n=${table_parts[$pick]}
   local k=$(((h / count) % n + 1))
@@ -293,10 +268,6 @@ for requested in "${names[@]}"; do
 
   if ! bash scripts/compare-results.sh "${compare_args[@]}" "$committed" "$run_dir/results.csv"; then
     failed+=("$name")
-    if known_to_differ_here "$name"; then
-      echo "note: $name's committed numbers are known not to reproduce on a $cpu_vendor CPU (they were made on" \
-        "AMD Zen 5; the table in scripts/reproduce.sh): a mismatch here is expected until the cause is found"
-    fi
   fi
   echo "  ($name: $((SECONDS - start)) s${shard:+, shard $shard}, --jobs $jobs)"
 done
