@@ -22,7 +22,13 @@ dict=${ABLATE_FUZZ_DICT:-${corpus%/}.dict}
 dict_flag=()
 [[ -f "$dict" ]] && dict_flag=(-dict="$dict")
 
-inputs() { find "$corpus" "$found" -maxdepth 1 -type f 2>/dev/null | sort; }
+# A target without found inputs has no regressions/<target>/ (git keeps no empty folder).
+inputs() {
+  local dir
+  for dir in "$corpus" "$found"; do
+    if [[ -d $dir ]]; then find "$dir" -maxdepth 1 -type f; fi
+  done | sort
+}
 
 # Fuzzes in WORKDIR with the given libFuzzer flags; prints the run's figures.
 fuzz() {
