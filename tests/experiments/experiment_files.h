@@ -1,8 +1,10 @@
 #pragma once
 // Helpers for experiment-file tests: a scratch directory per test, a tiny valid
 // experiment, and running the `ablate` CLI as a child process.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -53,6 +55,25 @@ inline int finished_trials(const std::string& run_dir) {
   if (!fs::exists(run_dir + "/trials")) return 0;
   for (const auto& d : fs::directory_iterator(run_dir + "/trials")) n += fs::exists(d.path() / "summary.json");
   return n;
+}
+
+// Starts `cli run file --out out --jobs 1 --quiet` as a child process and returns its
+// pid, for the tests that signal or kill a run midway; its output goes to `log` when
+// one is named (so the test can read what it said), else to the test's own.
+inline pid_t start_run(const std::string& cli, const std::string& file, const std::string& out,
+                       const std::string& log = "") {
+  pid_t child = ::fork();
+  if (child == 0) {
+    if (!log.empty()) {
+      int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      ::dup2(fd, 1);
+      ::dup2(fd, 2);
+    }
+    ::execl(cli.c_str(), cli.c_str(), "run", file.c_str(), "--out", out.c_str(), "--jobs", "1",
+            "--quiet", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return child;
 }
 
 // Waits until `happened()` — a trial count, a file a child process's run writes —

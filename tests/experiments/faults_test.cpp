@@ -41,15 +41,6 @@ void check_nothing_half_written(const std::string& dir) {
   }
 }
 
-pid_t start_run(const std::string& file, const std::string& out) {
-  pid_t child = fork();
-  if (child == 0) {
-    execl(kCli.c_str(), kCli.c_str(), "run", file.c_str(), "--out", out.c_str(), "--jobs", "1", "--quiet",
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  return child;
-}
 
 }  // namespace
 
@@ -89,7 +80,7 @@ TEST_CASE("a trial that throws inside a worker thread does not stop the others",
 TEST_CASE("a second ablate run on the same directory is refused with a clear message", "[faults][e2e]") {
   ScratchDir dir("faults_lock");
   std::string file = dir.file("exp.toml", sweep_experiment("lock"));
-  pid_t first = start_run(file, dir.str() + "/runs");
+  pid_t first = start_run(kCli, file, dir.str() + "/runs");
   // The first run writes trials.json once it holds the lock; it is paused there
   // (SIGSTOP) so that it still holds it when the second starts, however fast it would
   // otherwise finish, and continues once the second has been refused.
@@ -123,7 +114,7 @@ TEST_CASE("kill -9 at several points, then resume: nothing lost, same results", 
   for (int delay_ms : {0, 0, 40, 90, 150}) {
     int before = finished_trials(run_dir);
     if (before == 8) break;
-    pid_t child = start_run(file, out);
+    pid_t child = start_run(kCli, file, out);
     const bool first = kills == 0;
     REQUIRE(wait_for([&] { return first ? fs::exists(run_dir + "/trials.json") : finished_trials(run_dir) > before; },
                      child));

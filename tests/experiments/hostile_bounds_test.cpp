@@ -5,7 +5,6 @@
 
 #include "tests/build_paths.h"
 
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,15 +54,7 @@ TEST_CASE("SIGTERM during an evaluation stops the trial inside it, and the rerun
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
 
   const std::string out = dir.str() + "/stopped", run_dir = out + "/long_eval", log = dir.str() + "/stopped.log";
-  pid_t child = fork();
-  if (child == 0) {
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    execl(kCli.c_str(), kCli.c_str(), "run", file.c_str(), "--out", out.c_str(), "--jobs", "1", "--quiet",
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  pid_t child = start_run(kCli, file, out, log);
   // The state of step 1 is saved: what is left is step 2's few milliseconds of training
   // and its evaluation's seconds of decoding, where the signal lands.
   REQUIRE(wait_for(

@@ -67,12 +67,7 @@ TEST_CASE("a sweep killed with SIGKILL resumes to the same results", "[run][e2e]
   std::string file = dir.file("exp.toml", with_steps(sweep_experiment("resume"), 300));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
   std::string run_dir = dir.str() + "/killed/resume";
-  pid_t child = fork();
-  if (child == 0) {
-    execl(kCli.c_str(), kCli.c_str(), "run", file.c_str(), "--out", (dir.str() + "/killed").c_str(), "--jobs",
-          "1", "--quiet", static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  pid_t child = start_run(kCli, file, dir.str() + "/killed");
   // Kill it once some, but not all, trials have finished.
   REQUIRE(wait_for([&] { return finished_trials(run_dir) >= 2; }, child));
   kill(child, SIGKILL);

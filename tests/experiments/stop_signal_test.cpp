@@ -6,7 +6,6 @@
 
 #include "tests/build_paths.h"
 
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,15 +25,7 @@ const std::string kCli = ABLATE_CLI;
 int run_and_signal(const std::string& file, const std::string& out, int signal, int finished,
                    const std::string& log) {
   const std::string run_dir = out + "/stop";
-  pid_t child = fork();
-  if (child == 0) {
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    execl(kCli.c_str(), kCli.c_str(), "run", file.c_str(), "--out", out.c_str(), "--jobs", "1", "--quiet",
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  pid_t child = start_run(kCli, file, out, log);
   REQUIRE(wait_for([&] { return finished_trials(run_dir) >= finished; }, child));
   kill(child, signal);
   int status = 0;

@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "autograd/tensor.h"
+
 namespace ablate::fuzz {
 
 // ABLATE_FUZZ_SCRATCH names it when set: the seeded runs of the test command use a
@@ -59,6 +61,14 @@ inline void require(bool holds, const char* property) {
   if (holds) return;
   std::fprintf(stderr, "fuzz property violated: %s\n", property);
   std::abort();
+}
+
+// Every id of an int32 tensor lies in [0, vocab): what a loader's accepted batches
+// must satisfy before a model indexes an embedding table with them.
+inline void require_ids_within(const ablate::Tensor& ids, std::int64_t vocab,
+                               const char* property) {
+  const std::int32_t* p = ids.data<std::int32_t>();
+  for (std::int64_t i = 0; i < ids.numel(); ++i) require(p[i] >= 0 && p[i] < vocab, property);
 }
 
 // Runs `load`. Returns true when it rejected the input the documented way — a

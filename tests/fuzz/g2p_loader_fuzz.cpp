@@ -15,15 +15,6 @@ using namespace ablate;
 using namespace ablate::experiments;
 using ablate::fuzz::require;
 
-namespace {
-
-void check_ids(const Tensor& ids, std::int64_t vocab) {
-  const std::int32_t* p = ids.data<std::int32_t>();
-  for (std::int64_t i = 0; i < ids.numel(); ++i) require(p[i] >= 0 && p[i] < vocab, "ids lie in the vocabulary");
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
   // The first byte picks stress; the rest is the dictionary, used as all three splits.
@@ -41,13 +32,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   Generator gen(3);
   const Seq2SeqBatch train = task->train_batch(gen, 4);
-  check_ids(train.src, task->source_vocab());
-  check_ids(train.tgt_out, task->target_vocab());
+  fuzz::require_ids_within(train.src, task->source_vocab(), "ids lie in the vocabulary");
+  fuzz::require_ids_within(train.tgt_out, task->target_vocab(), "ids lie in the vocabulary");
   const std::vector<Seq2SeqBatch> validation = task->evaluation_batches(Split::validation, 8);
   std::int64_t examples = 0;
   for (const Seq2SeqBatch& b : validation) {
-    check_ids(b.src, task->source_vocab());
-    check_ids(b.tgt_out, task->target_vocab());
+    fuzz::require_ids_within(b.src, task->source_vocab(), "ids lie in the vocabulary");
+    fuzz::require_ids_within(b.tgt_out, task->target_vocab(), "ids lie in the vocabulary");
     examples += b.src.shape()[0];
   }
   require(std::int64_t(task->references(Split::validation).size()) == examples, "every held-out word has references");

@@ -15,15 +15,6 @@ using namespace ablate;
 using namespace ablate::experiments;
 using ablate::fuzz::require;
 
-namespace {
-
-void check_ids(const Tensor& ids, std::int64_t vocab) {
-  const std::int32_t* p = ids.data<std::int32_t>();
-  for (std::int64_t i = 0; i < ids.numel(); ++i) require(p[i] >= 0 && p[i] < vocab, "ids lie in the vocabulary");
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
   // The first byte picks the tokenization and the context (1..4); the rest is the text,
@@ -43,11 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   Generator gen(3);
   const LmBatch train = task->lm_train_batch(gen, 2);
-  check_ids(train.input, task->target_vocab());
-  check_ids(train.target, task->target_vocab());
+  fuzz::require_ids_within(train.input, task->target_vocab(), "ids lie in the vocabulary");
+  fuzz::require_ids_within(train.target, task->target_vocab(), "ids lie in the vocabulary");
   for (const LmBatch& b : task->lm_evaluation_batches(Split::validation, 4, context)) {
-    check_ids(b.input, task->target_vocab());
-    check_ids(b.target, task->target_vocab());
+    fuzz::require_ids_within(b.input, task->target_vocab(), "ids lie in the vocabulary");
+    fuzz::require_ids_within(b.target, task->target_vocab(), "ids lie in the vocabulary");
   }
   return 0;
 }

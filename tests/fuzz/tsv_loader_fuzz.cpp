@@ -16,17 +16,12 @@ using ablate::fuzz::require;
 
 namespace {
 
-bool ids_within(const Tensor& ids, std::int64_t vocab) {
-  const std::int32_t* p = ids.data<std::int32_t>();
-  for (std::int64_t i = 0; i < ids.numel(); ++i)
-    if (p[i] < 0 || p[i] >= vocab) return false;
-  return true;
-}
-
 void check_batch(const Task& task, const Seq2SeqBatch& b) {
-  require(ids_within(b.src, task.source_vocab()), "source ids lie in the source vocabulary");
-  require(ids_within(b.tgt_in, task.target_vocab()) && ids_within(b.tgt_out, task.target_vocab()),
-          "target ids lie in the target vocabulary");
+  fuzz::require_ids_within(b.src, task.source_vocab(), "source ids lie in the source vocabulary");
+  fuzz::require_ids_within(b.tgt_in, task.target_vocab(),
+                           "target ids lie in the target vocabulary");
+  fuzz::require_ids_within(b.tgt_out, task.target_vocab(),
+                           "target ids lie in the target vocabulary");
   require(b.src.shape()[1] <= task.max_source_length(), "sources fit max_source_length");
   require(b.tgt_in.shape()[1] <= task.max_target_length(), "targets fit max_target_length");
 }

@@ -256,6 +256,12 @@ TEST_CASE("corrupt files throw with the path in the message and never crash", "[
     INFO(what);
     CHECK_THROWS_WITH(read_safetensors(path), StartsWith(path + ": ") && Contains(what));
   };
+  // A file of `header` (with its length before it) and `data` is refused saying `what`.
+  auto header_fails = [&](const std::string& header, const std::string& data,
+                          const std::string& what) {
+    write_raw(path, header, data);
+    fails(what);
+  };
 
   SECTION("a valid file cut short") {
     write_safetensors(path, {{"x", Tensor::ones({4, 4})}}, {});
@@ -274,73 +280,65 @@ TEST_CASE("corrupt files throw with the path in the message and never crash", "[
     fails("exceeds the file size 10");
   }
   SECTION("a header that is not JSON, or not an object") {
-    write_raw(path, "not json at all", eight);
-    fails("header is not valid JSON");
-    write_raw(path, "{\"x\": {\"dtype\": \"F32\"", "");
-    fails("header is not valid JSON");
-    write_raw(path, "[1, 2]", "");
-    fails("header is not a JSON object");
-    write_raw(path, "{\"\xff\xfe\": 1}", "");
-    fails("header is not valid JSON");
+    header_fails("not json at all", eight, "header is not valid JSON");
+    header_fails("{\"x\": {\"dtype\": \"F32\"", "", "header is not valid JSON");
+    header_fails("[1, 2]", "", "header is not a JSON object");
+    header_fails("{\"\xff\xfe\": 1}", "", "header is not valid JSON");
     // A number beyond double's range is nlohmann's out_of_range, not its parse_error
     // (found by the safetensors fuzzer: it escaped as an uncaught exception).
-    write_raw(path, "{\"__metadata__\": {\"a\": 1e99999}}", "");
-    fails("header is not valid JSON");
+    header_fails("{\"__metadata__\": {\"a\": 1e99999}}", "", "header is not valid JSON");
   }
   SECTION("offsets out of range, overlapping, or not matching dtype × shape") {
-    write_raw(path, R"({"x": {"dtype": "F32", "shape": [2], "data_offsets": [8, 16]}})", eight);
-    fails("tensor 'x': data_offsets [8, 16] lie outside the data section of 8 bytes");
-    write_raw(path, R"({"x": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 12]}})", std::string(12, '\0'));
-    fails("tensor 'x': data_offsets [0, 12] do not match F32 [2, 2] (16 bytes)");
-    write_raw(path, R"({"x": {"dtype": "F32", "shape": [1], "data_offsets": [4, 0]}})", eight);
-    fails("data_offsets [4, 0] do not match");
-    write_raw(path,
-              R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+    header_fails(R"({"x": {"dtype": "F32", "shape": [2], "data_offsets": [8, 16]}})", eight,
+                 "tensor 'x': data_offsets [8, 16] lie outside the data section of 8 bytes");
+    header_fails(R"({"x": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 12]}})",
+                 std::string(12, '\0'),
+                 "tensor 'x': data_offsets [0, 12] do not match F32 [2, 2] (16 bytes)");
+    header_fails(R"({"x": {"dtype": "F32", "shape": [1], "data_offsets": [4, 0]}})", eight,
+                 "data_offsets [4, 0] do not match");
+    header_fails(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
                   "b": {"dtype": "I32", "shape": [1], "data_offsets": [4, 8]}})",
-              eight);
-    fails("overlap those of tensor");
-    write_raw(path, R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})", eight);
-    fails("bytes [0, 4) of the data section belong to no tensor");
-    write_raw(path, R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}})", eight);
-    fails("the data section has 8 bytes but its tensors cover 4");
-    write_raw(path, R"({"x": {"dtype": "F64", "shape": [4611686018427387904, 4], "data_offsets": [0, 8]}})", eight);
-    fails("is too large to exist");
-    write_raw(path, R"({"x": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}})", eight);
-    fails("tensor 'x': shape holds number where only non-negative integers belong");
-    write_raw(path, R"({"x": {"dtype": "F32", "shape": [2], "data_offsets": [0]}})", eight);
-    fails("is not [begin, end]");
-    write_raw(path, R"({"x": {"dtype": "F32", "shape": [2]}})", eight);
-    fails("tensor 'x': entry has no \"data_offsets\"");
+                 eight, "overlap those of tensor");
+    header_fails(R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})", eight,
+                 "bytes [0, 4) of the data section belong to no tensor");
+    header_fails(R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}})", eight,
+                 "the data section has 8 bytes but its tensors cover 4");
+    header_fails(
+        R"({"x": {"dtype": "F64", "shape": [4611686018427387904, 4], "data_offsets": [0, 8]}})",
+        eight, "is too large to exist");
+    header_fails(R"({"x": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}})", eight,
+                 "tensor 'x': shape holds number where only non-negative integers belong");
+    header_fails(R"({"x": {"dtype": "F32", "shape": [2], "data_offsets": [0]}})", eight,
+                 "is not [begin, end]");
+    header_fails(R"({"x": {"dtype": "F32", "shape": [2]}})", eight,
+                 "tensor 'x': entry has no \"data_offsets\"");
   }
   SECTION("an unknown dtype, a rank above 4, bad metadata") {
-    write_raw(path, R"({"x": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}})", eight);
-    fails("tensor 'x': unknown dtype 'F16' (ablate reads F32, F64, I32 and BOOL)");
-    write_raw(path, R"({"x": {"dtype": "BOOL", "shape": [1, 1, 2, 2, 2], "data_offsets": [0, 8]}})", eight);
-    fails("has rank 5; ablate tensors have rank at most 4");
-    write_raw(path, R"({"__metadata__": {"step": 3}})", "");
-    fails("\"__metadata__\" value of 'step' is number, not a string");
-    write_raw(path, R"({"__metadata__": [1]})", "");
-    fails("\"__metadata__\" is not a JSON object");
+    header_fails(R"({"x": {"dtype": "F16", "shape": [4], "data_offsets": [0, 8]}})", eight,
+                 "tensor 'x': unknown dtype 'F16' (ablate reads F32, F64, I32 and BOOL)");
+    header_fails(R"({"x": {"dtype": "BOOL", "shape": [1, 1, 2, 2, 2], "data_offsets": [0, 8]}})",
+                 eight, "has rank 5; ablate tensors have rank at most 4");
+    header_fails(R"({"__metadata__": {"step": 3}})", "",
+                 "\"__metadata__\" value of 'step' is number, not a string");
+    header_fails(R"({"__metadata__": [1]})", "", "\"__metadata__\" is not a JSON object");
   }
   SECTION("a NUL in the header, a name given twice, nesting deeper than a header goes") {
     // nlohmann's parser stops at a NUL: what follows it was silently ignored.
-    write_raw(path, std::string(R"({"__metadata__": {"a": "b"}})") + '\0' + R"(, "x": 1)", "");
-    fails("the header holds a NUL byte at offset 28 of its 37 bytes");
+    header_fails(std::string(R"({"__metadata__": {"a": "b"}})") + '\0' + R"(, "x": 1)", "",
+                 "the header holds a NUL byte at offset 28 of its 37 bytes");
     // nlohmann keeps one of two equal keys: a tensor (or a metadata value) vanished.
-    write_raw(path,
-              R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},
+    header_fails(R"({"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},
                   "a": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})",
-              eight);
-    fails("the header names 'a' twice");
-    write_raw(path, R"({"__metadata__": {"step": "1", "step": "2"}})", "");
-    fails("'__metadata__' gives the key 'step' twice");
+                 eight, "the header names 'a' twice");
+    header_fails(R"({"__metadata__": {"step": "1", "step": "2"}})", "",
+                 "'__metadata__' gives the key 'step' twice");
     // Valid JSON nested 100,000 deep: the error path used to dump() it recursively
     // (a stack overflow); now it is refused while parsing, without building it.
     const std::string deep = std::string(100000, '[') + std::string(100000, ']');
-    write_raw(path, R"({"x": {"dtype": "F32", "shape": )" + deep + R"(, "data_offsets": [0, 0]}})", "");
-    fails("the header nests deeper than 8 levels");
-    write_raw(path, R"({"__metadata__": {"a": )" + deep + "}}", "");
-    fails("the header nests deeper than 8 levels");
+    header_fails(R"({"x": {"dtype": "F32", "shape": )" + deep + R"(, "data_offsets": [0, 0]}})", "",
+                 "the header nests deeper than 8 levels");
+    header_fails(R"({"__metadata__": {"a": )" + deep + "}}", "",
+                 "the header nests deeper than 8 levels");
   }
   SECTION("a long name is echoed cut, with its size") {
     const std::string name(100000, 'n');
