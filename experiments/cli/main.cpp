@@ -27,6 +27,7 @@
 #include "experiments/runner/sweep_runner.h"
 #include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
+#include "experiments/stats/calibration.h"
 #include "experiments/study/study_runner.h"
 #include "nn/registry_listing.h"
 
@@ -49,6 +50,8 @@ constexpr const char* kUsage =
     "               and every plain key (widths, placement, steps, ...)\n"
     "  data         fetch and convert the real datasets (list, get NAME, path NAME)\n"
     "  demo         train a tiny attention model with the autograd tape and print its loss\n"
+    "  selftest stats  run the verdict rules on simulated studies of known truth and print\n"
+    "               their error rates, coverage and power against their bounds\n"
     "\n"
     "Run 'ablate <command> --help' for a command's options. Exit status: 0 done, 1 a trial\n"
     "failed, 2 bad usage or a bad experiment file.\n";
@@ -362,6 +365,28 @@ int list(const std::vector<std::string>& args) {
   return 0;
 }
 
+// `ablate selftest stats`: the verdict machinery calibrated by simulation
+// (stats/calibration.h); exit 1 when a rate misses its bound.
+int selftest(const std::vector<std::string>& args) {
+  std::string what;
+  int datasets = 4000;
+  std::uint64_t seed = 20261203;
+  po::options_description desc("ablate selftest stats");
+  desc.add_options()("what", po::value(&what), "what to test: stats")(
+      "datasets", po::value<int>(&datasets)->default_value(datasets), "simulated studies per scenario (>= 100)")(
+      "seed", po::value<std::uint64_t>(&seed)->default_value(seed), "seed of the simulation");
+  po::variables_map vm;
+  if (!parse(args, desc, vm, "what")) return 0;
+  if (what != "stats") throw po::error("selftest '" + what + "': allowed: stats");
+  if (datasets < 100) throw po::error("--datasets must be >= 100");
+  const stats::Calibration c = stats::calibrate(datasets, seed);
+  std::cout << "Calibration of the verdicts: " << datasets << " simulated studies per scenario, seed " << seed
+            << ", α = 0.05\n\n"
+            << c.markdown() << "\n"
+            << (c.passes() ? "ok: every rate is within its bound\n" : "FAILED: a rate misses its bound\n");
+  return c.passes() ? 0 : 1;
+}
+
 int demo(const std::vector<std::string>& args) {
   DemoOptions o;
   po::options_description desc("ablate demo");
@@ -408,6 +433,7 @@ int main(int argc, char** argv) {
     if (command == "report") return report(args);
     if (command == "compare") return compare(args);
     if (command == "demo") return demo(args);
+    if (command == "selftest") return selftest(args);
     if (command == "list") return list(args);
     if (command == "predict") return predict_command(args);
     if (command == "data") return data_command(args, std::cout, std::cerr);

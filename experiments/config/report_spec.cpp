@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -106,6 +107,22 @@ bool higher_is_better(const std::string& metric) {
   if (metric.starts_with("steps_to_")) return false;
   const std::string base = metric.starts_with("auc_") ? metric.substr(4) : metric;
   return base.find("accuracy") != std::string::npos || base == "bleu" || base == "chrf";
+}
+
+MetricRange metric_range(const std::string& metric) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (metric.starts_with("steps_to_")) return {0, inf};
+  std::string base = metric.starts_with("auc_") ? metric.substr(4) : metric;
+  // <m>_len<L> and <m>_ctx<L> (by-length and by-context variants) are <m>'s.
+  for (const char* kind : {"_len", "_ctx"})
+    if (auto at = base.rfind(kind); at != std::string::npos && at + 4 < base.size() &&
+                                    base.find_first_not_of("0123456789", at + 4) == std::string::npos)
+      base.resize(at);
+  if (base.find("accuracy") != std::string::npos) return {0, 1};
+  if (base == "bleu" || base == "chrf") return {0, 100};
+  if (base == "smape") return {0, 200};
+  if (base == "perplexity") return {1, inf};
+  return {0, inf};
 }
 
 std::vector<std::string> curve_metric_names(const std::string& primary, std::optional<double> threshold) {

@@ -60,6 +60,14 @@ const std::vector<std::string>& test_metrics(const std::string& task_kind);
 std::string primary_metric(const std::string& report_metric, const std::string& task_kind);
 // Accuracies, BLEU and chrF are better higher; losses, error rates and steps_to_* lower.
 bool higher_is_better(const std::string& metric);
+// The values a metric can take — accuracies [0, 1], BLEU and chrF [0, 100], sMAPE
+// [0, 200], perplexity [1, ∞), every other loss, error rate and steps_to_* [0, ∞); a
+// per-length, per-context or auc_ variant its base metric's — so that intervals of a
+// mean are clipped to it instead of leaving it.
+struct MetricRange {
+  double low = 0, high = 0;
+};
+MetricRange metric_range(const std::string& metric);
 // The curve metrics of a run whose primary metric is `primary` (reports/curve_metrics.h):
 // auc_<primary>, and steps_to_<primary>_<T> with a threshold T (six significant digits).
 std::vector<std::string> curve_metric_names(const std::string& primary, std::optional<double> threshold);

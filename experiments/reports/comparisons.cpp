@@ -8,6 +8,8 @@
 
 #include "experiments/config/report_spec.h"
 #include "experiments/reports/report_text.h"
+#include "experiments/stats/resampling.h"
+#include "experiments/stats/verdicts.h"
 
 namespace ablate::experiments {
 
@@ -20,6 +22,19 @@ std::vector<double> values_of(const std::map<std::uint64_t, std::map<std::string
     if (auto it = by_seed.find(s); it != by_seed.end())
       if (auto m = it->second.find(metric); m != it->second.end()) out.push_back(m->second);
   return out;
+}
+
+// Intervals of a bounded metric stay in its range: a mean in [low, high], a difference
+// of two in [low - high, high - low].
+void clip_to_range(stats::MeanSummary& s, const MetricRange& range) {
+  s.ci_low = std::clamp(s.ci_low, range.low, range.high);
+  s.ci_high = std::clamp(s.ci_high, range.low, range.high);
+}
+
+void clip_to_range(stats::Comparison& c, const MetricRange& range) {
+  const double width = range.high - range.low;
+  c.diff_ci_low = std::clamp(c.diff_ci_low, -width, width);
+  c.diff_ci_high = std::clamp(c.diff_ci_high, -width, width);
 }
 
 std::vector<std::uint64_t> seeds_with(const PointResults& p, const std::string& metric) {
@@ -67,6 +82,7 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
       const std::vector<std::uint64_t> seeds = seeds_with(p, metric);
       const std::vector<double> x = values_of(p.test, metric, seeds);
       row.summary = stats::summarize(x);
+      clip_to_range(row.summary, metric_range(metric));
       const std::vector<double> se = values_of(p.test_se, metric, seeds);
       for (double v : se) row.eval_se += v / double(se.size());
       if (!row.baseline) {
@@ -87,26 +103,19 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
         row.comparison = stats::welch_t(x, y);
       else
         row.verdict = "too few seeds to compare";
-      rows.push_back(row);
-    }
-  }
-  // Holm over the table, per metric: the family a reader scans for that metric.
-  for (const std::string& metric : settings.metrics) {
-    std::vector<std::size_t> members;
-    std::vector<double> p;
-    for (std::size_t r = 0; r < rows.size(); ++r)
-      if (rows[r].metric == metric && rows[r].comparison) {
-        members.push_back(r);
-        p.push_back(rows[r].comparison->p_value);
+      if (row.comparison) {
+        stats::Comparison& c = *row.comparison;
+        if (!row.same_data)
+          stats::withhold_test(c, "tested on other data than its baseline, so the difference mixes the variant "
+                                  "with the data");
+        clip_to_range(c, metric_range(metric));
+        row.p_permutation = stats::permutation_p_two_sided(c);
+        row.bootstrap = stats::bootstrap_interval(c, 0.025);
+        const bool primary = metric == settings.metrics.front();
+        row.verdict = stats::exploratory_verdict(c, higher_is_better(metric),
+                                                 primary ? settings.equivalence_margin : std::nullopt);
       }
-    const std::vector<double> adjusted = stats::holm(p);
-    const bool primary = metric == settings.metrics.front();
-    for (std::size_t k = 0; k < members.size(); ++k) {
-      ComparisonRow& row = rows[members[k]];
-      row.p_adjusted = adjusted[k];
-      row.verdict = stats::verdict(*row.comparison, row.p_adjusted, higher_is_better(metric),
-                                   primary ? settings.equivalence_margin : std::nullopt);
-      if (!row.same_data) row.verdict += "; on other test data than its baseline";
+      rows.push_back(row);
     }
   }
   return rows;
@@ -115,7 +124,8 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
 std::string comparisons_csv(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows) {
   std::ostringstream csv;
   csv << "run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,sd,ci_low,ci_high,eval_se,"
-         "diff,diff_ci_low,diff_ci_high,p_value,p_adjusted,effect_size,mde,method,verdict,trials,diverged,failed,"
+         "diff,diff_ci_low,diff_ci_high,p_value,p_permutation,bootstrap_ci_low,bootstrap_ci_high,effect_size,mde,method,"
+         "verdict,trials,diverged,failed,"
          "missing,tuned,same_test_data\n";
   for (const ComparisonRow& r : rows) {
     const PointResults& p = points[r.point];
@@ -125,12 +135,15 @@ std::string comparisons_csv(const std::vector<PointResults>& points, const std::
     csv << "," << r.metric << "," << r.split << "," << r.summary.n << "," << exact_number(r.summary.mean) << ","
         << exact_number(r.summary.sd) << "," << exact_number(r.summary.ci_low) << "," << exact_number(r.summary.ci_high) << ","
         << exact_number(r.eval_se) << ",";
-    if (const auto& c = r.comparison)
+    if (const auto& c = r.comparison; c && c->tested())
       csv << exact_number(c->diff) << "," << exact_number(c->diff_ci_low) << "," << exact_number(c->diff_ci_high) << ","
-          << exact_number(c->p_value) << "," << exact_number(r.p_adjusted) << "," << exact_number(c->effect_size) << ","
-          << exact_number(c->mde) << "," << c->method;
+          << exact_number(c->p_value) << "," << exact_number(r.p_permutation) << ","
+          << exact_number(r.bootstrap.low) << "," << exact_number(r.bootstrap.high) << ","
+          << exact_number(c->effect_size) << "," << exact_number(c->mde) << "," << c->method;
+    else if (c)  // no test: the difference alone
+      csv << exact_number(c->diff) << ",,,,,,,,," << c->method;
     else
-      csv << ",,,,,,,";
+      csv << ",,,,,,,,,";
     csv << "," << csv_field(r.verdict) << "," << p.trials << "," << p.diverged << "," << p.failed << ","
         << p.missing << "," << csv_field(p.setting) << "," << (r.baseline ? (r.same_data ? "yes" : "no") : "")
         << "\n";
@@ -166,9 +179,10 @@ std::string comparisons_markdown(const std::vector<PointResults>& points, const 
   if (several_runs) md << " run |";
   for (const std::string& k : keys) md << " " << k << " |";
   if (tuned) md << " tuned |";
-  md << " seeds | " << metric_split(metric) << " " << metric << " [95% CI] | difference vs baseline [95% CI] | p (Holm) | effect size | "
-        "detectable at 80% power | verdict |\n|";
-  for (std::size_t i = 0; i < keys.size() + 7 + (several_runs ? 1 : 0) + (tuned ? 1 : 0); ++i) md << "---|";
+  md << " seeds | " << metric_split(metric) << " " << metric
+     << " [95% CI] | difference vs baseline [95% CI] | p | p (permutation) | effect size | detectable at 80% power | "
+        "verdict (exploratory) |\n|";
+  for (std::size_t i = 0; i < keys.size() + 8 + (several_runs ? 1 : 0) + (tuned ? 1 : 0); ++i) md << "---|";
   md << "\n";
   for (const ComparisonRow* r : table) {
     const PointResults& p = points[r->point];
@@ -182,11 +196,13 @@ std::string comparisons_markdown(const std::vector<PointResults>& points, const 
     else md << short_number(r->summary.mean) << " [" << short_number(r->summary.ci_low) << ", "
             << short_number(r->summary.ci_high) << "]";
     md << " | ";
-    if (const auto& c = r->comparison)
-      md << difference_text(*c) << " | " << p_text(r->p_adjusted) << " | " << short_number(c->effect_size)
-         << " | ±" << short_number(c->mde) << " | ";
+    if (const auto& c = r->comparison; c && c->tested())
+      md << difference_text(*c) << " | " << p_text(c->p_value) << " | " << p_text(r->p_permutation) << " | "
+         << short_number(c->effect_size) << " | ±" << short_number(c->mde) << " | ";
+    else if (c)
+      md << (c->diff > 0 ? "+" : "") << short_number(c->diff) << " | — | — | — | — | ";
     else
-      md << "| | | | ";
+      md << "| | | | | ";
     md << (r->verdict.empty() ? "—" : r->verdict) << " |\n";
   }
   return md.str();

@@ -1,13 +1,16 @@
 #pragma once
 // The comparison table of a report (comparisons.csv, and the headline table of
 // summary.md): for every sweep point and test metric, the mean over seeds with its
-// 95% interval, and against the point's baseline the difference with its interval,
-// the two-sided p-value — paired t when every seed of both points finished (seeds
-// pair trials: the same batches and, where shapes allow, the same initial weights),
-// Welch's t otherwise — Holm's adjustment over the table's comparisons of that metric,
-// Cohen's d (d_z when paired), the difference the design could detect at 80% power,
-// and the verdict those numbers give (stats/comparison.h). Diverged trials have no
-// test metrics: they are left out of the statistics and counted.
+// 95% interval (clipped to the metric's range), and against the point's baseline the
+// difference with its interval — paired t when every seed of both points finished
+// (seeds pair trials: the same batches and, where shapes allow, the same initial
+// weights), Welch's t otherwise — the two-sided p-value, the permutation test's and a
+// bootstrap interval beside it (stats/resampling.h), Cohen's d (d_z when paired), the
+// difference the design could detect at 80% power, and the verdict those numbers give
+// (stats/verdicts.h). These rows are exploratory: their p-values are not adjusted for
+// the table's many comparisons — the confirmatory verdicts are the claims'
+// (claims_report.h). Diverged trials have no test metrics: they are left out of the
+// statistics and counted.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -51,9 +54,12 @@ struct ComparisonRow {
   std::string metric, split = "test";
   stats::MeanSummary summary;            // over seeds
   double eval_se = 0;                    // mean over seeds of the trials' test-set standard error
-  std::optional<stats::Comparison> comparison;  // with ≥ 2 seeds on each side
-  double p_adjusted = 1;
-  std::string verdict;                   // "baseline", a stats::verdict word, or why there is none
+  // With ≥ 2 seeds on each side (without a test when they do not vary, or the point
+  // was tested on other data than its baseline: Comparison::no_test says which).
+  std::optional<stats::Comparison> comparison;
+  double p_permutation = 1;              // two-sided, when the comparison has a test
+  stats::Interval bootstrap;             // 95% percentile interval of the difference
+  std::string verdict;                   // "baseline", stats::exploratory_verdict, or why there is none
   // False when the point and its baseline were evaluated on different data (another
   // task or data seed): their difference then mixes the variant with the data, and the
   // verdict says so.

@@ -20,6 +20,7 @@
 #include "experiments/reports/mean_std.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
+#include "experiments/reports/preregistration.h"
 #include "experiments/reports/report_text.h"
 #include "experiments/reports/telemetry_report.h"
 #include "experiments/io/json_file.h"
@@ -242,6 +243,9 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
   if (report.contains("threshold")) out.threshold = report["threshold"].get<double>();
   out.grad_norms_at_init = report.value("grad_norms_at_init", false);
   out.claims = claims_from_json(report.value("claims", json::array()));
+  out.preregistration = read_preregistration(run.dir);
+  out.seeds = seeds_text(run.index);
+  out.tune_grid = tune_grid_text(run.index);
   const std::string primary = primary_metric(out.metric, run.task);
   // The curve metrics follow the primary metric's validation curve.
   const std::string curve_key = primary == "loss" ? "val_loss" : primary;
@@ -477,18 +481,19 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
   out.csv = comparisons_csv(run.points, rows);
   std::ostringstream md;
   md << "## Test " << metric << "\n\n";
-  std::size_t compared = 0;
-  for (const ComparisonRow& r : rows) compared += r.metric == metric && r.comparison;
   md << "Each trial's model is the one validation selected; its test set was evaluated once. Mean over seeds "
-        "with its 95% t interval"
+        "with its 95% t interval (clipped to the metric's range)"
      << (higher_is_better(metric) ? " (higher is better)" : " (lower is better)") << ". ";
   if (!baseline_text.empty())
     md << "Each point is compared with its baseline — " << baseline_text
        << (run.baseline.size() < run.keys.size() ? ", the point's other swept values unchanged" : "")
-       << " — by a paired t-test over seeds when every seed of both finished, Welch's t-test otherwise; p is "
-          "Holm-adjusted over the "
-       << compared << " comparisons of this table; the effect size is Cohen's d (d_z when paired); the last "
-          "numeric column is the difference this design detects with 80% power at α = 0.05. ";
+       << " — by a paired t-test over seeds when every seed of both finished, Welch's t-test otherwise, with the "
+          "permutation test's p beside it (sign flips when paired); the effect size is Cohen's d (d_z when "
+          "paired); the last numeric column is the difference this design detects with 80% power at α = 0.05 "
+          "(a post-hoc estimate, from the observed spread). **These rows are exploratory**: their p-values are "
+          "not adjusted for the table's many comparisons"
+       << (run.claims.empty() ? "; an experiment file's [[report.claims]] are what get confirmatory verdicts. "
+                              : "; the confirmatory verdicts are the claims' (below). ");
   if (run.equivalence_margin)
     md << "Equivalence margin ±" << *run.equivalence_margin << " (two one-sided tests). ";
   md << "All metrics: comparisons.csv.\n\n";

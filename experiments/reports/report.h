@@ -20,6 +20,7 @@
 #include "experiments/config/experiment.h"
 #include "experiments/reports/claims_report.h"
 #include "experiments/reports/comparisons.h"
+#include "experiments/reports/preregistration.h"
 
 namespace ablate::experiments {
 
@@ -51,6 +52,10 @@ struct RunPoints {
   bool grad_norms_at_init = false;  // summary.md's table of them (telemetry_report.h)
   std::vector<std::string> curve_metrics;  // auc_<primary>, and steps_to_<primary>_<T> with a threshold
   std::vector<ClaimSpec> claims;           // [[report.claims]]
+  // What was frozen when the run's first trial started (none for older runs), and the
+  // seeds and [tune] grid now, to compare with it.
+  std::optional<Preregistration> preregistration;
+  std::string seeds, tune_grid;
   std::vector<PointResults> points;
 };
 RunPoints read_run_points(const std::string& run_dir);

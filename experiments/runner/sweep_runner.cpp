@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/reports/preregistration.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/progress.h"
 #include "experiments/runner/resume_state.h"
@@ -139,6 +140,7 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
     keep_earlier_version(summary.run_dir, text);
     write_file_atomically(summary.run_dir + "/experiment.toml", text);
     write_trial_index(summary.run_dir, e);
+    freeze_preregistration(summary.run_dir, e);
     summary.not_in_experiment = trials_not_in(summary.run_dir, e);
   }
   for (std::size_t i : mine) {

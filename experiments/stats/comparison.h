@@ -1,13 +1,17 @@
 #pragma once
 // The statistics of a report: a mean with its confidence interval, and the comparison
 // of a sweep point with its baseline over seeds — paired t when every seed is paired,
-// Welch's t otherwise — with the difference's interval, a two-sided p-value, an effect
-// size, the smallest difference the design could detect, Holm's adjustment over a
-// table, and equivalence by two one-sided tests. The distributions are Boost.Math's
-// (Student's t and the noncentral t); tests/golden/stats_fixtures.json holds SciPy's
-// numbers for the same inputs, which tests/experiments/stats_test.cpp compares.
+// Welch's t otherwise — with the difference's interval, two-sided and one-sided
+// p-values at any bound (the margin tests and equivalence by two one-sided tests), an
+// effect size and the smallest difference the design could detect. The distributions
+// are Boost.Math's (Student's t and the noncentral t); tests/golden/stats_fixtures.json
+// holds SciPy's and statsmodels' numbers for the same inputs, which
+// tests/experiments/stats_test.cpp compares.
+//
+// A comparison without a test says why (`no_test`): with no spread in the differences
+// (every seed gave the same difference, or both points the same constant) the
+// t statistic is not defined, and ablate reports no p-value rather than 0 or 1.
 #include <cstddef>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,16 +28,23 @@ MeanSummary summarize(std::span<const double> x, double confidence = 0.95);
 
 // a against b: diff = mean(a) - mean(b) (paired: the mean of a_i - b_i).
 struct Comparison {
-  std::string method;  // "paired_t" or "welch_t"
-  std::size_t n = 0;   // pairs, or the smaller group
-  double diff = 0, diff_ci_low = 0, diff_ci_high = 0;
-  double t = 0, df = 0, p_value = 1;
+  std::string method;          // "paired_t" or "welch_t"
+  std::vector<double> a, b;    // the samples (paired: a[i] with b[i]), for resampling
+  std::size_t n = 0;           // pairs, or the smaller group
+  double diff = 0, diff_ci_low = 0, diff_ci_high = 0;  // the interval at `confidence`
+  double se = 0, t = 0, df = 0, p_value = 1;           // two-sided
   // Standardised effect size: paired, Cohen's d_z = mean(d) / sd(d); Welch, Cohen's
   // d = diff / sqrt((s_a² + s_b²) / 2).
   double effect_size = 0;
   // The |difference| a two-sided test at level 1 - confidence detects with probability
-  // `power`, for this design's n and observed spread (noncentral t).
+  // `power`, for this design's n and observed spread (noncentral t): a post-hoc
+  // estimate, since the spread is the one observed.
   double mde = 0;
+  // Why there is no test ("" when there is one); p-values, intervals and the MDE are
+  // then meaningless and are not shown.
+  std::string no_test;
+  bool tested() const { return no_test.empty(); }
+  bool paired() const { return method == "paired_t"; }
 };
 
 Comparison paired_t(std::span<const double> a, std::span<const double> b, double confidence = 0.95,
@@ -41,24 +52,31 @@ Comparison paired_t(std::span<const double> a, std::span<const double> b, double
 Comparison welch_t(std::span<const double> a, std::span<const double> b, double confidence = 0.95,
                    double power = 0.8);
 
-// One one-sided test at a margin: H0 true difference <= -margin (`above`: the test
-// that it lies above -margin), or H0 true difference >= +margin (`above` false: that
-// it lies below +margin). Non-inferiority is the one whose H0 is "worse by the margin
-// or more".
-double one_sided_margin_p(const Comparison& c, double margin, bool above);
+// Turns `c` into a comparison without a test, saying why (another reason than the
+// spread: e.g. the two points were tested on different data).
+void withhold_test(Comparison& c, std::string why);
+
+// The one-sided t-test's p-value of H1 "the true difference is above `bound`"
+// (`above`), or below it. 1 without a test.
+double one_sided_p(const Comparison& c, double bound, bool above);
 
 // Two one-sided tests of |true difference| < margin: the larger of the two one-sided
-// p-values (paired or Welch, as `c.method`). Equivalent at level alpha when below it.
+// p-values. Equivalent at level alpha when below it — the (1 - 2 alpha) interval then
+// lies inside ±margin.
 double equivalence_p(const Comparison& c, double margin);
+
+// The interval diff ± t(1 - tail) se: each bound one-sided at level `tail`
+// (tail = (1 - confidence) / 2 gives the two-sided interval).
+struct Interval {
+  double low = 0, high = 0;
+};
+Interval t_interval(const Comparison& c, double tail);
+
+// The |difference| the test detects with probability `power`: two-sided at level
+// `alpha`, or one-sided at `alpha` when `one_sided`.
+double detectable_difference(const Comparison& c, double alpha, double power, bool one_sided);
 
 // Holm's step-down adjustment (family-wise error), in the input's order.
 std::vector<double> holm(std::span<const double> p_values);
-
-// The verdict word of a comparison: `better` / `worse` when the adjusted p-value is
-// below alpha (in the direction the metric prefers), else `equivalent within ±δ` when
-// a margin is given and the equivalence test passes, else `no detectable difference
-// (±MDE)`.
-std::string verdict(const Comparison& c, double p_adjusted, bool higher_is_better,
-                    std::optional<double> margin = std::nullopt, double alpha = 0.05);
 
 }  // namespace ablate::experiments::stats

@@ -1,7 +1,9 @@
 // The comparison table of reports (experiments/reports/comparisons.h): which point is
 // each point's baseline, when seeds pair trials (paired t) and when they cannot
-// (Welch), Holm's adjustment over the table, the verdict, and a run's
-// comparisons.csv and summary.md built from its trials' test metrics. The tests
+// (Welch), exploratory rows (unadjusted p, the permutation test and a bootstrap interval
+// beside it, intervals inside the metric's range, no test and no "±0" where there is no
+// spread or the test data differ), the verdict, and a run's comparisons.csv and
+// summary.md built from its trials' test metrics. The tests
 // themselves are checked against SciPy in stats_test.cpp; here the plumbing is.
 #include <catch2/catch.hpp>
 
@@ -15,6 +17,8 @@
 #include "experiments/config/report_spec.h"
 #include "experiments/reports/comparisons.h"
 #include "experiments/reports/curve_metrics.h"
+#include "experiments/stats/resampling.h"
+#include "experiments/stats/verdicts.h"
 #include "tests/experiments/experiment_files.h"
 
 using namespace ablate::experiments;
@@ -73,7 +77,7 @@ TEST_CASE("seeds pair trials when every seed of both points finished; otherwise 
   CHECK(rows[1].comparison->method == "paired_t");
   CHECK(rows[1].comparison->p_value == paired.p_value);
   CHECK(rows[1].comparison->diff == paired.diff);
-  CHECK(rows[1].verdict == (paired.p_value < 0.05 ? "better" : rows[1].verdict));
+  CHECK(rows[1].verdict == stats::exploratory_verdict(paired, true, std::nullopt));
   CHECK(rows[1].summary.n == 4);
   CHECK(rows[1].eval_se == Approx(0.01));
 
@@ -97,7 +101,11 @@ TEST_CASE("seeds pair trials when every seed of both points finished; otherwise 
   CHECK(rows[1].verdict == "too few seeds to compare");
 }
 
-TEST_CASE("p-values are Holm-adjusted over the table and verdicts follow from them", "[comparisons]") {
+// Protects the exploratory table: unadjusted p-values (the confirmatory ones are the
+// claims'), the permutation test and a bootstrap interval beside each, verdicts by
+// stats/verdicts.h, and intervals inside the metric's range.
+TEST_CASE("table rows are exploratory: unadjusted p, permutation p, bootstrap interval, bounded intervals",
+          "[comparisons]") {
   const std::vector<double> base{0.50, 0.60, 0.55, 0.70, 0.65};
   std::vector<PointResults> points{point({{"v", "a"}}, base), point({{"v", "b"}}, {0.60, 0.71, 0.64, 0.81, 0.74}),
                                    point({{"v", "c"}}, {0.49, 0.62, 0.54, 0.69, 0.66}),
@@ -105,18 +113,43 @@ TEST_CASE("p-values are Holm-adjusted over the table and verdicts follow from th
   ComparisonSettings settings{{"sequence_accuracy"}, 0.05};
   auto rows = compare_points(points, find_baselines(points, {{"v", "a"}}), settings);
   REQUIRE(rows.size() == 4);
-  std::vector<double> p;
-  for (std::size_t i = 1; i < 4; ++i) p.push_back(rows[i].comparison->p_value);
-  const std::vector<double> adjusted = stats::holm(p);
-  for (std::size_t i = 1; i < 4; ++i) CHECK(rows[i].p_adjusted == adjusted[i - 1]);
-  CHECK(rows[1].verdict == "better");
-  CHECK(rows[3].verdict == "worse");  // accuracy: lower is worse
+  for (std::size_t i = 1; i < 4; ++i) {
+    const stats::Comparison& c = *rows[i].comparison;
+    CHECK(c.p_value == stats::paired_t(c.a, c.b).p_value);  // as computed: no adjustment
+    CHECK(rows[i].p_permutation == stats::permutation_p_two_sided(c));
+    CHECK(rows[i].bootstrap.low == stats::bootstrap_interval(c, 0.025).low);
+  }
+  // 5 seeds: the sign-flip test cannot go below 2/32 two-sided, so a t finding rests on normality.
+  CHECK(rows[1].p_permutation == 0.0625);
+  CHECK(rows[1].verdict == "better (rests on normality, n = 5)");
+  CHECK(rows[3].verdict == "worse (rests on normality, n = 5)");  // accuracy: lower is worse
   // c differs from a by noise around 0 within ±0.05: equivalent by two one-sided tests.
   CHECK(rows[2].verdict == "equivalent within ±0.05");
   // Without a margin, the same comparison only says what the design could not detect.
   settings.equivalence_margin.reset();
   rows = compare_points(points, find_baselines(points, {{"v", "a"}}), settings);
   CHECK_THAT(rows[2].verdict, Catch::StartsWith("no detectable difference (±"));
+
+  // An accuracy near 1 with spread: its t interval is clipped to [0, 1].
+  std::vector<PointResults> high{point({{"v", "a"}}, {0.99, 1.0, 0.90, 1.0}), point({{"v", "b"}}, {1.0, 0.95, 1.0, 1.0})};
+  rows = compare_points(high, find_baselines(high, {{"v", "a"}}), settings);
+  CHECK(stats::summarize(std::vector<double>{0.99, 1.0, 0.90, 1.0}).ci_high > 1);
+  CHECK(rows[0].summary.ci_high == 1.0);
+  CHECK(rows[1].summary.ci_high == 1.0);
+  CHECK(rows[1].comparison->diff_ci_high <= 1.0);
+}
+
+// Protects comparisons across test data: no p-value and no verdict but inconclusive.
+TEST_CASE("a point tested on other data than its baseline gets no test", "[comparisons]") {
+  std::vector<PointResults> points{point({{"v", "a"}}, {0.50, 0.60, 0.55}), point({{"v", "b"}}, {0.60, 0.71, 0.64})};
+  points[0].data_id = "data-1";
+  points[1].data_id = "data-2";
+  const auto rows = compare_points(points, find_baselines(points, {{"v", "a"}}), {{"sequence_accuracy"}, std::nullopt});
+  REQUIRE(rows[1].comparison);
+  CHECK_FALSE(rows[1].comparison->tested());
+  CHECK_THAT(rows[1].verdict, Catch::StartsWith("inconclusive: tested on other data than its baseline"));
+  const std::string csv = comparisons_csv(points, rows);
+  CHECK_THAT(lines_of(csv)[2], Catch::Contains(",0.1,,,,,,,,,paired_t,\"inconclusive: tested on other data"));
 }
 
 TEST_CASE("[report] names swept keys and their values; anything else is an error at its line", "[comparisons]") {
@@ -201,7 +234,7 @@ TEST_CASE("ablate compare compares the points of two files against one baseline,
   // Another data seed is another test set: the comparison says so.
   REQUIRE(run_command(cli + " run b.toml seed=4 --out other --jobs 2 --quiet").status == 0);
   REQUIRE(run_command(cli + " compare runs/a other/b --out cmp3").status == 0);
-  CHECK_THAT(read_text(dir.str() + "/cmp3/comparisons.csv"), Catch::Contains("; on other test data than its baseline") &&
+  CHECK_THAT(read_text(dir.str() + "/cmp3/comparisons.csv"), Catch::Contains("inconclusive: tested on other data than its baseline") &&
                                                                  Catch::Contains(",no\n"));
   CHECK_THAT(read_text(dir.str() + "/cmp3/comparisons.md"), Catch::Contains("between points evaluated on different data"));
   CHECK(run_command(cli + " compare runs/a --metric mse --out cmp2").status == 2);
@@ -294,4 +327,22 @@ TEST_CASE("a [report] threshold adds steps-to-threshold rows without changing an
   CHECK_THAT(csv, Catch::Contains(",steps_to_sequence_accuracy_0.5,validation,"));
   CHECK_THAT(read_text(dir.str() + "/runs/curves/summary.md"),
              Catch::Contains("### Validation curve: steps_to_sequence_accuracy_0.5"));
+}
+
+// Protects a new user's first small sweep: two seeds whose differences are equal (a
+// discrete metric moved by one test example in both) give no p-value, no "±0" that
+// reads as "this design detects anything", and the reason in words.
+TEST_CASE("equal paired differences print no p-value and inconclusive with the reason, never ±0",
+          "[comparisons]") {
+  std::vector<PointResults> points{point({{"v", "a"}}, {0.800, 0.850}), point({{"v", "b"}}, {0.805, 0.855}),
+                                   point({{"v", "c"}}, {0.800, 0.850})};
+  const auto rows = compare_points(points, find_baselines(points, {{"v", "a"}}), {{"sequence_accuracy"}, 0.01});
+  const std::string md = comparisons_markdown(points, rows, {"v"}, "sequence_accuracy");
+  INFO(md);
+  CHECK_THAT(md, Catch::Contains("inconclusive: all 2 paired seeds differ by the same +0.005"));
+  CHECK_THAT(md, Catch::Contains("inconclusive: all 2 paired seeds differ by the same +0: with no spread"));
+  CHECK_THAT(md, !Catch::Contains("±0 ") && !Catch::Contains("±0)") && !Catch::Contains("p 0.0e+00") &&
+                     !Catch::Contains("| 0.0000 |"));
+  for (const ComparisonRow& r : rows)
+    if (r.comparison) CHECK_FALSE(r.comparison->tested());
 }

@@ -1,0 +1,108 @@
+#include "experiments/reports/preregistration.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+
+#include "experiments/config/experiment.h"
+#include "experiments/io/atomic_file.h"
+#include "experiments/io/json_file.h"
+#include "experiments/reports/claims_report.h"
+#include "experiments/runner/trial_runner.h"
+#include "experiments/stats/verdicts.h"
+
+namespace ablate::experiments {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+bool any_trial_finished(const std::string& run_dir) {
+  std::error_code ec;
+  for (const auto& d : fs::directory_iterator(run_dir + "/trials", ec))
+    if (fs::exists(d.path() / "summary.json")) return true;
+  return false;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace
+
+std::string seeds_text(const json& index) {
+  std::set<std::uint64_t> seeds;
+  for (const json& t : index.value("trials", json::array())) seeds.insert(t.value("seed", std::uint64_t(0)));
+  std::string out;
+  for (std::uint64_t s : seeds) out += (out.empty() ? "" : ", ") + std::to_string(s);
+  return out;
+}
+
+std::string tune_grid_text(const json& index) {
+  std::map<std::string, std::set<std::string>> grid;
+  for (const json& t : index.value("trials", json::array())) {
+    const json tune = t.value("tune", json::object());  // kept: items() refers into it
+    for (const auto& [k, v] : tune.items()) grid[k].insert(v.get<std::string>());
+  }
+  std::string out;
+  for (const auto& [key, values] : grid) {
+    out += (out.empty() ? "" : "; ") + key + " =";
+    for (const std::string& v : values) out += " " + v;
+  }
+  return out;
+}
+
+void freeze_preregistration(const std::string& run_dir, const Experiment& e) {
+  const std::string path = run_dir + "/" + kPreregistrationFile;
+  if (fs::exists(path) || any_trial_finished(run_dir)) return;
+  const json index = read_json_file(run_dir + "/trials.json");  // just written: the run's seeds and grid
+  const json record{{"frozen_at", utc_now()},
+                    {"code_version", code_version()},
+                    {"alpha", stats::kAlpha},
+                    {"claims", claims_json(e.report.claims)},
+                    {"metric", e.report.metric},
+                    {"equivalence_margin", e.report.equivalence_margin ? json(*e.report.equivalence_margin) : json()},
+                    {"seeds", seeds_text(index)},
+                    {"tune_grid", tune_grid_text(index)}};
+  // Written whole beside its name, then linked to it: link() fails if another process
+  // (a shard starting the same run) froze it first, and theirs stands.
+  const std::string draft = path + ".draft-" + std::to_string(::getpid());
+  write_file_atomically(draft, record.dump(2) + "\n");
+  ::link(draft.c_str(), path.c_str());
+  fs::remove(draft);
+}
+
+std::optional<Preregistration> read_preregistration(const std::string& run_dir) {
+  const std::string path = run_dir + "/" + kPreregistrationFile;
+  if (!fs::exists(path)) return std::nullopt;
+  const json record = read_json_file(path);
+  try {
+    Preregistration p;
+    p.frozen_at = record.at("frozen_at").get<std::string>();
+    p.code_version = record.at("code_version").get<std::string>();
+    p.claims = claims_from_json(record.at("claims"));
+    p.metric = record.value("metric", "");
+    if (record.contains("equivalence_margin") && !record["equivalence_margin"].is_null())
+      p.equivalence_margin = record["equivalence_margin"].get<double>();
+    p.seeds = record.at("seeds").get<std::string>();
+    p.tune_grid = record.at("tune_grid").get<std::string>();
+    for (const ClaimSpec& c : p.claims) stats::expectation_from(c.expect);  // a word the rules know
+    return p;
+  } catch (const std::exception& e) {  // a value of another type, a key missing, an unknown expectation
+    throw std::runtime_error(path + ": not a pre-registration record (" + e.what() + ")");
+  }
+}
+
+}  // namespace ablate::experiments

@@ -1,0 +1,45 @@
+#pragma once
+// Claims fixed before the data: when a run's first trial starts, its claims (text,
+// points, expectation, metric, margin), α, the [report] settings they are judged by,
+// the [tune] grid and the seeds are frozen into <run>/preregistration.json with the
+// code version and the time. Editing the experiment file later is allowed; the report
+// then compares the claims it judges with the frozen ones (claims_report.h): a claim
+// that differs — or that every claim's design changed under it: other seeds, another
+// [tune] grid — is marked "changed after results existed", with the frozen version's
+// verdict beside the new one, and claims.csv says `preregistered = no`.
+//
+// A run whose trials finished before this record existed (an older ablate) has none:
+// nothing is frozen after the fact, and its claims read `preregistered = unknown`.
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiments/config/claims_spec.h"
+
+namespace ablate::experiments {
+
+struct Experiment;
+
+inline constexpr const char* kPreregistrationFile = "preregistration.json";
+
+// Writes <run_dir>/preregistration.json unless it exists or a trial of the run has
+// already finished; the first of several processes starting one run (shards) wins.
+void freeze_preregistration(const std::string& run_dir, const Experiment& e);
+
+struct Preregistration {
+  std::string frozen_at, code_version;  // UTC ISO 8601; ablate's version then
+  std::vector<ClaimSpec> claims;
+  std::optional<double> equivalence_margin;
+  std::string metric;
+  // What the claims' tests depend on beyond themselves, as text to compare.
+  std::string seeds, tune_grid;
+};
+// The record of `run_dir`, if it has one (a damaged one is an error naming the file).
+std::optional<Preregistration> read_preregistration(const std::string& run_dir);
+
+// The seeds and [tune] grid of a run index (trials.json), as Preregistration keeps them.
+std::string seeds_text(const nlohmann::json& index);
+std::string tune_grid_text(const nlohmann::json& index);
+
+}  // namespace ablate::experiments

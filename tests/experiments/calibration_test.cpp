@@ -1,0 +1,56 @@
+// Calibration by simulation (experiments/stats/calibration.h, `ablate selftest stats`):
+// on synthetic studies of known truth the verdict rules keep their false "agrees",
+// "disagrees" and "better" rates at or below α, their intervals cover, their power at
+// the MDE is the 80 % it promises, and equal scores get no verdict — and the table
+// experiments/README.md shows is the one the command prints.
+#include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
+
+#include "experiments/stats/calibration.h"
+#include "tests/experiments/experiment_files.h"
+
+using namespace ablate::experiments;
+using namespace ablate::experiments::testing;
+
+namespace {
+
+const stats::Calibration& default_calibration() {
+  static const stats::Calibration c = stats::calibrate(4000, 20261203);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("calibration: every simulated error rate, coverage and power is within its bound", "[stats]") {
+  const stats::Calibration& c = default_calibration();
+  INFO(c.markdown());
+  REQUIRE(c.rows.size() >= 14);
+  int judged = 0;
+  for (const stats::CalibrationRow& r : c.rows) {
+    INFO(r.scenario << ": " << r.measure);
+    CHECK(r.datasets == 4000);
+    CHECK(r.passes);
+    judged += !r.bound.empty();
+  }
+  CHECK(judged >= 13);
+  CHECK(c.passes());
+}
+
+// Protects the documentation: experiments/README.md shows the table of the default
+// run, not a table from another version of the rules.
+TEST_CASE("calibration: experiments/README.md shows the table `ablate selftest stats` prints", "[stats][docs]") {
+  const std::string readme = read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
+  CHECK_THAT(readme, Catch::Contains(default_calibration().markdown()));
+}
+
+TEST_CASE("calibration: ablate selftest stats prints the table and exits 0; mistakes exit 2", "[stats][e2e]") {
+  const std::string cli = ABLATE_CLI;
+  CommandResult r = run_command(cli + " selftest stats --datasets 400");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("| scenario | measure | rate [95% CI] | bound | holds |") &&
+                           Catch::Contains("ok: every rate is within its bound"));
+  CHECK(run_command(cli + " selftest nothing").status == 2);
+  CHECK(run_command(cli + " selftest stats --datasets 3").status == 2);
+}
