@@ -311,8 +311,9 @@ ClaimsReport claims_report(const RunPoints& run, const std::vector<ComparisonRow
         "inconclusive otherwise; a claim on several points agrees only when every point does. Intervals are "
      << level << "% (each bound one-sided at α = 0.05"
      << (family > 1 ? "/" + std::to_string(family) + ", Bonferroni over the family" : std::string())
-     << "), so they agree with the verdicts; p per point is the raw one-sided "
-        "p toward the claim, with the permutation test's beside it. Per point: claims.csv.\n\n"
+     << "): a claim whose interval clears its bound agrees, and Holm, stepping down, can decide one whose interval "
+        "still touches it; p per point is the raw one-sided p toward the claim, with the permutation test's beside "
+        "it. Per point: claims.csv.\n\n"
         "| claim | metric | point vs baseline | expected | difference ["
      << level << "% CI] | p (permutation) | adjusted p | verdict | reason |\n|---|---|---|---|---|---|---|---|---|\n";
   for (std::size_t k = 0; k < claims.size(); ++k) {

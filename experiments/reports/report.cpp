@@ -482,7 +482,7 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
   std::ostringstream md;
   md << "## Test " << metric << "\n\n";
   md << "Each trial's model is the one validation selected; its test set was evaluated once. Mean over seeds "
-        "with its 95% t interval (clipped to the metric's range)"
+        "with its 95% t interval, clipped to the metric's range"
      << (higher_is_better(metric) ? " (higher is better)" : " (lower is better)") << ". ";
   if (!baseline_text.empty())
     md << "Each point is compared with its baseline — " << baseline_text
