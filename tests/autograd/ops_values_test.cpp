@@ -147,7 +147,7 @@ TEST_CASE("max sends the gradient to the first maximal element") {
   CHECK(p.grad.at(2) == 0.0);
 }
 
-TEST_CASE("gather_rows: padding rows get no gradient; bad indices are named") {
+TEST_CASE("gather_rows: padding rows get no gradient, bad indices are named") {
   Fresh t;
   Parameter table(f64({3, 2}, {1, 2, 3, 4, 5, 6}));
   Tensor idx = Tensor::from_data({4}, std::vector<std::int32_t>{2, 0, 2, 1});

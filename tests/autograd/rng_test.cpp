@@ -23,7 +23,7 @@ TEST_CASE("the bit stream matches the reference xoshiro256** for fixed seeds") {
   CHECK(u.uniform() == 0.3789802506626686);
 }
 
-TEST_CASE("the same seed gives identical tensors; f32 is the rounded f64") {
+TEST_CASE("the same seed gives identical tensors, f32 is the rounded f64") {
   Generator a(5), b(5);
   Tensor x = randn({100}, a, DType::f64);
   Tensor y = randn({100}, b, DType::f32);

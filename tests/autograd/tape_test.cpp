@@ -137,7 +137,7 @@ TEST_CASE("a Var from another tape is rejected") {
   CHECK_THROWS_WITH(exp(foreign), Catch::Contains("tape other than"));
 }
 
-TEST_CASE("reshape shares the buffer; reset rewinds the arena without freeing it") {
+TEST_CASE("reshape shares the buffer, reset rewinds the arena without freeing it") {
   Tape tape;
   TapeScope scope(tape);
   Parameter p(Tensor::ones({2, 3}));

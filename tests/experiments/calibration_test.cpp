@@ -44,7 +44,7 @@ TEST_CASE("calibration: experiments/README.md shows the table `ablate selftest s
   CHECK_THAT(readme, Catch::Contains(default_calibration().markdown()));
 }
 
-TEST_CASE("calibration: ablate selftest stats prints the table and exits 0; mistakes exit 2", "[stats][e2e]") {
+TEST_CASE("calibration: ablate selftest stats prints the table and exits 0, mistakes exit 2", "[stats][e2e]") {
   const std::string cli = ABLATE_CLI;
   CommandResult r = run_command(cli + " selftest stats --datasets 400");
   INFO(r.output);

@@ -159,7 +159,7 @@ TEST_CASE("claims: one Holm family per file, of its claims only", "[claims]") {
 // Protects the end-to-end path: `ablate run` writes claims.csv and the Claims section
 // after the first table, and `ablate report` rebuilds both from trials.json; claims
 // change no trial.
-TEST_CASE("claims: a run writes claims.csv and summary.md's Claims; ablate report rebuilds them", "[claims][e2e]") {
+TEST_CASE("claims: a run writes claims.csv and summary.md's Claims, ablate report rebuilds them", "[claims][e2e]") {
   ScratchDir dir("claims_run");
   const std::string claims =
       "\n[report]\nbaseline = { \"model.attention.qk\" = \"separate\" }\n"

@@ -65,7 +65,7 @@ TEST_CASE("a point's baseline has the baseline's values and the point's own else
   CHECK(!find_baselines(points, {{"qk", "separate"}})[2]);
 }
 
-TEST_CASE("seeds pair trials when every seed of both points finished; otherwise Welch", "[comparisons]") {
+TEST_CASE("seeds pair trials when every seed of both points finished, otherwise Welch", "[comparisons]") {
   const std::vector<double> base{0.50, 0.60, 0.55, 0.70}, better{0.58, 0.66, 0.61, 0.79};
   std::vector<PointResults> points{point({{"qk", "separate"}}, base), point({{"qk", "shared"}}, better)};
   ComparisonSettings settings{{"sequence_accuracy"}, std::nullopt};
@@ -152,7 +152,7 @@ TEST_CASE("a point tested on other data than its baseline gets no test", "[compa
   CHECK_THAT(lines_of(csv)[2], Catch::Contains(",0.1,,,,,,,,,paired_t,\"inconclusive: tested on other data"));
 }
 
-TEST_CASE("[report] names swept keys and their values; anything else is an error at its line", "[comparisons]") {
+TEST_CASE("[report] names swept keys and their values, anything else is an error at its line", "[comparisons]") {
   ScratchDir dir("comparisons_report_spec");
   const std::string sweep = sweep_experiment("spec");
   auto load = [&](const std::string& report) { return load_experiment(dir.file("exp.toml", sweep + report)); };
@@ -241,7 +241,7 @@ TEST_CASE("ablate compare compares the points of two files against one baseline,
   CHECK_FALSE(std::filesystem::exists(dir.str() + "/cmp2"));
 }
 
-TEST_CASE("[tune] searches its grid for every sweep point; each point is reported at its best setting",
+TEST_CASE("[tune] searches its grid for every sweep point, each point is reported at its best setting",
           "[comparisons][tune][e2e]") {
   ScratchDir dir("comparisons_tune");
   // lr 1e-5 cannot learn anything in 30 steps: every point must choose 3e-3.

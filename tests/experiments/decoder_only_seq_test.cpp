@@ -64,7 +64,7 @@ Built build(const ScratchDir& dir, const std::string& toml) {
 
 }  // namespace
 
-TEST_CASE("a decoder-only stream is source, <bos>, target; only target positions (and <eos>) are targets",
+TEST_CASE("a decoder-only stream is source, <bos>, target, only target positions (and <eos>) are targets",
           "[decoder_seq]") {
   // The layout the docs promise: copy shares ids with share_embeddings; otherwise the
   // source tokens are shifted past the target vocabulary (ids >= target_vocab).

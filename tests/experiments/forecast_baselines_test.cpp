@@ -115,7 +115,7 @@ TEST_CASE("forecast baselines: the linear fit recovers a linear recursion at eve
   for (std::size_t h = 0; h < 4; ++h) CHECK(forecast[h] == Approx(z[73 + h]).epsilon(1e-6));
 }
 
-TEST_CASE("forecast metrics: original units undo the z-scoring; MASE divides MAE by the denominator; sMAPE 0/0 is 0",
+TEST_CASE("forecast metrics: original units undo the z-scoring, MASE divides MAE by the denominator, sMAPE 0/0 is 0",
           "[forecast]") {
   CHECK(smape_term(1.0, 3.0) == Approx(100.0));
   CHECK(smape_term(-2.0, 2.0) == Approx(200.0));

@@ -61,7 +61,7 @@ TEST_CASE("forecast csv: a time column is kept as labels, not a feature, and a q
              Catch::Contains("elec.csv:2:1: column 'DATE': 'Jan-1-1995' is not a number"));
 }
 
-TEST_CASE("forecast csv: targets and covariates are chosen by name; the rest is ignored unparsed", "[forecast]") {
+TEST_CASE("forecast csv: targets and covariates are chosen by name, the rest is ignored unparsed", "[forecast]") {
   testing::ScratchDir dir("forecast_csv_columns");
   const std::string f = dir.file("macro.csv", "\"year\",\"quarter\",gdp,cons,inv\n1959,Q1,1,2,3\n1959,Q2,4,5,6\n");
   SeriesCsvOptions o;
@@ -170,7 +170,7 @@ TEST_CASE("forecast csv: interpolate fills interior gaps linearly in the row ind
              Catch::Contains("trail.csv:4:1: column 'a': missing value at the end of the series"));
 }
 
-TEST_CASE("forecast task: covariates are input channels only; test windows are every origin of the test part",
+TEST_CASE("forecast task: covariates are input channels only, test windows are every origin of the test part",
           "[forecast]") {
   testing::ScratchDir dir("forecast_task_covariates");
   // 100 steps: 60 training, 20 validation, 20 test; target t, covariate 1000 + t.

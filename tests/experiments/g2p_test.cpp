@@ -196,7 +196,7 @@ TEST_CASE("a g2p trial writes predictions.tsv, and its PER and WER recomputed fr
   CHECK_THAT(read_text(run + "/summary.md"), Catch::Contains("lower is better"));
 }
 
-TEST_CASE("text_pairs with header = true skips the column names; test has CER, WER, BLEU and chrF", "[g2p]") {
+TEST_CASE("text_pairs with header = true skips the column names, test has CER, WER, BLEU and chrF", "[g2p]") {
   ScratchDir dir("text_pairs_header");
   std::string tsv = "source\ttarget\n";
   for (int i = 0; i < 30; ++i) tsv += "ab" + std::string(1, char('a' + i % 5)) + "\tba" + std::string(1, char('a' + i % 5)) + "\n";

@@ -70,7 +70,7 @@ TEST_CASE("an edited experiment file reuses, runs and sets aside trials, and kee
   CHECK_FALSE(fs::exists(run + "/history/experiment-003.toml"));
 }
 
-TEST_CASE("an experiment file whose grid shrank to a subset of the sweep replaces the index; a trial's config.toml does not",
+TEST_CASE("an experiment file whose grid shrank to a subset of the sweep replaces the index, a trial's config.toml does not",
           "[incremental][e2e]") {
   ScratchDir dir("incremental_shrink");
   const std::string file = dir.str() + "/exp.toml", out = " --out " + dir.str() + "/runs";

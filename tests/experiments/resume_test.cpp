@@ -148,7 +148,7 @@ TEST_CASE("kill -9 mid-trial, then rerun: the trial resumes and ends bit-identic
   }
 }
 
-TEST_CASE("a saved state is used only by its own trial and build; --force starts again", "[resume][e2e]") {
+TEST_CASE("a saved state is used only by its own trial and build, --force starts again", "[resume][e2e]") {
   ScratchDir dir("resume_foreign");
   const std::string file = dir.file("exp.toml", sequence_experiment());
   run_until_first_save(file, dir.str() + "/run");

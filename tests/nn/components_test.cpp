@@ -54,7 +54,7 @@ TEST_CASE("embedding: word2vec vectors load by vocabulary and can be frozen") {
                     Catch::Contains(path + ":2") && Catch::Contains("has 1 values"));
 }
 
-TEST_CASE("spatial dropout drops whole feature channels across time; eval is the identity") {
+TEST_CASE("spatial dropout drops whole feature channels across time, eval is the identity") {
   Fresh f;
   Generator g(3);
   Dropout d(0.5, g, /*spatial=*/true);
@@ -67,7 +67,7 @@ TEST_CASE("spatial dropout drops whole feature channels across time; eval is the
   CHECK(d.forward(x).index() == x.index());
 }
 
-TEST_CASE("sinusoidal table follows the paper's formula; learned tables reject long inputs") {
+TEST_CASE("sinusoidal table follows the paper's formula, learned tables reject long inputs") {
   Fresh f;
   Generator g(4);
   BuildContext c = testing::build_context(6, 2, g);
@@ -81,7 +81,7 @@ TEST_CASE("sinusoidal table follows the paper's formula; learned tables reject l
                     Catch::Contains("length 5") && Catch::Contains("max_len = 4"));
 }
 
-TEST_CASE("rotary makes q·k depend only on the offset; ALiBi biases by distance") {
+TEST_CASE("rotary makes q·k depend only on the offset, ALiBi biases by distance") {
   Fresh f;
   Generator g(5);
   auto rotary = position_registry().create("rotary", {}, testing::build_context(8, 2, g));
@@ -155,7 +155,7 @@ TEST_CASE("telemetry of uniform attention: entropy log(T), max probability 1/T")
   CHECK(mha.telemetry().mean_max_prob()[0] == Approx(0.2).epsilon(1e-5));
 }
 
-TEST_CASE("BatchNorm module: padding does not move the statistics; eval uses running ones") {
+TEST_CASE("BatchNorm module: padding does not move the statistics, eval uses running ones") {
   Fresh f;
   Generator g(11);
   auto bn = norm_registry().create("batch", {{"momentum", 1.0}}, testing::build_context(2, 1, g));

@@ -30,7 +30,7 @@ double max_difference(const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-TEST_CASE("without positions the mean readout ignores the order of the input steps; flatten does not",
+TEST_CASE("without positions the mean readout ignores the order of the input steps, flatten does not",
           "[readout]") {
   TransformerConfig c;
   c.d_model = 8;
