@@ -68,6 +68,7 @@ struct ClaimPart {
 
 struct JudgedClaim {
   const ClaimSpec* spec = nullptr;
+  stats::Expectation expect{};  // spec->expect, parsed once
   std::string metric;
   std::optional<double> margin;
   std::vector<ClaimPart> parts;
@@ -99,8 +100,7 @@ ClaimPart part_of(const PointResults& point, const ComparisonRow* row, const Run
     part.no_test = part.comparison->no_test;
     return part;
   }
-  const stats::Expectation expect = stats::expectation_from(claim.spec->expect);
-  part.tests = stats::claim_tests(*part.comparison, expect, higher_is_better(claim.metric), claim.margin.value_or(0));
+  part.tests = stats::claim_tests(*part.comparison, claim.expect, higher_is_better(claim.metric), claim.margin.value_or(0));
   part.interval = stats::t_interval(*part.comparison, tail);
   part.bootstrap = stats::bootstrap_interval(*part.comparison, tail);
   part.mde = stats::detectable_difference(*part.comparison, tail, 0.8, /*one_sided=*/true);
@@ -119,7 +119,7 @@ std::string free_values(const JudgedClaim& claim, const PointResults& point, con
 
 // Why the claim got its verdict, in words.
 std::string reason_of(const JudgedClaim& claim, std::size_t family, const std::vector<std::string>& keys) {
-  const stats::Expectation expect = stats::expectation_from(claim.spec->expect);
+  const stats::Expectation expect = claim.expect;
   const Outcomes said = outcomes(expect, claim.margin ? short_number(*claim.margin) : "δ");
   const stats::ClaimDecision& d = claim.decision;
   const std::string holm = family > 1 ? "Holm over the file's " + std::to_string(family) + " claims" : "one claim";
@@ -180,6 +180,7 @@ std::vector<JudgedClaim> judge_family(const RunPoints& run, const std::vector<Co
   for (const ClaimSpec& spec : specs) {
     JudgedClaim claim;
     claim.spec = &spec;
+    claim.expect = stats::expectation_from(spec.expect);
     claim.metric = claim_metric(spec, primary);
     claim.margin = claim_margin(spec, primary, equivalence_margin);
     for (std::size_t i = 0; i < run.points.size(); ++i) {

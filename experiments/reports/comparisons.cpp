@@ -113,7 +113,8 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
         row.bootstrap = stats::bootstrap_interval(c, 0.025);
         const bool primary = metric == settings.metrics.front();
         row.verdict = stats::exploratory_verdict(c, higher_is_better(metric),
-                                                 primary ? settings.equivalence_margin : std::nullopt);
+                                                 primary ? settings.equivalence_margin : std::nullopt, stats::kAlpha,
+                                                 row.p_permutation);
       }
       rows.push_back(row);
     }

@@ -114,7 +114,7 @@ std::vector<ClaimDecision> decide_family(const std::vector<ClaimTests>& claims, 
 }
 
 std::string exploratory_verdict(const Comparison& c, bool higher_is_better, std::optional<double> margin,
-                                double alpha) {
+                                double alpha, std::optional<double> p_permutation) {
   if (!c.tested()) return "inconclusive: " + c.no_test;
   const bool different = c.p_value < alpha;
   const bool equivalent = margin && equivalence_p(c, *margin) < alpha;
@@ -122,7 +122,7 @@ std::string exploratory_verdict(const Comparison& c, bool higher_is_better, std:
   if (different) out = (c.diff > 0) == higher_is_better ? "better" : "worse";
   if (equivalent) out += (different ? ", within ±" : "equivalent within ±") + short_text(*margin);
   if (out.empty()) return "no detectable difference (±" + short_text(c.mde) + ")";
-  if (different && !(permutation_p_two_sided(c) < alpha))
+  if (different && !((p_permutation ? *p_permutation : permutation_p_two_sided(c)) < alpha))
     out += " (rests on normality, n = " + std::to_string(c.n) + ")";
   return out;
 }

@@ -74,8 +74,9 @@ std::vector<ClaimDecision> decide_family(const std::vector<ClaimTests>& claims, 
 // the two one-sided tests are below it (both may hold: "better, within ±δ"), else
 // "no detectable difference (±MDE)"; without a test, "inconclusive: " and why. A
 // finding the two-sided permutation test does not reproduce adds "rests on normality
-// (n = …)".
+// (n = …)". `p_permutation`: that test's p when the caller has it already (it is
+// computed otherwise, and only when needed).
 std::string exploratory_verdict(const Comparison& c, bool higher_is_better, std::optional<double> margin,
-                                double alpha = kAlpha);
+                                double alpha = kAlpha, std::optional<double> p_permutation = std::nullopt);
 
 }  // namespace ablate::experiments::stats

@@ -149,37 +149,39 @@ TEST_CASE("kill -9 mid-trial, then rerun: the trial resumes and ends bit-identic
 }
 
 TEST_CASE("a saved state is used only by its own trial and build, --force starts again", "[resume][e2e]") {
+  // One stopped run serves both checks (no SECTIONs, which would train it twice): the
+  // first copies its state, the second then discards it.
   ScratchDir dir("resume_foreign");
   const std::string file = dir.file("exp.toml", sequence_experiment());
   run_until_first_save(file, dir.str() + "/run");
   const std::string trial = only_trial(dir.str() + "/run/resume");
 
-  SECTION("--force discards the state") {
-    CommandResult forced = run_command(kCli + " run " + file + " --out " + dir.str() + "/run --force --quiet");
-    REQUIRE(forced.status == 0);
-    CHECK_THAT(forced.output, !Catch::Contains("continued from a saved state"));
-    CHECK(nlohmann::json::parse(read_text(trial + "/summary.json")).at("resumed_from_step") == 0);
-  }
-  SECTION("a state saved for another configuration is ignored, with the reason") {
-    // The same experiment with another learning rate is another trial; give it this
-    // trial's state, as a hand-copied directory would.
-    std::string other = sequence_experiment();
-    other.replace(other.find("lr = 3e-3"), 9, "lr = 2e-3");
-    const std::string other_file = dir.file("other.toml", other);
-    REQUIRE(run_command(kCli + " run " + other_file + " --out " + dir.str() + "/other --dry-run").status == 0);
-    const std::string ids = run_command(kCli + " run " + other_file + " --out " + dir.str() + "/other --dry-run").output;
-    std::smatch id;
-    REQUIRE(std::regex_search(ids, id, std::regex("  ([0-9a-f]{16})  to run")));
-    const std::string other_trial = dir.str() + "/other/resume/trials/" + id[1].str();
-    fs::create_directories(other_trial);
-    fs::copy_file(trial + "/resume.safetensors", other_trial + "/resume.safetensors");
-    CommandResult run = run_command(kCli + " run " + other_file + " --out " + dir.str() + "/other --quiet");
-    INFO(run.output);
-    REQUIRE(run.status == 0);
-    CHECK_THAT(run.output, Catch::Contains("resume.safetensors: saved for another configuration; the trial "
-                                           "starts again from step 0"));
-    CHECK(nlohmann::json::parse(read_text(other_trial + "/summary.json")).at("resumed_from_step") == 0);
-  }
+  // A state saved for another configuration is ignored, with the reason. The same
+  // experiment with another learning rate is another trial; give it this trial's
+  // state, as a hand-copied directory would.
+  std::string other = sequence_experiment();
+  other.replace(other.find("lr = 3e-3"), 9, "lr = 2e-3");
+  const std::string other_file = dir.file("other.toml", other);
+  const CommandResult dry = run_command(kCli + " run " + other_file + " --out " + dir.str() + "/other --dry-run");
+  REQUIRE(dry.status == 0);
+  std::smatch id;
+  REQUIRE(std::regex_search(dry.output, id, std::regex("  ([0-9a-f]{16})  to run")));
+  const std::string other_trial = dir.str() + "/other/resume/trials/" + id[1].str();
+  fs::create_directories(other_trial);
+  fs::copy_file(trial + "/resume.safetensors", other_trial + "/resume.safetensors");
+  CommandResult run = run_command(kCli + " run " + other_file + " --out " + dir.str() + "/other --quiet");
+  INFO(run.output);
+  REQUIRE(run.status == 0);
+  CHECK_THAT(run.output, Catch::Contains("resume.safetensors: saved for another configuration; the trial "
+                                         "starts again from step 0"));
+  CHECK(nlohmann::json::parse(read_text(other_trial + "/summary.json")).at("resumed_from_step") == 0);
+
+  // --force discards the state the stopped run saved.
+  REQUIRE(fs::exists(trial + "/resume.safetensors"));
+  CommandResult forced = run_command(kCli + " run " + file + " --out " + dir.str() + "/run --force --quiet");
+  REQUIRE(forced.status == 0);
+  CHECK_THAT(forced.output, !Catch::Contains("continued from a saved state"));
+  CHECK(nlohmann::json::parse(read_text(trial + "/summary.json")).at("resumed_from_step") == 0);
 }
 
 TEST_CASE("under mpirun a stopped sweep resumes on any ranks and ends as a local run does", "[resume][mpi][e2e]") {
