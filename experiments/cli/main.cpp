@@ -18,6 +18,7 @@
 #include "experiments/tasks/task.h"
 #include "experiments/reports/compare_runs.h"
 #include "experiments/reports/report.h"
+#include "experiments/reports/run_record.h"
 #include "experiments/plugins/plugin.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/runner/mpi_sweep.h"
@@ -253,16 +254,30 @@ int check(const std::vector<std::string>& args) {
 }
 
 int report(const std::vector<std::string>& args) {
-  std::string dir;
+  std::string dir, from_results;
   po::options_description desc("ablate report DIR");
-  desc.add_options()("dir", po::value(&dir), "run directory (<out>/<name>)");
+  desc.add_options()("dir", po::value(&dir), "run directory (<out>/<name>), or a results folder with a record.jsonl")(
+      "from-results", po::value(&from_results),
+      "FILE: first derive DIR/record.jsonl from DIR/results.csv and the experiment file FILE it was run from (a "
+      "results folder kept without its run directory; see experiments/results/README.md)");
   po::variables_map vm;
   if (!parse(args, desc, vm, "dir")) return 0;
   if (!std::filesystem::is_directory(dir)) throw po::error("no such run directory: " + dir);
-  ReportSummary r = write_reports(dir);
+  const bool run_directory = std::filesystem::exists(dir + "/trials.json");
+  if (!from_results.empty()) {
+    if (run_directory)
+      throw po::error("--from-results: " + dir + " is a run directory (it has trials.json): its record is written "
+                      "from the trials themselves");
+    derive_run_record(dir, load_experiment(from_results, LoadOptions{}));
+  }
+  if (!run_directory && !std::filesystem::exists(dir + "/" + kRunRecordFile))
+    throw std::invalid_argument(dir + ": neither a run directory (no trials.json; run `ablate run` first) nor a "
+                                "results folder (no record.jsonl; see --from-results)");
+  ReportSummary r = run_directory ? write_reports(dir) : rebuild_reports_from_record(dir);
   std::cout << dir << ": " << r.finished << " of " << r.expected << " trials finished";
   if (r.failed) std::cout << ", " << r.failed << " failed";
   if (r.missing) std::cout << ", " << r.missing << " missing";
+  std::cout << (run_directory ? "" : " (rebuilt from " + dir + "/" + kRunRecordFile + ")");
   std::cout << "\n  table:   " << dir << "/summary.md\n  results: " << dir << "/results.csv\n  compared: " << dir
             << "/comparisons.csv\n";
   for (const std::string& id : r.missing_ids) std::cout << "  missing: " << id << "\n";

@@ -7,6 +7,7 @@
 #include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/report.h"
+#include "experiments/reports/run_record.h"
 
 namespace ablate::experiments {
 
@@ -56,9 +57,12 @@ std::string compare_runs(const CompareOptions& o) {
   if (o.run_dirs.empty()) throw std::invalid_argument("name at least one run directory");
   std::vector<RunPoints> runs;
   for (const std::string& dir : o.run_dirs) {
-    if (!std::filesystem::is_regular_file(dir + "/trials.json"))
-      throw std::invalid_argument(dir + ": not a run directory (no trials.json)");
-    runs.push_back(read_run_points(dir));
+    if (!std::filesystem::is_regular_file(dir + "/trials.json") &&
+        !std::filesystem::is_regular_file(dir + "/" + kRunRecordFile))
+      throw std::invalid_argument(dir + ": neither a run directory (no trials.json) nor a results folder (no " +
+                                  kRunRecordFile + ")");
+    const RunSource source(dir);
+    runs.push_back(read_run_points(source.run_dir()));
     if (runs.back().forecast != runs.front().forecast)
       throw std::invalid_argument(dir + ": a " + (runs.back().forecast ? "forecasting" : "sequence") +
                                   " run cannot be compared with " + o.run_dirs.front() + ", a " +

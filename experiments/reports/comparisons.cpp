@@ -85,6 +85,7 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
       clip_to_range(row.summary, metric_range(metric));
       const std::vector<double> se = values_of(p.test_se, metric, seeds);
       for (double v : se) row.eval_se += v / double(se.size());
+      if (se.size() < x.size()) row.eval_se = NAN;  // not every trial's is known (a record from results.csv)
       if (!row.baseline) {
         row.verdict = baseline_points.count(i) ? "baseline" : "";
         rows.push_back(row);

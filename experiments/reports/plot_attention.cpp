@@ -12,11 +12,9 @@
 
 namespace ablate::experiments {
 
-namespace {
-
 // The trial whose attention is shown: the first trial of the point with the best
 // mean primary metric (ties: the earlier point).
-const PlotTrial* chosen_trial(const PlotRun& run) {
+const PlotTrial* attention_trial(const PlotRun& run) {
   const PlotTrial* best = nullptr;
   double best_value = 0;
   for (const PlotPoint& p : run.points) {
@@ -33,6 +31,8 @@ const PlotTrial* chosen_trial(const PlotRun& run) {
   return best;
 }
 
+namespace {
+
 std::string tics(const nlohmann::json& tokens) {
   std::ostringstream s;
   s << "(";
@@ -47,7 +47,7 @@ std::string tics(const nlohmann::json& tokens) {
 std::vector<Figure> attention_figures(const PlotRun& run, const std::string& run_dir) {
   std::vector<Figure> figures;
   if (run.forecast) return figures;
-  const PlotTrial* trial = chosen_trial(run);
+  const PlotTrial* trial = attention_trial(run);
   if (!trial) return figures;
   std::string path = run_dir + "/trials/" + trial->id + "/attention.json";
   if (!std::filesystem::exists(path)) return figures;

@@ -39,4 +39,8 @@ struct PlotRun {
 
 PlotRun load_plot_run(const std::string& run_dir, const nlohmann::json& trial_index);
 
+// The trial whose attention maps the plots draw (plot_attention.cpp: the first trial of
+// the point with the best mean primary metric), or null.
+const PlotTrial* attention_trial(const PlotRun& run);
+
 }  // namespace ablate::experiments

@@ -22,6 +22,7 @@
 #include "experiments/reports/plots.h"
 #include "experiments/reports/preregistration.h"
 #include "experiments/reports/report_text.h"
+#include "experiments/reports/run_record.h"
 #include "experiments/reports/telemetry_report.h"
 #include "experiments/io/json_file.h"
 
@@ -30,7 +31,7 @@ namespace ablate::experiments {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-void write_trial_index(const std::string& run_dir, const Experiment& e) {
+json trial_index_json(const Experiment& e) {
   json trials = json::array();
   for (const Trial& t : e.trials) {
     json point = json::object();
@@ -48,7 +49,7 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
   if (e.report.threshold) report["threshold"] = *e.report.threshold;
   if (e.report.grad_norms_at_init) report["grad_norms_at_init"] = true;
   if (!e.report.claims.empty()) report["claims"] = claims_json(e.report.claims);
-  json index{{"name", e.name},
+  return json{{"name", e.name},
              {"description", e.description},
              // Where the experiment file was: a trial's config.toml resolves its data
              // paths against it, from wherever it is run (Experiment::base_dir).
@@ -60,7 +61,10 @@ void write_trial_index(const std::string& run_dir, const Experiment& e) {
              {"family", e.trials.empty() || e.trials[0].config.model.kind != "encoder_regressor" ? "seq2seq" : "forecast"},
              {"task", e.trials.empty() ? std::string() : e.trials[0].config.task.kind},
              {"trials", trials}};
-  write_file_atomically(run_dir + "/trials.json", index.dump(2) + "\n");
+}
+
+void write_trial_index(const std::string& run_dir, const Experiment& e) {
+  write_file_atomically(run_dir + "/trials.json", trial_index_json(e).dump(2) + "\n");
 }
 
 namespace {
@@ -251,6 +255,7 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
   const std::string curve_key = primary == "loss" ? "val_loss" : primary;
   out.curve_metrics = curve_metric_names(primary, out.threshold);
   const auto tuning = tune_points(run);
+  bool any_curve = false;
   for (const Row& r : run.rows) {
     const Tuning& t = tuning.at(r.point);
     if (r.tune_label != t.chosen) continue;
@@ -281,6 +286,8 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
       if (se.contains(m) && se[m].is_number()) it->test_se[r.seed][m] = se[m].get<double>();
     }
     const Curve curve = read_curve(read_file(run.dir + "/trials/" + r.id + "/metrics.jsonl"), curve_key);
+    if (curve.empty()) continue;
+    any_curve = true;
     const std::int64_t train_steps = r.summary.value("train_steps", r.summary.value("steps", std::int64_t(0)));
     if (double auc = curve_auc(curve, train_steps); std::isfinite(auc)) it->test[r.seed][out.curve_metrics[0]] = auc;
     if (out.threshold) {
@@ -289,6 +296,9 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
       if (!s.reached) ++it->not_reached[out.curve_metrics[1]];
     }
   }
+  // No trial recorded a validation curve (a record derived from results.csv): no curve
+  // metrics, rather than rows of "too few seeds".
+  if (!any_curve) out.curve_metrics.clear();
   return out;
 }
 
@@ -506,7 +516,7 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
   // The evaluation noise beside the seed spread: which of the two limits the design.
   std::vector<double> noise, spread;
   for (const ComparisonRow& r : rows)
-    if (r.metric == metric && r.summary.n >= 2) {
+    if (r.metric == metric && r.summary.n >= 2 && std::isfinite(r.eval_se)) {
       noise.push_back(r.eval_se);
       spread.push_back(r.summary.sd);
     }
@@ -579,7 +589,7 @@ ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::
   return out;
 }
 
-ReportSummary write_reports(const std::string& run_dir) {
+ReportSummary write_reports(const std::string& run_dir, const RecordOrigin* origin) {
   const RunRows run = read_run(run_dir);
   write_file_atomically(run_dir + "/results.csv", results_csv(run));
   const RunPoints points = points_of(run, run_name(run_dir));
@@ -592,15 +602,19 @@ ReportSummary write_reports(const std::string& run_dir) {
   else fs::remove(run_dir + "/claims.csv");
   for (const std::string& w : comparisons.claims.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   std::ostringstream md;
-  md << summary_table(run, comparisons) << forecast_baselines_section(run_dir, points)
+  std::string table = summary_table(run, comparisons);
+  if (origin && !origin->note.empty())  // after the title line
+    table.insert(std::min(table.size(), table.find('\n') + 1), "\n" + origin->note + "\n");
+  md << table << forecast_baselines_section(run_dir, points)
      << by_length_section(points) << lm_samples_section(run_dir, points)
      << init_grad_norms_section(run_dir, points) << norm_drift_section(run_dir, points);
   // The table matters more than the pictures: a plotting failure is reported in the
   // summary (and rethrown after it is written), not allowed to lose it.
+  if (origin) md << origin->kept_sections;
   std::vector<std::string> plots;
   std::string plot_error;
   try {
-    plots = write_plots(run_dir, chosen_settings_only(run), run.rows.size());
+    if (!origin || origin->draw_plots) plots = write_plots(run_dir, chosen_settings_only(run), run.rows.size());
   } catch (const GnuplotMissing&) {
     // Not a failure of the run: its results are all there. One warning, the same exit
     // status, and the data and scripts to draw the plots later.
@@ -617,6 +631,7 @@ ReportSummary write_reports(const std::string& run_dir) {
   }
   if (!plot_error.empty()) md << "\nPlots could not be drawn: " << plot_error << "\n";
   write_file_atomically(run_dir + "/summary.md", md.str());
+  if (!origin) write_run_record(run_dir, chosen_settings_only(run));
   if (!plot_error.empty()) throw std::runtime_error(plot_error);
   return run.report;
 }

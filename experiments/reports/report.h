@@ -24,8 +24,10 @@
 
 namespace ablate::experiments {
 
-// Writes <run_dir>/trials.json: the trials the experiment expects (id, seed, point)
-// and its swept keys, so reports can tell what is missing.
+// The run index: the trials the experiment expects (id, seed, point), its swept keys
+// and [report] settings, so reports can tell what is missing. write_trial_index
+// writes it to <run_dir>/trials.json.
+nlohmann::json trial_index_json(const Experiment& experiment);
 void write_trial_index(const std::string& run_dir, const Experiment& experiment);
 
 struct ReportSummary {
@@ -33,10 +35,18 @@ struct ReportSummary {
   std::vector<std::string> missing_ids;
 };
 
+// A run directory unpacked from a record (run_record.h) rather than the run itself.
+struct RecordOrigin {
+  std::string note;           // after summary.md's title: where its numbers come from
+  bool draw_plots = true;     // false when the record has no curves to draw
+  std::string kept_sections;  // the original summary.md's sections it cannot rebuild
+};
+
 // Reads trials.json and every trials/<id>/summary.json; writes results.csv,
-// comparisons.csv, summary.md and the plots. Throws std::runtime_error if run_dir has
-// no trials.json.
-ReportSummary write_reports(const std::string& run_dir);
+// comparisons.csv, summary.md and the plots, and (for a run directory, not one
+// unpacked from a record) the run's record.jsonl. Throws std::runtime_error if run_dir
+// has no trials.json.
+ReportSummary write_reports(const std::string& run_dir, const RecordOrigin* origin = nullptr);
 
 // A run's sweep points with their test metrics, and its [report] settings.
 struct RunPoints {

@@ -113,6 +113,10 @@ std::string table_head(const RunPoints& run, const std::vector<std::string>& col
 
 std::vector<std::pair<std::string, double>> telemetry_values(const json& summary) {
   std::vector<std::pair<std::string, double>> out;
+  // A summary derived from results.csv (run_record.h) has the columns themselves.
+  if (summary.contains("telemetry") && summary["telemetry"].is_object())
+    for (auto it = summary["telemetry"].begin(); it != summary["telemetry"].end(); ++it)
+      out.emplace_back(it.key(), number_of(it.value()));
   if (summary.contains("init_grad_norm")) out.emplace_back("init_grad_norm", number_of(summary.at("init_grad_norm")));
   if (summary.contains("init_grad_norms"))
     for (const auto& [stack, ratio] : last_to_first_ratios(summary.at("init_grad_norms")))

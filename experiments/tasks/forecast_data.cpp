@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "autograd/rng.h"
+#include "experiments/io/csv_cells.h"
 #include "experiments/io/text_file.h"
 #include "experiments/tasks/task.h"
 #include "nn/excerpt.h"
@@ -55,41 +56,6 @@ MissingPolicy missing_policy(const std::string& name) {
 }
 
 namespace {
-
-std::string trim(const std::string& s) {
-  std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
-// Cells split at commas outside double quotes; a quoted cell loses its quotes ("" is a
-// quote inside one), so a header of "YEAR","SUNACTIVITY" names YEAR and SUNACTIVITY.
-std::vector<std::string> split_cells(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false, was_quoted = false;
-  auto finish = [&] {
-    cells.push_back(was_quoted ? cell : trim(cell));
-    cell.clear();
-    was_quoted = false;
-  };
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cell += '"', ++i;
-      else if (c == '"') quoted = false;
-      else cell += c;
-    } else if (c == '"' && trim(cell).empty()) {
-      quoted = was_quoted = true;
-      cell.clear();
-    } else if (c == ',') {
-      finish();
-    } else if (!(was_quoted && (c == ' ' || c == '\t'))) {
-      cell += c;
-    }
-  }
-  finish();
-  return cells;
-}
 
 // A cell or column name quoted for a message, cut to 40 bytes and escaped (a stray
 // binary blob or a 10,000-digit number should not flood the terminal).
@@ -184,11 +150,11 @@ std::string joined(const std::vector<std::string>& names) {
 
 std::vector<std::string> column_list(const std::string& text) {
   std::vector<std::string> out;
-  if (trim(text).empty()) return out;
+  if (trim_blanks(text).empty()) return out;
   std::size_t start = 0;
   for (std::size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
-    out.push_back(trim(text.substr(start, comma - start)));
-  out.push_back(trim(text.substr(start)));
+    out.push_back(trim_blanks(text.substr(start, comma - start)));
+  out.push_back(trim_blanks(text.substr(start)));
   return out;
 }
 
@@ -207,8 +173,8 @@ SeriesTable read_series_csv(const std::string& path, const SeriesCsvOptions& opt
   const std::int64_t line_no = std::int64_t(file.line_count());  // the last line
   for (std::size_t index = 0; index < file.line_count(); ++index) {
     const std::string line(file.line(index));
-    if (trim(line).empty()) continue;
-    rows.push_back(split_cells(line));
+    if (trim_blanks(line).empty()) continue;
+    rows.push_back(split_csv_cells(line));
     lines.push_back(std::int64_t(index) + 1);
   }
   if (rows.empty()) fail(std::max<std::int64_t>(line_no, 1), "the file is empty");

@@ -1,0 +1,441 @@
+#include "experiments/reports/run_record.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+#include <unistd.h>
+
+#include "experiments/io/atomic_file.h"
+#include "experiments/io/csv_cells.h"
+#include "experiments/io/json_file.h"
+#include "experiments/reports/markdown_sections.h"
+#include "experiments/reports/plot_run.h"
+#include "nn/excerpt.h"
+
+namespace ablate::experiments {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr int kVersion = 1;
+constexpr const char* kFromRunDirectory = "run directory";
+constexpr const char* kFromResultsCsv = "results.csv";
+
+bool is_trial_id(const std::string& id) {
+  return id.size() == 16 && id.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+// The run index as a record keeps it: without the absolute path of the experiment
+// file's folder, which says where it was run, not what it found.
+json portable_index(json index) {
+  index.erase("source_dir");
+  return index;
+}
+
+// An evaluation of metrics.jsonl with its scalar values only: the per-module
+// breakdowns (gradient norms by layer, BatchNorm drift by module) are summary.json's.
+json scalar_values(const json& evaluation) {
+  json out = json::object();
+  for (auto it = evaluation.begin(); it != evaluation.end(); ++it)
+    if (!it.value().is_object() && !it.value().is_array()) out[it.key()] = it.value();
+  return out;
+}
+
+std::string record_line(const std::string& id, const json& summary, const json* evaluations,
+                        const json* attention = nullptr) {
+  json line{{"id", id}, {"summary", summary}};
+  if (evaluations) line["evaluations"] = *evaluations;
+  if (attention) line["attention"] = *attention;
+  return line.dump() + "\n";
+}
+
+std::string header_line(const std::string& source, const json& index, const std::string& run_dir,
+                        const std::string& kept_sections) {
+  json header{{"record", "ablate run record"}, {"version", kVersion}, {"source", source},
+              {"trials.json", portable_index(index)}};
+  if (fs::exists(run_dir + "/" + kPreregistrationFile))
+    header["preregistration.json"] = read_json_file(run_dir + "/" + kPreregistrationFile);
+  if (fs::exists(run_dir + "/experiment.toml")) header["experiment.toml"] = read_file(run_dir + "/experiment.toml");
+  if (!kept_sections.empty()) header["kept_sections"] = kept_sections;
+  return header.dump() + "\n";
+}
+
+// The fields the reports read without asking first (report.cpp's results.csv), null
+// where a summary lacks them; a part that is not an object is an error naming `where`.
+void complete_summary(json& s, const std::string& where) {
+  for (const char* part : {"final", "best", "test"}) {
+    if (!s.contains(part)) s[part] = json::object();
+    else if (!s[part].is_object()) throw std::runtime_error(where + ": summary." + part + " must be an object");
+  }
+  for (const char* key : {"steps", "params", "wall_seconds", "steps_per_second"})
+    if (!s.contains(key)) s[key] = nullptr;
+  for (const char* key : {"train_loss", "val_loss"})
+    if (!s["final"].contains(key)) s["final"][key] = nullptr;
+  for (const char* key : {"step", "val_loss"})
+    if (!s["best"].contains(key)) s["best"][key] = nullptr;
+}
+
+// ---- results.csv → summaries ----
+
+// A results.csv cell as the summary.json value it was printed from (report.cpp's
+// number(): six significant digits, or a string such as "inf").
+json cell_value(const std::string& cell) {
+  if (!cell.empty() && cell.size() < 19 && cell.find_first_not_of("0123456789", cell[0] == '-') == std::string::npos &&
+      cell != "-")
+    return std::stoll(cell);  // a count: steps, a step, parameters
+  const char* begin = cell.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(begin, &end);
+  if (end != begin && *end == '\0' && errno != ERANGE && std::isfinite(v)) return v;
+  return cell;
+}
+
+// A trial's summary.json as far as its results.csv row holds it.
+json summary_from_row(const std::vector<std::string>& header, const std::vector<std::string>& row,
+                      const std::set<std::string>& telemetry, std::size_t first_value_column) {
+  json s = json::object();
+  for (std::size_t c = first_value_column; c < header.size() && c < row.size(); ++c) {
+    const std::string& name = header[c];
+    const std::string& cell = row[c];
+    if (cell.empty()) continue;
+    if (name == "status") s["status"] = cell;
+    else if (name == "best_step") s["best"]["step"] = cell_value(cell);
+    else if (telemetry.count(name)) s["telemetry"][name] = cell_value(cell);
+    else if (name.starts_with("test_")) s["test"][name.substr(5)] = cell_value(cell);
+    else if (name.starts_with("final_")) s["final"][name.substr(6)] = cell_value(cell);
+    else if (name.starts_with("best_")) s["best"][name.substr(5)] = cell_value(cell);
+    else s[name] = cell_value(cell);
+  }
+  complete_summary(s, "results.csv");
+  return s;
+}
+
+bool is_telemetry_column(const std::string& name) {
+  return name == "init_grad_norm" || name.starts_with("init_grad_ratio_") || name.starts_with("bn_");
+}
+
+// A results.csv as trial id → column → cell.
+std::map<std::string, std::map<std::string, std::string>> csv_cells_by_trial(const std::string& csv) {
+  std::map<std::string, std::map<std::string, std::string>> out;
+  std::istringstream in(csv);
+  std::string line;
+  if (!std::getline(in, line)) return out;
+  const std::vector<std::string> header = split_csv_cells(line);
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const std::vector<std::string> cells = split_csv_cells(line);
+    auto& row = out[cells[0]];
+    for (std::size_t c = 0; c < header.size(); ++c) row[header[c]] = c < cells.size() ? cells[c] : "";
+  }
+  return out;
+}
+
+// Where a rebuilt results.csv says something else than the original, for a message ("" when
+// nowhere): the same trials, columns and cells, in whatever column order the ablate that
+// wrote each one used.
+std::string first_difference(const std::string& original, const std::string& rebuilt) {
+  const auto a = csv_cells_by_trial(original), b = csv_cells_by_trial(rebuilt);
+  for (const auto& [id, row] : a) {
+    auto other = b.find(id);
+    if (other == b.end()) return "trial " + excerpt(id) + " is not rebuilt";
+    for (const auto& [column, cell] : row) {
+      auto c = other->second.find(column);
+      if (c == other->second.end()) return "column " + excerpt(column) + " is not rebuilt";
+      if (c->second != cell)
+        return "trial " + id + ", " + excerpt(column) + ": \"" + excerpt(cell) + "\" rebuilt as \"" +
+               excerpt(c->second) + "\"";
+    }
+    if (other->second.size() != row.size()) return "the rebuilt file has columns the original does not";
+  }
+  if (a.size() != b.size()) return "the rebuilt file has trials the original does not";
+  return "";
+}
+
+std::string temporary_directory() {
+  std::string pattern = (fs::temp_directory_path() / "ablate-record-XXXXXX").string();
+  if (!::mkdtemp(pattern.data()))
+    throw std::runtime_error("cannot make a temporary directory: " + std::string(std::strerror(errno)));
+  return pattern;
+}
+
+std::string folder_name(const std::string& dir) {
+  const fs::path p = fs::absolute(dir).lexically_normal();
+  return p.filename().empty() ? p.parent_path().filename().string() : p.filename().string();
+}
+
+struct Unpacked {
+  std::string source;
+  std::string kept_sections;
+  bool has_evaluations = false;
+};
+
+// A record read and checked, before anything of it is written.
+struct ParsedRecord {
+  Unpacked meta;
+  json index, preregistration;  // preregistration null when none
+  std::optional<std::string> experiment_toml;
+  std::map<std::string, std::pair<json, std::string>> trials;  // id → summary, metrics.jsonl
+  std::map<std::string, json> attention;                        // id → attention.json
+};
+
+// The record at `path`; whatever is wrong with it is a std::invalid_argument naming
+// the file and line (bad input, exit status 2).
+ParsedRecord parse_run_record(const std::string& path) {
+  const std::string text = read_file(path);
+  std::istringstream in(text);
+  std::string line;
+  int number = 0;
+  auto where = [&] { return path + ":" + std::to_string(number); };
+  auto next = [&](bool required) -> json {
+    while (std::getline(in, line)) {
+      ++number;
+      if (line.empty()) continue;
+      return parse_json(line, where());
+    }
+    if (required) throw std::runtime_error(path + ": empty (no header line)");
+    return json();
+  };
+  ParsedRecord out;
+  try {
+    const json header = next(true);
+    if (!header.is_object() || header.value("record", json()) != "ablate run record")
+      throw std::runtime_error(where() + ": not an ablate run record (its first line names none)");
+    if (header.value("version", json()) != kVersion)
+      throw std::runtime_error(where() + ": record version " + excerpt(header.value("version", json()).dump()) +
+                               "; this ablate reads version " + std::to_string(kVersion));
+    out.meta.source = header.value("source", "");
+    if (out.meta.source != kFromRunDirectory && out.meta.source != kFromResultsCsv)
+      throw std::runtime_error(where() + ": source must be \"run directory\" or \"results.csv\"");
+    out.meta.kept_sections = header.value("kept_sections", "");
+    out.index = header.at("trials.json");
+    if (!out.index.is_object()) throw std::runtime_error(where() + ": trials.json must be an object");
+    std::set<std::string> ids;
+    for (const json& t : out.index.at("trials")) {
+      const std::string id = t.at("id").get<std::string>();
+      if (!is_trial_id(id) || !ids.insert(id).second)
+        throw std::runtime_error(where() + ": trials.json: trial id \"" + excerpt(id) +
+                                 "\" is not 16 hexadecimal digits or is given twice");
+    }
+    if (header.contains("preregistration.json")) out.preregistration = header["preregistration.json"];
+    if (header.contains("experiment.toml")) out.experiment_toml = header["experiment.toml"].get<std::string>();
+    for (json t = next(false); !t.is_null(); t = next(false)) {
+      const std::string id = t.at("id").get<std::string>();
+      if (!ids.count(id)) throw std::runtime_error(where() + ": trial \"" + excerpt(id) + "\" is not in trials.json");
+      if (out.trials.count(id)) throw std::runtime_error(where() + ": trial " + id + " is given twice");
+      json summary = t.at("summary");
+      if (!summary.is_object()) throw std::runtime_error(where() + ": summary must be an object");
+      complete_summary(summary, where());
+      std::string metrics;
+      if (t.contains("evaluations")) {
+        out.meta.has_evaluations = true;
+        for (const json& e : t.at("evaluations")) metrics += e.dump() + "\n";
+      }
+      out.trials[id] = {summary, metrics};
+      if (t.contains("attention")) out.attention[id] = t.at("attention");
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(where() + ": " + excerpt(e.what()));
+  } catch (const std::runtime_error& e) {
+    throw std::invalid_argument(e.what());
+  }
+  return out;
+}
+
+// Writes the run directory `run_dir` (existing, empty) from the record at `path`.
+Unpacked unpack_run_record(const std::string& path, const std::string& run_dir) {
+  const ParsedRecord r = parse_run_record(path);
+  write_file_atomically(run_dir + "/trials.json", r.index.dump(2) + "\n");
+  if (!r.preregistration.is_null())
+    write_file_atomically(run_dir + "/" + kPreregistrationFile, r.preregistration.dump(2) + "\n");
+  if (r.experiment_toml) write_file_atomically(run_dir + "/experiment.toml", *r.experiment_toml);
+  for (const auto& [id, trial] : r.trials) {
+    const std::string dir = run_dir + "/trials/" + id;
+    fs::create_directories(dir);
+    write_file_atomically(dir + "/summary.json", trial.first.dump(2) + "\n");
+    write_file_atomically(dir + "/metrics.jsonl", trial.second);
+  }
+  for (const auto& [id, attention] : r.attention)
+    write_file_atomically(run_dir + "/trials/" + id + "/attention.json", attention.dump() + "\n");
+  return r.meta;
+}
+
+std::string origin_note(const Unpacked& u) {
+  if (u.source == kFromRunDirectory)
+    return "Rebuilt by `ablate report` from this folder's record.jsonl (the run's trial index and every trial's "
+           "summary and validation curve, at full precision).";
+  return "Rebuilt by `ablate report` from this folder's record.jsonl, which was derived from results.csv when "
+         "the run directory was no longer at hand: metrics to six significant digits, and no test-set standard "
+         "errors, validation curves or per-layer values. What needs those is not recomputed: the sections under "
+         "\"Not rebuilt\" are the original report's, made from the run directory.";
+}
+
+}  // namespace
+
+void write_run_record(const std::string& run_dir, const json& plotted_index) {
+  const json index = read_json_file(run_dir + "/trials.json");
+  const PlotRun plotted = load_plot_run(run_dir, plotted_index);
+  const PlotTrial* drawn = attention_trial(plotted);
+  const std::string attention_id = drawn ? drawn->id : "";
+  std::string out = header_line(kFromRunDirectory, index, run_dir, "");
+  for (const json& t : index.at("trials")) {
+    const std::string id = t.at("id").get<std::string>();
+    const std::string dir = run_dir + "/trials/" + id;
+    if (!fs::exists(dir + "/summary.json")) continue;
+    const json summary = parse_json_or_discarded(dir + "/summary.json");
+    if (summary.is_discarded()) continue;  // unreadable: the reports count it missing too
+    json evaluations = json::array();
+    if (fs::exists(dir + "/metrics.jsonl")) {
+      std::istringstream in(read_file(dir + "/metrics.jsonl"));
+      for (std::string line; std::getline(in, line);) {
+        const json e = json::parse(line, nullptr, /*allow_exceptions=*/false);
+        if (e.is_object()) evaluations.push_back(scalar_values(e));
+      }
+    }
+    const json attention = id == attention_id ? parse_json_or_discarded(dir + "/attention.json") : json();
+    out += record_line(id, summary, &evaluations, attention.is_object() ? &attention : nullptr);
+  }
+  write_file_atomically(run_dir + "/" + kRunRecordFile, out);
+}
+
+void derive_run_record(const std::string& results_dir, const Experiment& experiment) {
+  const std::string csv_path = results_dir + "/results.csv";
+  const std::string csv = read_file(csv_path);
+  std::istringstream in(csv);
+  std::string line;
+  if (!std::getline(in, line)) throw std::runtime_error(csv_path + ": empty");
+  const std::vector<std::string> header = split_csv_cells(line);
+  if (header.size() < 2 || header[0] != "trial")
+    throw std::runtime_error(csv_path + ":1: not an ablate results.csv (its first column is not \"trial\")");
+  const auto seed_column = std::find(header.begin(), header.end(), "seed");
+  if (seed_column == header.end()) throw std::runtime_error(csv_path + ":1: no \"seed\" column");
+  std::set<std::string> telemetry;
+  for (const std::string& name : header)
+    if (is_telemetry_column(name)) telemetry.insert(name);
+  std::map<std::string, std::vector<std::string>> rows;
+  for (int number = 2; std::getline(in, line); ++number)
+    if (!line.empty()) {
+      std::vector<std::string> cells = split_csv_cells(line);
+      if (!rows.emplace(cells[0], cells).second)
+        throw std::runtime_error(csv_path + ":" + std::to_string(number) + ": trial " + excerpt(cells[0]) + " twice");
+    }
+  const json index = trial_index_json(experiment);
+  std::set<std::string> defined;
+  for (const json& t : index["trials"]) defined.insert(t["id"].get<std::string>());
+  for (const auto& [id, row] : rows)
+    if (!defined.count(id))
+      throw std::runtime_error(csv_path + ": trial " + excerpt(id) + " is not one the experiment file defines now");
+  for (const std::string& id : defined)
+    if (!rows.count(id))
+      throw std::runtime_error(csv_path + ": the experiment file defines trial " + id + ", which it does not have");
+
+  const std::size_t first_value = std::size_t(seed_column - header.begin()) + 1;
+  std::string record_trials;
+  for (const json& t : index["trials"]) {
+    const std::vector<std::string>& row = rows.at(t["id"].get<std::string>());
+    const std::size_t status = first_value;
+    if (row.size() <= status || row[status] == "missing") continue;
+    record_trials += record_line(t["id"], summary_from_row(header, row, telemetry, first_value), nullptr);
+  }
+
+  // Rebuild in a scratch folder: first to learn which sections of the original
+  // summary.md the record cannot make, then with them, to check results.csv.
+  const std::string scratch = temporary_directory();
+  try {
+    const std::string copy = scratch + "/" + folder_name(results_dir);
+    fs::create_directories(copy);
+    write_file_atomically(copy + "/experiment.toml", experiment.text_as_run());
+    auto write_record = [&](const std::string& kept) {
+      write_file_atomically(copy + "/" + kRunRecordFile,
+                            header_line(kFromResultsCsv, index, copy, kept) + record_trials);
+    };
+    write_record("");
+    rebuild_reports_from_record(copy);
+    const std::string original = fs::exists(results_dir + "/summary.md") ? read_file(results_dir + "/summary.md") : "";
+    const std::string kept = sections_missing_from(original, read_file(copy + "/summary.md"));
+    write_record(kept);
+    rebuild_reports_from_record(copy);
+    if (const std::string d = first_difference(csv, read_file(copy + "/results.csv")); !d.empty())
+      throw std::runtime_error(csv_path + ": the derived record does not rebuild it: " + d);
+    write_file_atomically(results_dir + "/" + kRunRecordFile, read_file(copy + "/" + kRunRecordFile));
+  } catch (...) {
+    fs::remove_all(scratch);
+    throw;
+  }
+  fs::remove_all(scratch);
+}
+
+ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
+  const std::string scratch = temporary_directory();
+  ReportSummary summary;
+  try {
+    const std::string run_dir = scratch + "/" + folder_name(results_dir);
+    fs::create_directories(run_dir);
+    const Unpacked u = unpack_run_record(results_dir + "/" + kRunRecordFile, run_dir);
+    RecordOrigin origin;
+    origin.note = origin_note(u);
+    origin.draw_plots = u.has_evaluations;
+    origin.kept_sections = u.kept_sections;
+    try {
+      summary = write_reports(run_dir, &origin);
+    } catch (const nlohmann::json::exception& e) {  // a value of the wrong type in the record
+      throw std::invalid_argument(results_dir + "/" + kRunRecordFile + ": " + excerpt(e.what()));
+    }
+    for (const char* name : {"results.csv", "comparisons.csv", "summary.md"})
+      write_file_atomically(results_dir + "/" + name, read_file(run_dir + "/" + name));
+    if (fs::exists(run_dir + "/claims.csv"))
+      write_file_atomically(results_dir + "/claims.csv", read_file(run_dir + "/claims.csv"));
+    else
+      fs::remove(results_dir + "/claims.csv");
+    if (origin.draw_plots && fs::is_directory(run_dir + "/plots")) {
+      fs::create_directories(results_dir + "/plots");
+      for (const auto& f : fs::directory_iterator(run_dir + "/plots"))
+        if (f.is_regular_file())
+          write_file_atomically(results_dir + "/plots/" + f.path().filename().string(), read_file(f.path().string()));
+    }
+  } catch (...) {
+    fs::remove_all(scratch);
+    throw;
+  }
+  fs::remove_all(scratch);
+  return summary;
+}
+
+RunSource::RunSource(const std::string& dir) {
+  if (fs::exists(dir + "/trials.json")) {
+    run_dir_ = dir;
+    return;
+  }
+  if (!fs::exists(dir + "/" + kRunRecordFile))
+    throw std::runtime_error(dir + ": neither a run directory (no trials.json; run `ablate run` first) nor a "
+                             "results folder (no record.jsonl)");
+  temp_ = temporary_directory();
+  run_dir_ = temp_ + "/" + folder_name(dir);
+  try {
+    fs::create_directories(run_dir_);
+    unpack_run_record(dir + "/" + kRunRecordFile, run_dir_);
+  } catch (...) {
+    fs::remove_all(temp_);
+    throw;
+  }
+}
+
+RunSource::~RunSource() {
+  if (!temp_.empty()) {
+    std::error_code ignored;
+    fs::remove_all(temp_, ignored);
+  }
+}
+
+}  // namespace ablate::experiments

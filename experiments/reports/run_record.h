@@ -1,0 +1,71 @@
+#pragma once
+// A run's record: what its reports are made from, in one file committed beside them
+// (`record.jsonl`), so that `ablate report` rebuilds summary.md, comparisons.csv,
+// claims.csv and results.csv from a results folder alone — under the statistics of the
+// ablate that runs it, without the run directory and without training again.
+//
+// JSON Lines, one object a line (a changed trial changes one line of a diff):
+//   line 1   {"record": "ablate run record", "version": 1, "source": ...,
+//             "trials.json": the run index (without source_dir, a local path),
+//             "preregistration.json": the frozen claims, when the run has them,
+//             "experiment.toml": the experiment file as run,
+//             "kept_sections": markdown, only in a record derived from results.csv}
+//   then     {"id": ..., "summary": the trial's summary.json,
+//             "evaluations": its metrics.jsonl, each evaluation's scalar values,
+//             "attention": its attention.json, for the trial the plots draw it of}
+//             for every trial with a summary, in the index's order.
+// `source` is "run directory" — written by every `ablate report` of a run directory,
+// lossless for the reports (full-precision metrics, test-set standard errors, the
+// validation curves) — or "results.csv": derived once from a results folder kept
+// without its run directory (`ablate report DIR --from-results FILE`): six significant
+// digits, no standard errors, no curves, no per-layer telemetry. Sections of the
+// original summary.md such a record cannot rebuild (curve metrics, samples, gradient
+// norms by layer, plots) are kept verbatim under a heading saying so.
+//
+// A record may come from elsewhere: every id is checked (16 hexadecimal digits, in the
+// index, once) before anything is written, and errors name the file and line.
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+
+#include "experiments/config/experiment.h"
+#include "experiments/reports/report.h"
+
+namespace ablate::experiments {
+
+inline constexpr const char* kRunRecordFile = "record.jsonl";
+
+// Writes <run_dir>/record.jsonl from the run directory (trials.json and each trial's
+// summary.json and metrics.jsonl, and the attention.json of the one trial whose
+// attention the plots of `plotted_index` — the trials the plots show — draw).
+void write_run_record(const std::string& run_dir, const nlohmann::json& plotted_index);
+
+// Writes <results_dir>/record.jsonl from its results.csv and summary.md and the
+// experiment they were run from, after checking that the record rebuilds that
+// results.csv: every trial, column and cell the same text, in the column order of the
+// ablate that rebuilds it (throws std::runtime_error naming the first difference
+// otherwise, and when the experiment's trial ids are not those of results.csv).
+void derive_run_record(const std::string& results_dir, const Experiment& experiment);
+
+// Rebuilds the reports of a results folder from its record.jsonl: results.csv,
+// comparisons.csv, claims.csv (removed when the record has no claims), summary.md, and
+// the plots when the record has the curves to draw them. Each file is replaced
+// atomically; the record is not changed.
+ReportSummary rebuild_reports_from_record(const std::string& results_dir);
+
+// A run directory to read reports from: `dir` itself when it has trials.json, else
+// its record.jsonl unpacked into a temporary run directory of the same name (removed
+// with this object). Throws std::runtime_error when `dir` has neither.
+class RunSource {
+ public:
+  explicit RunSource(const std::string& dir);
+  ~RunSource();
+  RunSource(const RunSource&) = delete;
+  RunSource& operator=(const RunSource&) = delete;
+  const std::string& run_dir() const { return run_dir_; }
+  bool from_record() const { return !temp_.empty(); }
+
+ private:
+  std::string run_dir_, temp_;
+};
+
+}  // namespace ablate::experiments
