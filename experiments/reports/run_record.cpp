@@ -53,10 +53,11 @@ json scalar_values(const json& evaluation) {
 }
 
 std::string record_line(const std::string& id, const json& summary, const json* evaluations,
-                        const json* attention = nullptr) {
+                        const json* attention = nullptr, const std::string* samples = nullptr) {
   json line{{"id", id}, {"summary", summary}};
   if (evaluations) line["evaluations"] = *evaluations;
   if (attention) line["attention"] = *attention;
+  if (samples) line["samples"] = *samples;
   return line.dump() + "\n";
 }
 
@@ -188,6 +189,7 @@ struct ParsedRecord {
   std::optional<std::string> experiment_toml;
   std::map<std::string, std::pair<json, std::string>> trials;  // id → summary, metrics.jsonl
   std::map<std::string, json> attention;                        // id → attention.json
+  std::map<std::string, std::string> samples;                   // id → samples.txt
 };
 
 // The record at `path`; whatever is wrong with it is a std::invalid_argument naming
@@ -244,6 +246,7 @@ ParsedRecord parse_run_record(const std::string& path) {
       }
       out.trials[id] = {summary, metrics};
       if (t.contains("attention")) out.attention[id] = t.at("attention");
+      if (t.contains("samples")) out.samples[id] = t.at("samples").get<std::string>();
     }
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(where() + ": " + excerpt(e.what()));
@@ -253,8 +256,7 @@ ParsedRecord parse_run_record(const std::string& path) {
   return out;
 }
 
-// Writes the run directory `run_dir` (existing, empty) from the record at `path`.
-Unpacked unpack_run_record(const std::string& path, const std::string& run_dir) {
+Unpacked unpack_record(const std::string& path, const std::string& run_dir) {
   const ParsedRecord r = parse_run_record(path);
   write_file_atomically(run_dir + "/trials.json", r.index.dump(2) + "\n");
   if (!r.preregistration.is_null())
@@ -268,6 +270,8 @@ Unpacked unpack_run_record(const std::string& path, const std::string& run_dir) 
   }
   for (const auto& [id, attention] : r.attention)
     write_file_atomically(run_dir + "/trials/" + id + "/attention.json", attention.dump() + "\n");
+  for (const auto& [id, samples] : r.samples)
+    write_file_atomically(run_dir + "/trials/" + id + "/samples.txt", samples);
   return r.meta;
 }
 
@@ -282,6 +286,8 @@ std::string origin_note(const Unpacked& u) {
 }
 
 }  // namespace
+
+void unpack_run_record(const std::string& path, const std::string& run_dir) { (void)unpack_record(path, run_dir); }
 
 void write_run_record(const std::string& run_dir, const json& plotted_index) {
   const json index = read_json_file(run_dir + "/trials.json");
@@ -304,7 +310,18 @@ void write_run_record(const std::string& run_dir, const json& plotted_index) {
       }
     }
     const json attention = id == attention_id ? parse_json_or_discarded(dir + "/attention.json") : json();
-    out += record_line(id, summary, &evaluations, attention.is_object() ? &attention : nullptr);
+    // A language model's samples (summary.md shows them); only valid UTF-8 can be a
+    // JSON string, and a trial's samples are its own output, so anything else is left out.
+    std::string samples;
+    if (fs::exists(dir + "/samples.txt")) samples = read_file(dir + "/samples.txt");
+    bool keep_samples = !samples.empty();
+    try {
+      if (keep_samples) (void)json(samples).dump();
+    } catch (const json::type_error&) {  // not UTF-8
+      keep_samples = false;
+    }
+    out += record_line(id, summary, &evaluations, attention.is_object() ? &attention : nullptr,
+                       keep_samples ? &samples : nullptr);
   }
   write_file_atomically(run_dir + "/" + kRunRecordFile, out);
 }
@@ -382,7 +399,7 @@ ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
   try {
     const std::string run_dir = scratch + "/" + folder_name(results_dir);
     fs::create_directories(run_dir);
-    const Unpacked u = unpack_run_record(results_dir + "/" + kRunRecordFile, run_dir);
+    const Unpacked u = unpack_record(results_dir + "/" + kRunRecordFile, run_dir);
     RecordOrigin origin;
     origin.note = origin_note(u);
     origin.draw_plots = u.has_evaluations;

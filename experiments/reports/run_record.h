@@ -12,7 +12,8 @@
 //             "kept_sections": markdown, only in a record derived from results.csv}
 //   then     {"id": ..., "summary": the trial's summary.json,
 //             "evaluations": its metrics.jsonl, each evaluation's scalar values,
-//             "attention": its attention.json, for the trial the plots draw it of}
+//             "attention": its attention.json, for the trial the plots draw it of,
+//             "samples": a language model's samples.txt, which summary.md shows}
 //             for every trial with a summary, in the index's order.
 // `source` is "run directory" — written by every `ablate report` of a run directory,
 // lossless for the reports (full-precision metrics, test-set standard errors, the
@@ -45,6 +46,11 @@ void write_run_record(const std::string& run_dir, const nlohmann::json& plotted_
 // ablate that rebuilds it (throws std::runtime_error naming the first difference
 // otherwise, and when the experiment's trial ids are not those of results.csv).
 void derive_run_record(const std::string& results_dir, const Experiment& experiment);
+
+// Writes the run directory `run_dir` (existing and empty) from the record at `path`:
+// trials.json, preregistration.json, experiment.toml and each recorded trial's files.
+// A bad record is a std::invalid_argument naming path:line, before anything is written.
+void unpack_run_record(const std::string& path, const std::string& run_dir);
 
 // Rebuilds the reports of a results folder from its record.jsonl: results.csv,
 // comparisons.csv, claims.csv (removed when the record has no claims), summary.md, and

@@ -5,6 +5,8 @@
 // every position / attention / norm variant training in a causal decoder.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "tests/build_paths.h"
 
 #include <cmath>
@@ -123,6 +125,13 @@ TEST_CASE("a decoder trial on lm reports bits per character equal to its loss in
   const std::string md = read_text(run + "/summary.md");
   CHECK_THAT(md, Catch::Contains("## Test bpc"));
   CHECK_THAT(md, Catch::Contains("## Samples"));
+  // The run's record keeps the samples: a folder with only record.jsonl rebuilds them.
+  const std::string kept = dir.str() + "/kept/lm_run";
+  std::filesystem::create_directories(kept);
+  std::filesystem::copy_file(run + "/record.jsonl", kept + "/record.jsonl");
+  REQUIRE(run_command(std::string(ABLATE_CLI) + " report " + kept).status == 0);
+  const std::string rebuilt = read_text(kept + "/summary.md");
+  CHECK(rebuilt.substr(rebuilt.find("## Samples")) == md.substr(md.find("## Samples")));
 }
 
 TEST_CASE("every position, attention and norm variant trains in a causal decoder on lm", "[lm][e2e]") {

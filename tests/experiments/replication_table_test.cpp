@@ -1,6 +1,7 @@
 // experiments/replications/README.md's table is a transcription of the committed
 // claims.csv files (experiments/results/replications/<file>/claims.csv), never a second
-// source of findings: every claim's difference and 95% interval appears in a row of the
+// source of findings: every claim's difference and its interval (the claim's own,
+// Bonferroni over the file's claims: claims.csv ci_low, ci_high) appears in a row of the
 // table, written to three decimals, and that row's verdict is the one the report
 // computed for the claim; and every interval a file's section quotes is one its
 // comparisons.csv holds. Results rerun with other numbers, a verdict or a number edited
@@ -59,7 +60,7 @@ std::string verdict_cell(const std::string& row) {
 std::string table_label(const std::string& claim_verdict) {
   if (claim_verdict == "agrees") return "**agrees**";
   if (claim_verdict == "disagrees") return "**disagrees**";
-  if (claim_verdict == "inconclusive at this scale") return "**inconclusive";
+  if (claim_verdict == "inconclusive") return "**inconclusive**";
   FAIL("unknown claim verdict '" << claim_verdict << "'");
   return "";
 }
@@ -82,7 +83,7 @@ void read_claims(std::vector<ClaimedPoint>& points, std::map<std::string, std::s
     REQUIRE(rows.size() > 1);
     std::map<std::string, std::size_t> column;
     for (std::size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
-    for (const char* name : {"claim", "point_id", "diff", "diff_ci_low", "diff_ci_high", "claim_verdict"})
+    for (const char* name : {"claim", "point_id", "diff", "ci_low", "ci_high", "claim_verdict"})
       REQUIRE(column.count(name));
     for (std::size_t r = 1; r < rows.size(); ++r) {
       const std::vector<std::string>& row = rows[r];
@@ -92,8 +93,8 @@ void read_claims(std::vector<ClaimedPoint>& points, std::map<std::string, std::s
       if (row[column["point_id"]].empty()) continue;
       points.push_back({file, key,
                         three_decimals(std::stod(row[column["diff"]]), true) + " [" +
-                            three_decimals(std::stod(row[column["diff_ci_low"]]), false) + ", " +
-                            three_decimals(std::stod(row[column["diff_ci_high"]]), false) + "]"});
+                            three_decimals(std::stod(row[column["ci_low"]]), false) + ", " +
+                            three_decimals(std::stod(row[column["ci_high"]]), false) + "]"});
     }
   }
 }
@@ -160,7 +161,7 @@ TEST_CASE("the replications table states what the committed claims.csv files com
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string verdict = verdict_cell(rows[i]);
     if (verdict.find("**agrees**") == std::string::npos && verdict.find("**disagrees**") == std::string::npos &&
-        verdict.find("**inconclusive") == std::string::npos)
+        verdict.find("**inconclusive**") == std::string::npos)
       continue;
     INFO("row: " << rows[i]);
     CHECK(backed_rows.count(i));
