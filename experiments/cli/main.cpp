@@ -87,6 +87,10 @@ void print_run_summary(const RunSummary& s) {
   if (s.resumed)
     std::cout << "  " << s.resumed << " trial" << (s.resumed == 1 ? "" : "s")
               << " continued from a saved state (resumed_from_step in summary.json)\n";
+  for (const auto& [backend, n] : s.other_backend)
+    std::cout << "  " << n << " finished trial" << (n == 1 ? "" : "s") << " trained with the GEMM backend " << backend
+              << " ran again with " << ablate::kernels::gemm_backend_name(ablate::kernels::gemm_backend())
+              << " (ABLATE_GEMM): one run's results come from one backend\n";
   if (s.not_in_experiment)
     std::cout << "  " << s.not_in_experiment << " trials from an earlier version of this file (or of the data "
               << "or plugins it reads) are not in this experiment: kept in trials/, left out of the reports "
@@ -203,7 +207,7 @@ int run(const std::vector<std::string>& args) {
     std::vector<bool> resumes(e.trials.size());
     for (std::size_t i : listed) {
       const std::string dir = run_dir + "/trials/" + e.trials[i].id;
-      finished += done[i] = !o.force && trial_finished(dir);
+      finished += done[i] = !o.force && trial_finished(dir) && trained_under_other_backend(dir).empty();
       resumes[i] = !done[i] && !o.force && std::filesystem::exists(dir + "/" + kResumeFile);
     }
     std::cout << listed.size() - finished << " of " << listed.size() << " trials would run into " << run_dir << "/";

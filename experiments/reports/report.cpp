@@ -315,6 +315,51 @@ json chosen_settings_only(const RunRows& run) {
   return index;
 }
 
+// What computed a trial beyond its config (summary.json's computation, written since
+// ablate recorded it): the attention path, the GEMM backend, the precision; "" each
+// for a summary without it.
+struct Computation {
+  std::string attention_path, why_not_fused, gemm_backend, precision;
+};
+std::optional<Computation> computation_of(const json& summary) {
+  if (summary.is_null() || !summary.contains("computation") || !summary["computation"].is_object()) return std::nullopt;
+  const json& c = summary["computation"];
+  const json attention = c.value("attention", json::object());
+  auto text = [](const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); };
+  return Computation{text(attention.value("path", json())), text(attention.value("why_not_fused", json())),
+                     text(c.value("gemm_backend", json())), text(c.value("precision", json()))};
+}
+
+bool any_computation(const RunRows& run) {
+  return std::any_of(run.rows.begin(), run.rows.end(), [](const Row& r) { return computation_of(r.summary).has_value(); });
+}
+
+// summary.md's line on what computed the finished trials, each value with its count
+// when they differ; "" when no summary records it.
+std::string computation_note(const RunRows& run) {
+  std::map<std::string, int> paths, backends, precisions;
+  std::string why;
+  for (const Row& r : run.rows)
+    if (const auto c = computation_of(r.summary)) {
+      ++paths[c->attention_path];
+      ++backends[c->gemm_backend];
+      ++precisions[c->precision];
+      if (why.empty()) why = c->why_not_fused;
+    }
+  if (paths.empty()) return "";
+  auto counted = [](const std::map<std::string, int>& values) {
+    std::string out;
+    for (const auto& [value, n] : values)
+      out += (out.empty() ? "" : ", ") + (value.empty() ? std::string("unrecorded") : value) +
+             (values.size() > 1 ? " (" + std::to_string(n) + " trials)" : "");
+    return out;
+  };
+  return "\nComputed with the GEMM backend " + counted(backends) + ", " + counted(precisions) +
+         " matmuls; attention path " + counted(paths) +
+         (why.empty() ? "" : " (the first reason a forward was not fused: " + why + ")") +
+         " — summary.json's `computation`.\n";
+}
+
 // results.csv: one row per trial, timings last.
 std::string results_csv(const RunRows& run) {
   const std::vector<std::string>& keys = run.keys;
@@ -336,6 +381,8 @@ std::string results_csv(const RunRows& run) {
   for (const Row& r : run.rows) summaries.push_back(&r.summary);
   const std::vector<std::string> telemetry = telemetry_columns(summaries);
   for (const std::string& c : telemetry) csv << "," << c;
+  const bool computation = any_computation(run);
+  if (computation) csv << ",attention_path,gemm_backend,precision";
   csv << ",params,wall_seconds,steps_per_second\n";
   for (const Row& r : run.rows) {
     csv << r.id << "," << r.point_id;
@@ -358,6 +405,10 @@ std::string results_csv(const RunRows& run) {
     for (const std::string& c : telemetry) {
       auto v = std::find_if(values.begin(), values.end(), [&c](const auto& nv) { return nv.first == c; });
       csv << "," << (v == values.end() ? std::string() : number(finite_or_string(v->second)));
+    }
+    if (computation) {
+      const Computation c = computation_of(s).value_or(Computation{});
+      csv << "," << csv_field(c.attention_path) << "," << csv_field(c.gemm_backend) << "," << csv_field(c.precision);
     }
     // Timings last: everything before them is identical however the sweep ran.
     csv << "," << number(s["params"]) << "," << number(s["wall_seconds"]) << ","
@@ -441,6 +492,7 @@ std::string summary_table(const RunRows& run, const ComparisonReport& comparison
       md << " " << format(mean_std(p.metric.count(m) ? p.metric.at(m) : std::vector<double>{})) << " |";
     md << "\n";
   }
+  md << computation_note(run);
   if (report.missing) {
     md << "\nMissing trials (no summary.json yet):";
     for (const std::string& id : report.missing_ids) md << " " << id;

@@ -114,6 +114,8 @@ json summary_from_row(const std::vector<std::string>& header, const std::vector<
     if (name == "status") s["status"] = cell;
     else if (name == "best_step") s["best"]["step"] = cell_value(cell);
     else if (telemetry.count(name)) s["telemetry"][name] = cell_value(cell);
+    else if (name == "attention_path") s["computation"]["attention"]["path"] = cell;
+    else if (name == "gemm_backend" || name == "precision") s["computation"][name] = cell;
     else if (name.starts_with("test_")) s["test"][name.substr(5)] = cell_value(cell);
     else if (name.starts_with("final_")) s["final"][name.substr(6)] = cell_value(cell);
     else if (name.starts_with("best_")) s["best"][name.substr(5)] = cell_value(cell);

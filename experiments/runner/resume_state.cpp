@@ -1,5 +1,7 @@
 #include "experiments/runner/resume_state.h"
 
+#include "autograd/kernels/gemm.h"
+
 #include <bit>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -142,6 +144,7 @@ void save_resume_state(const std::string& path, const Trial& trial, nn::Module& 
                       {{"kind", kKind},
                        {"config", trial.config_toml},
                        {"code_version", code_version()},
+                       {"gemm_backend", kernels::gemm_backend_name(kernels::gemm_backend())},
                        {"progress", progress_json(model, batches, progress).dump()}},
                       extra);
 }
@@ -170,6 +173,10 @@ std::optional<TrainingProgress> load_resume_state(const std::string& path, const
   if (meta("config") != trial.config_toml) return ignore("saved for another configuration");
   if (meta("code_version") != code_version())
     return ignore("saved by ablate " + meta("code_version") + ", this is " + code_version());
+  // One trial, one backend: steps from another GEMM backend would mix two backends' bits.
+  if (const std::string backend = kernels::gemm_backend_name(kernels::gemm_backend()); meta("gemm_backend") != backend)
+    return ignore("saved with the GEMM backend " + (meta("gemm_backend").empty() ? "unrecorded" : meta("gemm_backend")) +
+                  ", this run uses " + backend + " (ABLATE_GEMM)");
   TrainingProgress p;
   std::vector<std::pair<Generator*, Generator::State>> streams;
   std::vector<std::pair<nn::AttentionTelemetry*, nn::AttentionTelemetry>> telemetry;

@@ -17,6 +17,7 @@
 #include "experiments/reports/report.h"
 #include "experiments/runner/progress.h"
 #include "experiments/runner/resume_state.h"
+#include "autograd/kernels/gemm.h"
 #include "experiments/runner/run_lock.h"
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/trial_order.h"
@@ -26,6 +27,16 @@
 namespace ablate::experiments {
 
 namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::string trained_under_other_backend(const std::string& trial_dir) {
+  const json summary = parse_json_or_discarded(trial_dir + "/summary.json");
+  if (!summary.is_object() || !summary.contains("computation") || !summary["computation"].is_object()) return "";
+  const json backend = summary["computation"].value("gemm_backend", json());
+  if (!backend.is_string()) return "";
+  const std::string current = kernels::gemm_backend_name(kernels::gemm_backend());
+  return backend.get<std::string>() == current ? "" : backend.get<std::string>();
+}
 
 bool trial_finished(const std::string& trial_dir) {
   std::string path = trial_dir + "/summary.json";
@@ -148,8 +159,14 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
     ++summary.total;
     const std::string dir = summary.run_dir + "/trials/" + t.id;
     if (!options.force && trial_finished(dir)) {
-      ++summary.skipped;
-      continue;
+      const std::string backend = trained_under_other_backend(dir);
+      if (backend.empty()) {
+        ++summary.skipped;
+        continue;
+      }
+      // Its numbers came from another GEMM backend (ABLATE_GEMM), which changes them
+      // in the last bits and so the trajectory: not this run's result, so it runs again.
+      summary.other_backend[backend] += 1;
     }
     plan.pending.push_back(&t);
     // --force starts every trial again, also one stopped with a saved state.

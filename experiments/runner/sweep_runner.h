@@ -7,6 +7,7 @@
 // slice), so a job array's tasks can write into one run directory side by side.
 #include <iosfwd>
 #include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ struct RunSummary {
   // in this one: kept on disk, left out of the reports.
   int not_in_experiment = 0;
   int resumed = 0;      // trials that continued from a saved state (resume_state.h)
+  // Finished trials that run again because another GEMM backend trained them: by backend.
+  std::map<std::string, int> other_backend;
   int interrupted = 0;  // trials stopped by SIGINT / SIGTERM (stop_signal.h), to run again
   int stopped_by = 0;   // that signal, or 0
 };
@@ -70,5 +73,10 @@ void count_outcome(RunSummary& summary, const std::string& status, std::int64_t 
 
 // True when dir/summary.json records a finished trial (ok or diverged).
 bool trial_finished(const std::string& trial_dir);
+// The GEMM backend a finished trial recorded (summary.json's computation.gemm_backend)
+// when it is not the one this process uses, else "" (also for a summary from before
+// ablate recorded it: such a trial is reused as it always was). `ablate run` reruns a
+// trial trained under another backend rather than mixing two backends' numbers.
+std::string trained_under_other_backend(const std::string& trial_dir);
 
 }  // namespace ablate::experiments

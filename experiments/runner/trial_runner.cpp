@@ -71,6 +71,35 @@ json summary_record(const Evaluation& e) {
   return to_json(plain);
 }
 
+// The attention path of every module's forwards so far, summed; the first reason (in
+// module order) a forward was not fused, prefixed by its module's name.
+nn::AttentionPathRecord attention_path_of(nn::Module& model) {
+  nn::AttentionPathRecord total;
+  for (const auto& [name, module] : nn::attention_modules(model)) {
+    const nn::AttentionPathRecord& r = module->path_record();
+    total.fused += r.fused;
+    total.general += r.general;
+    if (total.why_not_fused.empty() && !r.why_not_fused.empty()) total.why_not_fused = name + ": " + r.why_not_fused;
+  }
+  return total;
+}
+
+// What computed the trial's numbers beyond its config: the attention path, the GEMM
+// backend and the matmul precision (a backend change was measured to move means).
+json computation_json(const Trial& trial, const nn::AttentionPathRecord& a) {
+  const char* path = a.fused == 0 && a.general == 0 ? "none"
+                     : a.general == 0              ? "fused"
+                     : a.fused == 0                ? "general"
+                                                   : "mixed";
+  // No counts: they depend on how the forwards ran (train.recompute repeats them, a
+  // resumed trial counts only its own process's), not on what was computed.
+  json attention{{"path", path}};
+  if (!a.why_not_fused.empty()) attention["why_not_fused"] = a.why_not_fused;
+  return {{"attention", attention},
+          {"gemm_backend", kernels::gemm_backend_name(kernels::gemm_backend())},
+          {"precision", trial.config.train.precision}};
+}
+
 json summary_json(const Trial& trial, const TrialOutcome& o) {
   json j;
   j["id"] = trial.id;
@@ -110,6 +139,7 @@ json summary_json(const Trial& trial, const TrialOutcome& o) {
     files["task." + key] = {{"path", trial.config.task.options.get_string(key)}, {"sha256", digest}};
   if (!files.empty()) j["files"] = files;
   j["code_version"] = code_version();
+  j["computation"] = computation_json(trial, o.attention_path);
   if (!trial.config.plugins.empty()) {
     json plugins = json::array();
     for (const PluginRef& p : trial.config.plugins)
@@ -338,6 +368,7 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
         save_state();
     }
     out.init_gradients = p.init_gradients;
+    out.attention_path = attention_path_of(*model.module);
     if (c.train.norm_telemetry) out.norm_drift_training = norm_drift_over_training(*model.module);
     if (out.status == "ok" && !p.selected.empty()) {
       // Validation chose the model (lowest validation loss); test measures it, once.

@@ -20,6 +20,7 @@
 #include <map>
 #include <string>
 
+#include "nn/attention/multi_head_attention.h"
 #include "experiments/config/experiment.h"
 
 namespace ablate::experiments {
@@ -81,6 +82,9 @@ struct TrialOutcome {
   std::vector<Evaluation::NormDrift> norm_drift_training;
   std::int64_t params = 0;
   double wall_seconds = 0, steps_per_second = 0, peak_rss_mib = 0;
+  // Which attention path training and validation took, summed over the model's
+  // attention modules; the first reason one was not fused names its module.
+  nn::AttentionPathRecord attention_path;
 };
 
 // Progress callback: (step, train loss) every few steps, from the trial's thread.

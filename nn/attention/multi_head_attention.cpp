@@ -104,6 +104,18 @@ void MultiHeadAttention::record_telemetry(const Tensor& a) {
       }
 }
 
+const char* MultiHeadAttention::why_not_fused(bool scale_is_fixed, bool dropping,
+                                              const PositionEncoding* positions) const {
+  if (!fused_allowed_) return "the fused path is switched off (allow_fused_path(false))";
+  if (!scale_is_fixed) return "the score scale is not a fixed factor (it is learned)";
+  if (dropping) return "attention dropout is on while training";
+  if (positions && positions->action() == PositionAction::rotates_queries_keys)
+    return "the positions rotate the queries and keys inside attention";
+  if (positions && positions->action() == PositionAction::biases_scores)
+    return "the positions bias the attention scores";
+  return nullptr;
+}
+
 Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& key_mask,
                                 bool causal, PositionEncoding* positions) {
   const Shape& sq = x_q.shape();
@@ -117,10 +129,12 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
   Var v = v_->project(x_kv);
   std::optional<double> factor = scale_->constant_factor();
   bool dropping = dropout_ > 0 && training();
-  if (fused_allowed_ && factor && !dropping && !(positions && positions->acts_in_attention())) {
+  const char* refused = why_not_fused(factor.has_value(), dropping, positions);
+  if (!refused) {
     // The common case runs as one fused op (no head split/merge copies); schemes
     // declared to act inside attention (rotary, ALiBi), a learned scale and attention
     // dropout take the general path below.
+    ++path_record_.fused;
     Tensor weights;
     Var out = attention(q, k, v, H, build_mask(B, Tq, Tk, key_mask, causal), *factor, &weights);
     if (observing()) {
@@ -129,6 +143,8 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
     }
     return w_o_ ? w_o_->forward(out) : out;
   }
+  ++path_record_.general;
+  if (path_record_.why_not_fused.empty()) path_record_.why_not_fused = refused;
   // [B, T, H·d] → [B, H, T, d]
   q = permute(reshape(q, {B, Tq, H, d_k_}), {0, 2, 1, 3});
   k = permute(reshape(k, {B, Tk, H, d_k_}), {0, 2, 1, 3});

@@ -36,6 +36,15 @@ struct AttentionTelemetry {
   void reset();
 };
 
+// Which path the forwards took: the fused op (one kernel, no head split/merge copies)
+// or the general one, and the first reason a forward could not take the fused path,
+// in words (as PyTorch's why_not_fast_path strings say). Speed differs between the
+// two, so a run records which one its numbers came from.
+struct AttentionPathRecord {
+  std::int64_t fused = 0, general = 0;  // forwards since construction
+  std::string why_not_fused;            // the first reason seen; "" while every forward was fused
+};
+
 class MultiHeadAttention : public Module {
  public:
   // self_attention: queries and keys come from the same sequence (enables Reformer's
@@ -58,12 +67,15 @@ class MultiHeadAttention : public Module {
   // Off: every forward takes the general path (head split, matmul, softmax, matmul),
   // which the fused op must equal — tests compare the two for every combination.
   void allow_fused_path(bool on) { fused_allowed_ = on; }
+  const AttentionPathRecord& path_record() const { return path_record_; }
 
  private:
   Tensor build_mask(std::int64_t B, std::int64_t Tq, std::int64_t Tk, const Tensor& key_mask,
                     bool causal) const;
   bool observing() const;
   void record_telemetry(const Tensor& attention);
+  // nullptr when this forward can take the fused path, else why not.
+  const char* why_not_fused(bool scale_is_fixed, bool dropping, const PositionEncoding* positions) const;
 
   std::int64_t heads_, d_k_, d_v_, d_model_;
   bool self_attention_, record_;
@@ -76,6 +88,7 @@ class MultiHeadAttention : public Module {
   AttentionTelemetry telemetry_;
   bool capture_ = false;
   bool fused_allowed_ = true;
+  AttentionPathRecord path_record_;
   Tensor captured_;
 };
 

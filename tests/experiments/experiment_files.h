@@ -48,6 +48,12 @@ inline std::string sweep_experiment(const std::string& name) {
          "seeds = [0, 1]\n";
 }
 
+// The trial directory of a one-trial run ("" when it has none yet).
+inline std::string only_trial(const std::string& run_dir) {
+  for (const auto& d : std::filesystem::directory_iterator(run_dir + "/trials")) return d.path().string();
+  return "";
+}
+
 // Trials of a run directory with a summary.json (finished, ok or not).
 inline int finished_trials(const std::string& run_dir) {
   namespace fs = std::filesystem;

@@ -29,12 +29,6 @@ const std::string kLongEvaluation =
     "[model]\nd_model = 8\nheads = 2\nd_ff = 16\nlayers = 1\n\n"
     "[train]\nsteps = 2\nbatch = 8\nlr = 3e-3\neval_every = 2\nresume_every = 1\n";
 
-// The one trial directory of a one-trial run.
-std::string only_trial(const std::string& run_dir) {
-  for (const auto& d : fs::directory_iterator(run_dir + "/trials")) return d.path().string();
-  return "";
-}
-
 // Waits for `child` to exit; a child still running after the hang guard is killed
 // (a hang is a failure, not a wait forever). Returns its exit status, or -1.
 int exit_status(pid_t child) {

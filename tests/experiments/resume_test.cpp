@@ -45,12 +45,6 @@ std::string forecast_experiment() {
          "[train]\nsteps = 4000\nbatch = 8\nlr = 1e-3\neval_every = 200\n" + kTrainingExtras;
 }
 
-// The trial directory of a one-trial run.
-std::string only_trial(const std::string& run_dir) {
-  for (const auto& d : fs::directory_iterator(run_dir + "/trials")) return d.path().string();
-  return "";
-}
-
 // The processes whose command line contains `text` (mpirun starts its ranks in process
 // groups of their own, so a group signal would not reach them).
 std::vector<pid_t> processes_running(const std::string& text) {

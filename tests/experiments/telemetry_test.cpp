@@ -63,7 +63,7 @@ TEST_CASE("the gradient norms at initialisation are the first step's, before cli
 
   // results.csv: the global norm and, per stack of two layers, the last layer's over the first's.
   const std::string csv = read_text(dir.str() + "/init/results.csv");
-  CHECK_THAT(csv, Catch::Contains(",init_grad_norm,init_grad_ratio_decoder,init_grad_ratio_encoder,params,"));
+  CHECK_THAT(csv, Catch::Contains(",init_grad_norm,init_grad_ratio_decoder,init_grad_ratio_encoder,attention_path,gemm_backend,precision,params,"));
   CHECK_THAT(csv, !Catch::Contains("bn_mean_drift"));
   const json& g = summary.at("init_grad_norms");
   std::ostringstream ratio;  // the cell, as results.csv writes numbers
@@ -131,7 +131,7 @@ TEST_CASE("train.norm_telemetry: BatchNorm drift per evaluation, over training, 
   }
   CHECK(batch_trials == 1);
   const std::string csv = read_text(dir.str() + "/drift/results.csv");
-  CHECK_THAT(csv, Catch::Contains(",bn_mean_drift,bn_var_drift,bn_mean_drift_last,bn_var_drift_last,params,"));
+  CHECK_THAT(csv, Catch::Contains(",bn_mean_drift,bn_var_drift,bn_mean_drift_last,bn_var_drift_last,attention_path,gemm_backend,precision,params,"));
   const std::string md = read_text(dir.str() + "/drift/summary.md");
   INFO(md);
   REQUIRE_THAT(md, Catch::Contains("## BatchNorm statistics drift"));

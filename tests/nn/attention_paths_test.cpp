@@ -2,7 +2,8 @@
 // compute the same attention — values and gradients, f64 — for every registered Q/K
 // kind × score scale × position scheme, self- and cross-attention, with padding and
 // causal masks; and the fused path is taken exactly when the position scheme's
-// declared action is outside attention and the scale is a constant. The lists come
+// declared action is outside attention and the scale is a constant — observed from the
+// path each forward records, with the reason when it is not fused. The lists come
 // from the registries, so a new component is covered without editing this file.
 #include <catch2/catch.hpp>
 
@@ -72,18 +73,29 @@ TEST_CASE("fused and general attention agree for every Q/K x scale x positions c
           keep[std::size_t(2 * tk - 1)] = 0;  // the second sequence's last key is padding
           Tensor mask = Tensor::from_data({2, tk}, keep, DType::b8);
           for (bool causal : self ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+            const AttentionPathRecord before = mha.path_record();
             Result fused = run(mha, positions.get(), xq, xkv, mask, causal, true);
+            const bool took_fused = mha.path_record().fused == before.fused + 1;
+            CHECK(mha.path_record().fused + mha.path_record().general == before.fused + before.general + 1);
+            fused_taken += took_fused;
             Result general = run(mha, positions.get(), xq, xkv, mask, causal, false);
+            CHECK(mha.path_record().general == before.general + 1 + !took_fused);
             CHECK(max_difference(fused.output, general.output) < 1e-12);
             CHECK(max_difference(fused.input_grad, general.input_grad) < 1e-12);
             for (std::size_t p = 0; p < fused.parameter_grads.size(); ++p)
               CHECK(max_difference(fused.parameter_grads[p], general.parameter_grads[p]) < 1e-12);
             ++combinations;
           }
-          // The fused path applies only where it can: a constant scale and a scheme
-          // declared to act outside attention.
+          // The fused path was taken exactly where it can be: a constant scale and a
+          // scheme declared to act outside attention; elsewhere the record says why not
+          // (the first reason: here the scale's, or the positions').
           const bool constant_scale = score_scale_registry().create(scale, {}, testing::build_context(8, 2, g, DType::f64))->constant_factor().has_value();
-          fused_taken += constant_scale && !positions->acts_in_attention();
+          const bool fusable = constant_scale && !positions->acts_in_attention();
+          CHECK((mha.path_record().fused > 0) == fusable);
+          const std::string why = mha.path_record().why_not_fused;
+          if (!constant_scale) CHECK(why == "the score scale is not a fixed factor (it is learned)");
+          else if (!fusable) CHECK_THAT(why, Catch::StartsWith("the positions "));
+          else CHECK(why == "the fused path is switched off (allow_fused_path(false))");
         }
   CHECK(combinations > 0);
   CHECK(fused_taken > 0);  // the comparison covered the fused op, not only the general path twice
@@ -110,4 +122,24 @@ TEST_CASE("a position scheme is asked only for the action it declares", "[attent
     auto p = position_registry().create(name, {}, c);
     CHECK(std::string(position_action_name(p->action())) != "?");
   }
+}
+
+TEST_CASE("attention dropout takes the general path while training, and the record says why", "[attention]") {
+  ablate_tests::FreshTape f;
+  Generator g(1), dropout_rng(5);
+  AttentionConfig a;
+  a.dropout = 0.1;
+  BuildContext c = testing::build_context(8, 2, g);
+  c.dropout_rng = &dropout_rng;
+  MultiHeadAttention mha(a, c, true);
+  Generator data(2);
+  Tensor x = randn({1, 3, 8}, data, DType::f32);
+  mha.train();
+  (void)mha.forward(constant(x), constant(x), Tensor(), false);
+  CHECK(mha.path_record().general == 1);
+  CHECK(mha.path_record().why_not_fused == "attention dropout is on while training");
+  mha.eval();  // no dropout in evaluation: fused, and the first reason stays
+  (void)mha.forward(constant(x), constant(x), Tensor(), false);
+  CHECK(mha.path_record().fused == 1);
+  CHECK(mha.path_record().why_not_fused == "attention dropout is on while training");
 }
