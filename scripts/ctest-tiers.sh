@@ -14,5 +14,7 @@ status=0
 echo "-- the 15 slowest tests of this suite:"
 grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* sec$' "$log" |
   sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: (.*[^ .]) *\.+ *[A-Za-z*]+[^0-9]*([0-9.]+) sec$/\2 s  \1/' |
-  sort -rn | head -15 | sed 's/^/   /'
+  # awk, not head: head exits after 15 lines and, under pipefail, sort then dies of
+  # SIGPIPE (exit 141) whenever its output outgrows the pipe buffer.
+  sort -rn | awk 'NR <= 15' | sed 's/^/   /'
 exit "$status"

@@ -18,7 +18,7 @@ build=1
 ablate=${ABLATE:-build/experiments/ablate}
 if [[ -z ${ABLATE:-} && $build == 1 ]]; then scripts/build.sh --target ablate >/dev/null; fi
 while IFS= read -r record; do
-  "$ablate" report "$(dirname "$record")" | head -1
+  "$ablate" report "$(dirname "$record")" | awk 'NR == 1'
 done < <(find experiments/results -name record.jsonl | sort)
 "$ablate" compare experiments/results/norms --baseline f28c66102367d558 \
   --out experiments/results/norms/vs_none >/dev/null

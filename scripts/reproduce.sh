@@ -261,7 +261,7 @@ for requested in "${names[@]}"; do
     failed+=("$name")
     continue
   fi
-  run_dir=$(find "$out/runs" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+  run_dir=$(find "$out/runs" -mindepth 1 -maxdepth 1 -type d | awk 'NR == 1')
   grep -lE '^precision *= *"bf16"' "$run_dir"/trials/*/config.toml 2>/dev/null |
     xargs -r -n1 dirname | xargs -r -n1 basename > "$out/bf16_ids.txt" || true
   [[ ! -s $out/bf16_ids.txt ]] || compare_args+=(--approximate-ids "$out/bf16_ids.txt" --relative-tolerance 1e-2)

@@ -31,14 +31,14 @@ cmake --build build > /dev/null
 
 # 3. Gradcheck, then sweep with the installed ablate.
 build/gradcheck_scale_norm
-"$prefix/bin/ablate" list --plugin build/libscale_norm.so | grep -q "  norm: scale"
+"$prefix/bin/ablate" list --plugin build/libscale_norm.so | grep "  norm: scale" > /dev/null  # not -q: it would stop reading early (SIGPIPE under pipefail)
 "$prefix/bin/ablate" run scale_norm.toml --out runs --quiet | tee "$work/first.log"
 grep -q "4 trials (0 already done, 4 ok" "$work/first.log"
 grep -q "^| scale | 2 |" runs/scale_norm/summary.md
 grep -q "^| layer | 2 |" runs/scale_norm/summary.md
 
 # 4. A changed plugin reruns its trials; an unchanged one does not.
-"$prefix/bin/ablate" run scale_norm.toml --out runs --quiet | grep -q "4 trials (4 already done"
+"$prefix/bin/ablate" run scale_norm.toml --out runs --quiet | grep "4 trials (4 already done" > /dev/null
 sed -i 's/ScaleNorm: g · x/ScaleNorm (edited): g · x/' scale_norm.cpp
 cmake --build build > /dev/null
 "$prefix/bin/ablate" run scale_norm.toml --out runs --quiet | tee "$work/rebuilt.log"

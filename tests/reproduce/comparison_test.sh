@@ -108,7 +108,7 @@ edit_cell() {
 }
 
 plain_id=$(grep -v '"' committed.csv | sed -n 2p | cut -d, -f1)
-quoted_id=$(grep '"' committed.csv | head -n 1 | cut -d, -f1)
+quoted_id=$(grep '"' committed.csv | awk 'NR == 1' | cut -d, -f1)
 
 echo "== a hand-edited number in a row without quotes fails, naming file, trial and column"
 cp committed.csv edited_plain.csv
