@@ -1,6 +1,6 @@
 #include "experiments/config/experiment.h"
 
-#include "experiments/tasks/task_cache.h"
+#include "experiments/config/task_cache.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,90 +1,17 @@
 #pragma once
-// One trial, fully resolved: every default filled in, every component's options
-// validated against its registry schema. experiments/README.md documents each key.
-#include <cstdint>
-#include <map>
+// Reading a trial's configuration from TOML and writing it back (the structs are plain
+// data in records/trial_config.h). experiments/README.md documents each key.
 #include <string>
 #include <vector>
 
 #include <toml++/toml.h>
 
-#include "autograd/kernels/gemm.h"
 #include "experiments/config/config_error.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/io/file_digest.h"
-#include "nn/component.h"
-#include "nn/transformer/transformer_config.h"
+#include "experiments/records/trial_config.h"
 
 namespace ablate::experiments {
-
-struct TaskSpec {
-  std::string kind;
-  nn::Options options;  // resolved against the task's schema
-  // SHA-256 of each file the options name (option key → 64 hex digits): part of the
-  // resolved config, so of the trial's identity.
-  std::map<std::string, std::string> file_sha256;
-};
-
-struct ModelSpec {
-  std::string kind = "auto";  // resolved: seq2seq | encoder_regressor
-  nn::TransformerConfig transformer;
-  bool share_embeddings = false;
-  bool tie_output = false;
-  std::string readout = "mean";  // encoder_regressor: mean | flatten (nn::Readout)
-};
-
-struct TrainSpec {
-  std::int64_t steps = 1000;
-  std::int64_t batch = 32;
-  double lr = 1e-3;
-  nn::Component optimizer{"adam"};
-  nn::Component schedule{"constant"};
-  double clip_grad_norm = 0.0;     // 0 = off
-  std::int64_t eval_every = 100;   // steps between evaluations (and the last step)
-  std::int64_t patience = 0;       // evaluations without improvement before stopping; 0 = off
-  double label_smoothing = 0.0;
-  std::int64_t validation_batch = 128;
-  std::int64_t decode_examples = 0;   // validation sequences greedily decoded per evaluation (0 = all)
-  std::int64_t beam_width = 1;        // test decoding: 1 = greedy, else beam search
-  bool checkpoint = false;         // save checkpoint.safetensors at the end
-  bool attention_telemetry = false;
-  bool norm_telemetry = false;     // BatchNorm: batch vs running statistics (norm_telemetry.h)
-  // "bf16": the matrix products of linear and matmul ops take bfloat16 inputs and
-  // accumulate in f32 (kernels::MatmulPrecision); everything else stays f32. Part of
-  // the trial's identity only when not "f32", so f32 trials keep their ids.
-  std::string precision = "f32";
-  // Threads of this trial's matrix products (oneDNN). 1 = the default, one core per
-  // trial, side by side under --jobs; more helps one large trial on an idle machine.
-  std::int64_t threads = 1;
-  // Steps between saves of the resumable state (resume_state.h); 0 = about every five
-  // minutes of training. Not part of the trial's identity: it cannot change a result.
-  std::int64_t resume_every = 0;
-  // Activation recomputation (nn::TransformerConfig::recompute): less memory, ~1/3 more
-  // compute, the same results bit for bit, so not part of the trial's identity either.
-  bool recompute = false;
-};
-
-// A plugin the trial's experiment loads (experiments/plugins/plugin.h), part of the
-// trial's identity by content.
-struct PluginRef {
-  std::string path;       // as the experiment file names it (relative to it), or absolute (--plugin)
-  std::string sha256;
-  std::string built_for;  // the ablate version it was built against
-};
-
-struct TrialConfig {
-  std::string name;
-  std::string description;
-  // The two seeds, named as in the file: `seed` is the data seed (task data and the
-  // validation split, shared by every trial), `trial_seed` this replicate's
-  // (initialisation, dropout, batches; from sweep.seeds in a sweep).
-  std::uint64_t data_seed = 0;   // TOML `seed`
-  std::uint64_t trial_seed = 0;  // TOML `trial_seed`
-  std::vector<PluginRef> plugins;
-  TaskSpec task;
-  ModelSpec model;
-  TrainSpec train;
-};
 
 // Reads and validates one trial from a TOML document whose [sweep] (if any) is
 // ignored. Problems are appended to `problems` (positions from the nodes, so values
@@ -102,10 +29,5 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
 // invalidate results).
 toml::table to_toml(const TrialConfig& config);
 std::string to_toml_string(const TrialConfig& config);
-
-// The matmul precision a trial trains, evaluates and predicts in (train.precision).
-inline kernels::MatmulPrecision matmul_precision_of(const TrialConfig& c) {
-  return c.train.precision == "bf16" ? kernels::MatmulPrecision::bf16 : kernels::MatmulPrecision::f32;
-}
 
 }  // namespace ablate::experiments

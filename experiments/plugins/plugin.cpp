@@ -10,7 +10,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/plugins/elf_precheck.h"
 #include "experiments/io/file_digest.h"
-#include "experiments/runner/trial_runner.h"
+#include "experiments/records/code_version.h"
 #include "experiments/tasks/task.h"
 #include "nn/registry.h"
 #include "nn/registry_listing.h"

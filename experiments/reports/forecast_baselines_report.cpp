@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "experiments/io/atomic_file.h"
-#include "experiments/metrics/forecast_baselines.h"
+#include "experiments/tasks/forecast_baselines.h"
 #include "experiments/reports/mean_std.h"
 #include "experiments/io/json_file.h"
 

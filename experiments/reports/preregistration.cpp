@@ -14,7 +14,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
 #include "experiments/reports/claims_report.h"
-#include "experiments/runner/trial_runner.h"
+#include "experiments/records/code_version.h"
 #include "experiments/stats/verdicts.h"
 
 namespace ablate::experiments {

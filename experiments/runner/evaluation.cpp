@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "experiments/runner/ratio_metric.h"
+#include "experiments/records/ratio_metric.h"
 #include "experiments/runner/sequence_model.h"
 #include "experiments/runner/stop_signal.h"
 

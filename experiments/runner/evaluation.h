@@ -13,7 +13,7 @@
 // metric over the split's examples (a ratio estimator's, with sequences or windows as
 // the units), which reports set beside the spread over seeds.
 #include "experiments/config/trial_config.h"
-#include "experiments/model_factory.h"
+#include "experiments/models/model_factory.h"
 #include "experiments/runner/trial_runner.h"
 
 namespace ablate::experiments {

@@ -1,13 +1,13 @@
 // The forecasting half of the Evaluator: on a held-out split, the model's MSE and MAE
 // (model units, overall and per horizon step) and per target series in the data's
-// units (MAE, RMSE, MASE, sMAPE) — experiments/metrics/forecast_metrics.h. On test,
+// units (MAE, RMSE, MASE, sMAPE) — experiments/tasks/forecast_metrics.h. On test,
 // the naive, seasonal naive and linear baselines on the same windows with the same
 // metrics (baseline_<name>_<metric>), so every trial's record holds what it is to be
 // compared with.
 #include <cmath>
 
-#include "experiments/metrics/forecast_baselines.h"
-#include "experiments/metrics/forecast_metrics.h"
+#include "experiments/tasks/forecast_baselines.h"
+#include "experiments/tasks/forecast_metrics.h"
 #include "experiments/runner/evaluation.h"
 #include "experiments/runner/stop_signal.h"
 

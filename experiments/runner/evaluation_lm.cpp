@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "experiments/runner/evaluation.h"
-#include "experiments/runner/ratio_metric.h"
+#include "experiments/records/ratio_metric.h"
 #include "experiments/runner/stop_signal.h"
 
 namespace ablate::experiments {

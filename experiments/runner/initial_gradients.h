@@ -1,5 +1,5 @@
 #pragma once
-// Every trial's gradient norms at initialisation (InitialGradients, trial_runner.h):
+// Every trial's gradient norms at initialisation (InitialGradients, records/trial_outcome.h):
 // those of its first training batch at the initial weights, before clipping and before
 // any update, per module group and overall. summary.json holds them as
 // "init_grad_norms" ({group: norm}) and "init_grad_norm" (the global norm); the

@@ -4,7 +4,7 @@
 // per example (model.kind = "decoder", experiments/tasks/decoder_stream.h) — so
 // training, evaluation, predictions.tsv and `ablate predict` share one code path and
 // compute the same metrics for both.
-#include "experiments/model_factory.h"
+#include "experiments/models/model_factory.h"
 
 namespace ablate::experiments {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "experiments/config/trial_config.h"
-#include "experiments/model_factory.h"
+#include "experiments/models/model_factory.h"
 #include "experiments/tasks/task.h"
 
 namespace ablate::experiments {

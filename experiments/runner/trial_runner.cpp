@@ -13,7 +13,7 @@
 
 #include "experiments/io/atomic_file.h"
 #include "autograd/kernels/gemm.h"
-#include "experiments/model_factory.h"
+#include "experiments/models/model_factory.h"
 #include "experiments/io/json_number.h"
 #include "experiments/runner/evaluation.h"
 #include "experiments/runner/initial_gradients.h"
@@ -215,7 +215,7 @@ json attention_maps(const Task& task, TrialModel& model) {
 }
 
 // A trial that ran out of memory despite the estimate checked before it started
-// (experiments/memory_estimate.h): the estimate is a lower bound, not a promise.
+// (experiments/models/memory_estimate.h): the estimate is a lower bound, not a promise.
 std::string out_of_memory_message(const Trial& trial) {
   const TrialConfig& c = trial.config;
   return "trial " + trial.id + " ran out of memory (d_model = " + std::to_string(c.model.transformer.d_model) +

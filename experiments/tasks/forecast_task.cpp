@@ -10,7 +10,7 @@
 #include <limits>
 #include <sstream>
 
-#include "experiments/metrics/forecast_metrics.h"
+#include "experiments/tasks/forecast_metrics.h"
 #include "experiments/tasks/forecast_data.h"
 #include "experiments/tasks/task.h"
 #include "nn/excerpt.h"

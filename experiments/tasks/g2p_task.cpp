@@ -15,7 +15,7 @@
 #include <stdexcept>
 
 #include "experiments/metrics/edit_distance.h"
-#include "experiments/runner/ratio_metric.h"
+#include "experiments/records/ratio_metric.h"
 #include "experiments/io/text_file.h"
 #include "experiments/tasks/task.h"
 #include "experiments/tasks/text_tokens.h"

@@ -15,7 +15,7 @@
 #include "experiments/metrics/bleu.h"
 #include "experiments/metrics/chrf.h"
 #include "experiments/metrics/error_rates.h"
-#include "experiments/runner/ratio_metric.h"
+#include "experiments/records/ratio_metric.h"
 #include "experiments/tasks/task.h"
 #include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"

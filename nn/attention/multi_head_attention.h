@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/attention/attention_path_record.h"
 #include "nn/attention/query_key.h"
 #include "nn/component.h"
 #include "nn/attention/score_scale.h"
@@ -34,15 +35,6 @@ struct AttentionTelemetry {
   std::vector<double> mean_entropy() const;
   std::vector<double> mean_max_prob() const;
   void reset();
-};
-
-// Which path the forwards took: the fused op (one kernel, no head split/merge copies)
-// or the general one, and the first reason a forward could not take the fused path,
-// in words (as PyTorch's why_not_fast_path strings say). Speed differs between the
-// two, so a run records which one its numbers came from.
-struct AttentionPathRecord {
-  std::int64_t fused = 0, general = 0;  // forwards since construction
-  std::string why_not_fused;            // the first reason seen; "" while every forward was fused
 };
 
 class MultiHeadAttention : public Module {

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "experiments/data/data_cache.h"
-#include "experiments/data/data_command.h"
+#include "experiments/cli/data_command.h"
 #include "experiments/data/datasets.h"
 #include "experiments/data/hash_split.h"
 #include "experiments/data/run_program.h"

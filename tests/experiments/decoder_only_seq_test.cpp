@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "experiments/config/experiment.h"
-#include "experiments/model_factory.h"
+#include "experiments/models/model_factory.h"
 #include "experiments/runner/sequence_model.h"
 #include "experiments/runner/trial_runner.h"
 #include "tests/experiments/experiment_files.h"

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <functional>
 
-#include "experiments/metrics/forecast_baselines.h"
-#include "experiments/metrics/forecast_metrics.h"
+#include "experiments/tasks/forecast_baselines.h"
+#include "experiments/tasks/forecast_metrics.h"
 
 using namespace ablate;
 using namespace ablate::experiments;

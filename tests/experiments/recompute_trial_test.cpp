@@ -11,7 +11,7 @@
 #include <regex>
 
 #include "experiments/config/experiment.h"
-#include "experiments/model_factory.h"
+#include "experiments/models/model_factory.h"
 #include "experiments/tasks/task.h"
 #include "tests/experiments/experiment_files.h"
 

@@ -9,7 +9,7 @@
 #include <random>
 
 #include "experiments/config/experiment.h"
-#include "experiments/model_factory.h"
+#include "experiments/models/model_factory.h"
 #include "experiments/runner/evaluation.h"
 #include "experiments/runner/trial_runner.h"
 #include "nn/checkpoint.h"

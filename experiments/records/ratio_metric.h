@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/runner/trial_runner.h"
+#include "experiments/records/evaluation.h"
 
 namespace ablate::experiments {
 

@@ -1,9 +1,9 @@
-#include "experiments/model_factory.h"
+#include "experiments/models/model_factory.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "experiments/memory_estimate.h"
+#include "experiments/models/memory_estimate.h"
 
 namespace ablate::experiments {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "experiments/config/trial_config.h"
+#include "experiments/records/trial_config.h"
 #include "experiments/tasks/task.h"
 
 namespace ablate::experiments {

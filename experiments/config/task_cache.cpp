@@ -1,4 +1,4 @@
-#include "experiments/tasks/task_cache.h"
+#include "experiments/config/task_cache.h"
 
 namespace ablate::experiments {
 

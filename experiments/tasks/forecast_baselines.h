@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/runner/trial_runner.h"
+#include "experiments/records/evaluation.h"
 #include "experiments/tasks/forecast_context.h"
 #include "experiments/tasks/task.h"
 

@@ -1,4 +1,4 @@
-#include "experiments/demo.h"
+#include "experiments/cli/demo.h"
 
 #include <chrono>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "experiments/memory_estimate.h"
+#include "experiments/models/memory_estimate.h"
 
 #include <unistd.h>
 

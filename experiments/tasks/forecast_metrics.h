@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/runner/ratio_metric.h"
+#include "experiments/records/ratio_metric.h"
 #include "experiments/tasks/forecast_context.h"
 
 namespace ablate::experiments {

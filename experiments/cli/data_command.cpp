@@ -1,4 +1,4 @@
-#include "experiments/data/data_command.h"
+#include "experiments/cli/data_command.h"
 
 #include <stdexcept>
 

@@ -1,8 +1,8 @@
-#include "experiments/metrics/forecast_baselines.h"
+#include "experiments/tasks/forecast_baselines.h"
 
 #include <Eigen/Dense>
 
-#include "experiments/metrics/forecast_metrics.h"
+#include "experiments/tasks/forecast_metrics.h"
 
 namespace ablate::experiments {
 

@@ -1,4 +1,4 @@
-#include "experiments/metrics/forecast_metrics.h"
+#include "experiments/tasks/forecast_metrics.h"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "experiments/config/trial_config.h"
+#include "experiments/records/trial_config.h"
 #include "experiments/tasks/decoder_stream.h"
 #include "experiments/tasks/task.h"
 #include "nn/transformer/transformer_models.h"
