@@ -21,9 +21,19 @@ struct TaskSpec {
   std::map<std::string, std::string> file_sha256;
 };
 
+// nn's defaults with d_ff and max_len at 0, as the keys declare them (plain_keys.cpp):
+// 0 means "derived when the file is read" (d_ff = 4 · d_model, max_len = the task's
+// longest sequence), so a TrialConfig built in code starts where an empty file does.
+inline nn::TransformerConfig unresolved_transformer() {
+  nn::TransformerConfig t;
+  t.d_ff = 0;
+  t.max_len = 0;
+  return t;
+}
+
 struct ModelSpec {
   std::string kind = "auto";  // resolved: seq2seq | encoder_regressor
-  nn::TransformerConfig transformer;
+  nn::TransformerConfig transformer = unresolved_transformer();
   bool share_embeddings = false;
   bool tie_output = false;
   std::string readout = "mean";  // encoder_regressor: mean | flatten (nn::Readout)

@@ -1,6 +1,24 @@
 #include "nn/transformer/transformer_config.h"
 
+#include <algorithm>
+
 namespace ablate::nn {
+
+namespace {
+bool one_of(const std::string& v, const std::vector<std::string>& choices) {
+  return std::find(choices.begin(), choices.end(), v) != choices.end();
+}
+}  // namespace
+
+const std::vector<std::string>& TransformerLimits::placements() {
+  static const std::vector<std::string> choices{"post", "pre"};
+  return choices;
+}
+
+const std::vector<std::string>& TransformerLimits::final_norms() {
+  static const std::vector<std::string> choices{"auto", "yes", "no"};
+  return choices;
+}
 
 bool TransformerConfig::pre_norm() const { return placement == "pre"; }
 
@@ -21,13 +39,13 @@ void TransformerConfig::validate() const {
   if ((attention.d_k == 0 || attention.d_v == 0) && d_model % heads != 0)
     throw std::invalid_argument("d_model = " + std::to_string(d_model) +
                                 " is not divisible by heads = " + std::to_string(heads));
-  if (placement != "post" && placement != "pre")
+  if (!one_of(placement, TransformerLimits::placements()))
     throw std::invalid_argument("norm placement must be 'post' or 'pre', got '" + placement + "'");
-  if (final_norm != "auto" && final_norm != "yes" && final_norm != "no")
+  if (!one_of(final_norm, TransformerLimits::final_norms()))
     throw std::invalid_argument("final_norm must be 'auto', 'yes' or 'no', got '" + final_norm + "'");
   for (double p : {dropout, embedding_dropout, attention.dropout})
-    if (!(p >= 0.0 && p < 1.0))
-      throw std::invalid_argument("dropout must be in [0, 1), got " + std::to_string(p));
+    if (!(p >= 0.0 && p <= TransformerLimits::max_dropout))
+      throw std::invalid_argument("dropout must be in [0, 0.99], got " + std::to_string(p));
 }
 
 }  // namespace ablate::nn

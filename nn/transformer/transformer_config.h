@@ -3,10 +3,20 @@
 // from TOML). Each axis is a Component: a registered name plus its options.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "nn/attention/multi_head_attention.h"
 
 namespace ablate::nn {
+
+// The limits validate() enforces, exported so that whoever declares these settings
+// elsewhere (the experiment keys of experiments/config/plain_keys.cpp) uses the same
+// ones: each range and choice list is written once, here.
+struct TransformerLimits {
+  static constexpr double max_dropout = 0.99;  // every dropout probability is in [0, max_dropout]
+  static const std::vector<std::string>& placements();   // post, pre
+  static const std::vector<std::string>& final_norms();  // auto, yes, no
+};
 
 struct TransformerConfig {
   std::int64_t d_model = 64;

@@ -145,3 +145,14 @@ TEST_CASE("model.readout is the forecasting head's: a sequence task refuses it a
   CHECK_THROWS_WITH(load_experiment(file, options),
                     Catch::Contains("model.readout") && Catch::Contains("forecasting head"));
 }
+
+TEST_CASE("every plain key's declared default is the value a default-built TrialConfig holds", "[keys]") {
+  // Code that builds a TrialConfig without reading a file (tests, the study, a plugin's
+  // helper) must get the same trial as a file that leaves every key out.
+  const TrialConfig fresh;
+  for (const PlainKey& k : plain_keys()) {
+    INFO(k.path() << ": declared " << nn::option_to_string(k.spec.default_value) << ", struct holds "
+                  << nn::option_to_string(k.get(fresh)));
+    CHECK(k.get(fresh) == k.spec.default_value);
+  }
+}
