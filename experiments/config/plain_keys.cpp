@@ -170,8 +170,8 @@ std::vector<PlainKey> model_subtable_keys() {
   };
 }
 
-// [train] (besides its components optimizer and schedule).
-std::vector<PlainKey> train_keys() {
+// [train] (besides its components optimizer and schedule): how long and how it learns.
+std::vector<PlainKey> training_keys() {
   return {
       key("train", {"steps", I(1000), "training steps", 1.0, 1e9}, FIELD(train.steps)),
       key("train", {"batch", I(32), "sequences (or windows) per step", 1.0, double(1 << 16)},
@@ -192,6 +192,12 @@ std::vector<PlainKey> train_keys() {
           FIELD(train.patience)),
       key("train", {"label_smoothing", 0.0, "sequence tasks", 0.0, 1.0},
           FIELD(train.label_smoothing)),
+  };
+}
+
+// [train]: how it is evaluated, and what it keeps and records.
+std::vector<PlainKey> evaluation_keys() {
+  return {
       key("train",
           {"validation_batch", I(128), "batch size for evaluation (validation and test)", 1.0,
            double(1 << 16)},
@@ -219,6 +225,12 @@ std::vector<PlainKey> train_keys() {
            "per BatchNorm module: distance of batch from running mean and variance since the last "
            "evaluation"},
           FIELD(train.norm_telemetry), unless_neutral, false),
+  };
+}
+
+// [train]: how it computes.
+std::vector<PlainKey> computation_keys() {
+  return {
       key("train",
           {"precision",
            std::string("f32"),
@@ -252,7 +264,8 @@ std::vector<PlainKey> train_keys() {
 // the key tables of experiments/README.md follow it.
 std::vector<PlainKey> declare() {
   std::vector<PlainKey> keys;
-  for (auto section : {top_level_keys, model_keys, model_subtable_keys, train_keys})
+  for (auto section : {top_level_keys, model_keys, model_subtable_keys, training_keys,
+                       evaluation_keys, computation_keys})
     for (PlainKey& k : section()) keys.push_back(std::move(k));
   return keys;
 }
