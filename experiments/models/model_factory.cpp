@@ -20,8 +20,7 @@ constexpr double kMaxParameters = 1e9;
 double parameter_bound(const TrialConfig& c, const Task& task) {
   const nn::TransformerConfig& t = c.model.transformer;
   const double e = double(t.d_model), h = double(t.heads);
-  const double dk = t.attention.d_k ? double(t.attention.d_k) : e / h;
-  const double dv = t.attention.d_v ? double(t.attention.d_v) : e / h;
+  const double dk = double(t.head_dim_k()), dv = double(t.head_dim_v());
   const double attention = 2 * e * h * dk + 2 * e * h * dv + 4 * e;
   const double ffn = 3 * e * double(t.d_ff) + e + double(t.d_ff);
   const double encoder = double(t.encoder_layers) * (attention + ffn + 4 * e);
@@ -73,9 +72,9 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
     *key = "model.max_len";
     return "max_len = " + std::to_string(t.max_len) + " is shorter than " + longest_what;
   }
-  if ((t.attention.d_k == 0 || t.attention.d_v == 0) && t.d_model % t.heads != 0) {
+  if (std::string problem = t.head_split_problem(); !problem.empty()) {
     *key = "model.heads";
-    return "d_model = " + std::to_string(t.d_model) + " is not divisible by heads = " + std::to_string(t.heads);
+    return problem;
   }
   if (t.positions.kind == "learned" && t.positions.options.get_int("max_len") < longest) {
     *key = "model.positions.max_len";

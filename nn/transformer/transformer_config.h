@@ -45,6 +45,13 @@ struct TransformerConfig {
 
   bool pre_norm() const;
   bool has_final_norm() const;
+  // Per-head query/key and value widths: attention.d_k and d_v, or d_model / heads when
+  // 0 — computed here once, for the layers, the size checks and the reports.
+  std::int64_t head_dim_k() const;
+  std::int64_t head_dim_v() const;
+  // "" when those widths are defined, else why not: d_model not divisible by heads
+  // while d_k or d_v derives from it.
+  std::string head_split_problem() const;
   // Throws std::invalid_argument for impossible combinations (d_model not divisible by
   // heads, unknown placement, ...).
   void validate() const;

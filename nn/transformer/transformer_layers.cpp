@@ -7,8 +7,8 @@ BuildContext make_build_context(const TransformerConfig& c, Generator& init, Gen
   BuildContext ctx;
   ctx.d_model = c.d_model;
   ctx.heads = c.heads;
-  ctx.d_k = c.attention.d_k ? c.attention.d_k : c.d_model / c.heads;
-  ctx.d_v = c.attention.d_v ? c.attention.d_v : c.d_model / c.heads;
+  ctx.d_k = c.head_dim_k();
+  ctx.d_v = c.head_dim_v();
   ctx.d_ff = c.d_ff;
   ctx.max_len = c.max_len;
   ctx.bias = c.bias;

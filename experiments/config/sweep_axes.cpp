@@ -1,0 +1,198 @@
+#include "experiments/config/sweep_axes.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace ablate::experiments {
+
+namespace {
+
+using Entry = std::pair<std::string, const toml::node*>;
+
+// The keys of a [sweep.zip] group in the file's order. By their own source positions:
+// the groups of [[sweep.zip]] share one dotted path, so the position index cannot
+// tell their keys apart.
+std::vector<std::pair<toml::key, const toml::node*>> zip_keys_in_file_order(
+    const toml::table& group) {
+  std::vector<std::pair<toml::key, const toml::node*>> zipped;
+  for (const auto& [key, value] : group) zipped.emplace_back(key, &value);
+  std::stable_sort(zipped.begin(), zipped.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.first.source().begin.line, a.first.source().begin.column) <
+           std::pair(b.first.source().begin.line, b.first.source().begin.column);
+  });
+  return zipped;
+}
+
+// Reads the axes of [sweep] and [tune]. Problems go through a reader of the whole
+// document, which places each at its dotted key's position in the file.
+class AxisReader {
+ public:
+  AxisReader(const toml::table& doc, const std::string& path, const PositionIndex& positions,
+             std::vector<ConfigProblem>& problems)
+      : positions_(positions), file_(&doc, "", path, problems, positions) {}
+
+  void read_sweep(const toml::node& sweep);
+  // After read_sweep: a key may not be both swept and tuned.
+  void read_tune(const toml::node& tune);
+  SweepAxes take() { return std::move(out_); }
+
+ private:
+  std::vector<Entry> entries(const toml::node& node, const std::string& table,
+                             const std::string& not_a_table);
+  std::vector<const toml::node*> list_values(const std::string& table, const std::string& key,
+                                             const toml::node& node);
+  void add_list_axis(const std::string& table, const std::string& key, const toml::node& node);
+  void read_seeds(const toml::node& node);
+  void read_zip(const toml::node& node);
+  void read_zip_group(const toml::table& group);
+  bool is_swept(const std::string& key) const;
+
+  const PositionIndex& positions_;
+  TomlReader file_;
+  SweepAxes out_;
+};
+
+// The entries of [sweep] or [tune] in the file's order (toml++ keeps keys sorted; the
+// grid follows the file instead); none, and a problem, when it is not a table.
+std::vector<Entry> AxisReader::entries(const toml::node& node, const std::string& table,
+                                       const std::string& not_a_table) {
+  std::vector<Entry> entries;
+  const toml::table* t = node.as_table();
+  if (!t) {
+    file_.problem(table, not_a_table);
+    return entries;
+  }
+  for (const auto& [k, v] : *t) entries.emplace_back(std::string(k.str()), &v);
+  std::stable_sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+    return positions_.find(table + "." + a.first) < positions_.find(table + "." + b.first);
+  });
+  return entries;
+}
+
+// One key's values, in a list of [sweep] (table "sweep") or [tune] (table "tune");
+// none, and a problem, when they are not a non-empty list.
+std::vector<const toml::node*> AxisReader::list_values(const std::string& table,
+                                                       const std::string& key,
+                                                       const toml::node& node) {
+  const std::string at = table + "." + key;
+  const char* verb = table == "tune" ? "search" : "sweep";
+  std::vector<const toml::node*> values;
+  const toml::array* a = node.as_array();
+  if (!a) {
+    file_.problem(at, std::string("must be a list of values to ") + verb);
+    return values;
+  }
+  if (a->empty()) {
+    file_.problem(at, std::string("is an empty list: nothing to ") + verb);
+    return values;
+  }
+  for (const toml::node& v : *a) values.push_back(&v);
+  return values;
+}
+
+// The axis of one key of [sweep] or [tune] (none when its list is unusable).
+void AxisReader::add_list_axis(const std::string& table, const std::string& key,
+                               const toml::node& node) {
+  SweepAxis axis;
+  axis.tune = table == "tune";
+  axis.keys.push_back(key);
+  axis.values.push_back(list_values(table, key, node));
+  if (!axis.values[0].empty()) out_.axes.push_back(std::move(axis));
+}
+
+void AxisReader::read_seeds(const toml::node& node) {
+  const toml::array* a = node.as_array();
+  if (!a || a->empty()) {
+    file_.problem("sweep.seeds", "must be a non-empty list of integers");
+    return;
+  }
+  for (const toml::node& s : *a) {
+    auto seed = integer_value(s);
+    if (!seed || *seed < 0)
+      file_.problem("sweep.seeds", "seeds must be integers >= 0");
+    else
+      out_.seeds.push_back(std::uint64_t(*seed));
+  }
+}
+
+// [sweep.zip] (one group) or [[sweep.zip]] (several): each group one axis.
+void AxisReader::read_zip(const toml::node& node) {
+  std::vector<const toml::table*> groups;
+  if (const toml::table* t = node.as_table())
+    groups.push_back(t);
+  else if (const toml::array* a = node.as_array(); a && a->is_array_of_tables())
+    for (const toml::node& g : *a) groups.push_back(g.as_table());
+  else {
+    file_.problem("sweep.zip", "must be a table (or array of tables) of key = [values]");
+    return;
+  }
+  for (const toml::table* g : groups) read_zip_group(*g);
+}
+
+void AxisReader::read_zip_group(const toml::table& group) {
+  SweepAxis axis;
+  axis.zip = true;
+  for (const auto& [key, node] : zip_keys_in_file_order(group)) {
+    const std::string name(key.str());
+    std::vector<const toml::node*> values = list_values("sweep", "zip." + name, *node);
+    if (!axis.values.empty() && values.size() != axis.size()) {
+      file_.problem("sweep.zip." + name, "zipped lists must have equal lengths (" +
+                                             std::to_string(values.size()) + " here, " +
+                                             std::to_string(axis.size()) + " before)");
+      continue;
+    }
+    axis.keys.push_back(name);
+    axis.values.push_back(values);
+  }
+  if (!axis.keys.empty()) out_.axes.push_back(std::move(axis));
+}
+
+void AxisReader::read_sweep(const toml::node& sweep) {
+  for (const auto& [key, node] : entries(sweep, "sweep", "must be a table")) {
+    if (key == "plugins" || key == "plugins_sha256")  // loaded once, before any trial is read
+      file_.problem("sweep." + key,
+                    "plugins cannot be swept: list every plugin in the top-level `plugins` "
+                    "(loading one only adds components; sweep the component's axis instead)");
+    else if (key == "seeds")
+      read_seeds(*node);
+    else if (key == "zip")
+      read_zip(*node);
+    else
+      add_list_axis("sweep", key, *node);
+  }
+}
+
+bool AxisReader::is_swept(const std::string& key) const {
+  return std::any_of(out_.axes.begin(), out_.axes.end(), [&](const SweepAxis& a) {
+    return std::find(a.keys.begin(), a.keys.end(), key) != a.keys.end();
+  });
+}
+
+// The tuning grid: axes like the sweep's, searched for each sweep point.
+void AxisReader::read_tune(const toml::node& tune) {
+  for (const auto& [key, node] :
+       entries(tune, "tune", "must be a table of key = [values] to search per sweep point")) {
+    if (is_swept(key))
+      file_.problem("tune." + key,
+                    "is also swept: a key is either swept (its values compared) or tuned (the "
+                    "best value chosen for each sweep point), not both");
+    else if (key == "seeds" || key == "zip" || key == "plugins" || key == "plugins_sha256")
+      file_.problem("tune." + key,
+                    "cannot be tuned: [tune] lists trial keys (e.g. \"train.lr\" = [3e-4, "
+                    "1e-3]); seeds come from sweep.seeds");
+    else
+      add_list_axis("tune", key, *node);
+  }
+}
+
+}  // namespace
+
+SweepAxes read_sweep_axes(const toml::table& doc, const std::string& path,
+                          const PositionIndex& positions, std::vector<ConfigProblem>& problems) {
+  AxisReader reader(doc, path, positions, problems);
+  if (const toml::node* sweep = doc.get("sweep")) reader.read_sweep(*sweep);
+  if (const toml::node* tune = doc.get("tune")) reader.read_tune(*tune);
+  return reader.take();
+}
+
+}  // namespace ablate::experiments

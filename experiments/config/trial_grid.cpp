@@ -1,0 +1,306 @@
+#include "experiments/config/trial_grid.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include "experiments/config/overrides.h"
+#include "experiments/config/toml_writer.h"
+#include "experiments/io/file_digest.h"
+#include "experiments/config/task_cache.h"
+
+namespace ablate::experiments {
+
+namespace {
+
+// Most trials one experiment file may expand to. Far beyond any CPU sweep (10,000
+// trials of a minute are a week on 2 cores), low enough that validating them all
+// takes seconds.
+constexpr std::size_t kMaxTrials = 10'000;
+
+// Points named with a problem that arises at some points only; the rest are counted.
+constexpr std::size_t kPointsNamed = 5;
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+// 16 hex digits of FNV-1a: a trial's (or a point's) id.
+std::string hex_id(const std::string& config_toml) {
+  std::ostringstream id;
+  id << std::hex << std::setw(16) << std::setfill('0') << fnv1a64(config_toml);
+  return id.str();
+}
+
+// Sets `path` (dotted) in `doc` to a copy of `value`, creating tables on the way; a
+// component written as a string ("norm = 'layer'") becomes { kind = "layer" } when a
+// key below it is swept.
+std::string set_path(toml::table& doc, const std::string& path, const toml::node& value) {
+  std::vector<std::string> keys;
+  for (std::size_t start = 0;;) {
+    std::size_t dot = path.find('.', start);
+    keys.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (keys.back().empty()) return "is not a valid dotted key";
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return set_key_path(doc, keys, value);
+}
+
+// Refuses a grid of more than kMaxTrials trials — checked first, so that a typo'd grid
+// is an error rather than hours of validation — and sweep.seeds beside a single trial's
+// seed.
+void check_grid_shape(const GridSource& source, const std::vector<SweepAxis>& axes,
+                      const std::vector<std::uint64_t>& seeds) {
+  const std::size_t seed_count = seeds.empty() ? 1 : seeds.size();
+  double trials = double(seed_count);  // a double: no overflow
+  std::string grid;
+  for (const SweepAxis& a : axes) {
+    trials *= double(a.size());
+    grid += std::to_string(a.size()) + " × ";
+  }
+  if (trials > double(kMaxTrials)) {
+    auto [l, c] = source.positions.find("sweep");
+    char count[32];
+    std::snprintf(count, sizeof count, "%.4g", trials);
+    throw ConfigError(
+        {{source.path, l, c, "sweep",
+          "expands to " + std::string(count) + " trials (" + grid + std::to_string(seed_count) +
+              " seeds); at most " + std::to_string(kMaxTrials) +
+              " per file — split the sweep into several files"}});
+  }
+  const bool trial_seed_swept = std::any_of(axes.begin(), axes.end(), [](const SweepAxis& a) {
+    return !a.tune && std::find(a.keys.begin(), a.keys.end(), "trial_seed") != a.keys.end();
+  });
+  if (!seeds.empty() && (source.doc.get("trial_seed") || trial_seed_swept)) {
+    auto [l, c] = source.positions.find("trial_seed");
+    throw ConfigError({{source.path, l, c, "trial_seed",
+                        "a single trial's seed cannot be combined with sweep.seeds (remove one)"}});
+  }
+}
+
+// One grid point's values: every swept and tuned value, in axis order.
+struct GridPoint {
+  KeyValues values;                  // as written in TOML
+  std::vector<std::string> entries;  // where the file gives each: "sweep.K", "tune.K", ...
+  std::vector<bool> tuned;
+
+  KeyValues swept_values() const { return of_kind(false); }
+  KeyValues tuned_values() const { return of_kind(true); }
+  std::string label() const {  // "model.heads=3 train.lr=0.001": where a problem arose
+    Trial labelled;
+    labelled.point = values;
+    return labelled.point_label();
+  }
+
+ private:
+  KeyValues of_kind(bool is_tuned) const {
+    KeyValues out;
+    for (std::size_t k = 0; k < values.size(); ++k)
+      if (tuned[k] == is_tuned) out.push_back(values[k]);
+    return out;
+  }
+};
+
+// The sweep point of a trial, whatever its seed: the id of its config with trial_seed
+// 0 and no name.
+std::string point_id_of(const TrialConfig& config) {
+  TrialConfig unseeded = config;
+  unseeded.trial_seed = 0;
+  unseeded.name.clear();
+  return hex_id(to_toml_string(unseeded));
+}
+
+// What a trial is evaluated on: its resolved [task] and data seed.
+std::string data_id_of(const TrialConfig& config) {
+  const toml::table resolved = to_toml(config);
+  const toml::table* task = resolved["task"].as_table();
+  return hex_id((task ? toml_document_text(*task) : std::string()) +
+                "\nseed = " + std::to_string(config.data_seed));
+}
+
+// Each problem of a grid point, with the points it arose at (in order of first
+// appearance): one that arises at every point does not depend on the swept values and
+// is reported once; others name their points.
+class PointProblems {
+ public:
+  void add(const std::vector<ConfigProblem>& found, const std::string& point_label) {
+    for (const ConfigProblem& pr : found) {
+      auto [it, first] = index_.emplace(pr.str(), list_.size());
+      if (first) list_.push_back({pr, {}});
+      list_[it->second].second.push_back(point_label);
+    }
+  }
+
+  void report(std::size_t points, std::vector<ConfigProblem>& problems) const {
+    for (const auto& [pr, labels] : list_) {
+      if (labels.size() == points) {
+        problems.push_back(pr);
+        continue;
+      }
+      for (std::size_t k = 0; k < labels.size() && k < kPointsNamed; ++k) {
+        ConfigProblem at_point = pr;
+        at_point.message += " (trial " + labels[k] + ")";
+        if (k + 1 == kPointsNamed && labels.size() > kPointsNamed)
+          at_point.message +=
+              " and " + std::to_string(labels.size() - kPointsNamed) + " more grid points";
+        problems.push_back(at_point);
+      }
+    }
+  }
+
+ private:
+  std::vector<std::pair<ConfigProblem, std::vector<std::string>>> list_;
+  std::map<std::string, std::size_t> index_;
+};
+
+// The trial ids of a grid, with the point each came from: a second point giving an
+// id already seen means a swept key whose values resolve to the same trial.
+class TrialIds {
+ public:
+  explicit TrialIds(TomlReader& file) : file_(file) {}
+
+  // Whether `t` is new; if not, the problem (each once per file: per key, or the same
+  // point repeated).
+  bool add(const Trial& t, const GridPoint& point) {
+    auto [earlier, first] = point_of_id_.emplace(t.id, point.values);
+    if (first) return true;
+    if (point.values == earlier->second && reported_keys_.insert("").second)
+      file_.problem("sweep", "lists the same trial twice (a value or a seed repeated: " +
+                                 t.seeded_label() + ")");
+    for (std::size_t k = 0; k < point.values.size() && k < earlier->second.size(); ++k) {
+      const auto& [key, value] = point.values[k];
+      const std::string& other = earlier->second[k].second;
+      if (value == other || !reported_keys_.insert(key).second) continue;
+      file_.problem(point.entries[k],
+                    "the values " + other + " and " + value + " give the same trial (" + key +
+                        " is not part of a trial's identity, or both resolve to the same "
+                        "config); sweep a key whose values differ");
+    }
+    return false;
+  }
+
+ private:
+  TomlReader& file_;
+  std::map<std::string, KeyValues> point_of_id_;
+  std::set<std::string> reported_keys_;
+};
+
+class GridExpansion {
+ public:
+  GridExpansion(const GridSource& source, const std::vector<SweepAxis>& axes,
+                const std::vector<std::uint64_t>& seeds, std::vector<ConfigProblem>& problems)
+      : source_(source),
+        axes_(axes),
+        seeds_(seeds),
+        problems_(problems),
+        file_(&source.doc, "", source.path, problems, source.positions),
+        ids_(file_),
+        base_(source.doc) {
+    base_.erase("sweep");
+  }
+
+  std::size_t points() const {
+    std::size_t points = 1;  // ≤ kMaxTrials, checked before
+    for (const SweepAxis& a : axes_) points *= a.size();
+    return points;
+  }
+  void expand_point(std::size_t p);
+  // The trials; the problems of points reported.
+  std::vector<Trial> finish() {
+    point_problems_.report(points(), problems_);
+    return std::move(trials_);
+  }
+
+ private:
+  GridPoint set_point(std::size_t p, toml::table& doc, PositionIndex& positions);
+  void add_trials(const TrialConfig& config, const GridPoint& point);
+
+  const GridSource& source_;
+  const std::vector<SweepAxis>& axes_;
+  const std::vector<std::uint64_t>& seeds_;
+  std::vector<ConfigProblem>& problems_;
+  TomlReader file_;  // places a problem at its dotted key's position in the file
+  TrialIds ids_;
+  PointProblems point_problems_;
+  toml::table base_;     // the file's document without [sweep]
+  FileDigests digests_;  // each data file hashed once, however many grid points read it
+  TaskCache tasks_;      // and each distinct task built once
+  std::vector<Trial> trials_;
+};
+
+// Sets the values of grid point `p` in `doc`; a problem in a value points at its
+// entry in [sweep] or [tune].
+GridPoint GridExpansion::set_point(std::size_t p, toml::table& doc, PositionIndex& positions) {
+  std::vector<std::size_t> index(axes_.size());  // along each axis; the first is slowest
+  for (std::size_t a = axes_.size(); a-- > 0;) {
+    index[a] = p % axes_[a].size();
+    p /= axes_[a].size();
+  }
+  GridPoint point;
+  for (std::size_t a = 0; a < axes_.size(); ++a)
+    for (std::size_t k = 0; k < axes_[a].keys.size(); ++k) {
+      const std::string& key = axes_[a].keys[k];
+      const toml::node& value = *axes_[a].values[k][index[a]];
+      const std::string entry = axes_[a].entry(key);
+      if (std::string err = set_path(doc, key, value); !err.empty()) {
+        file_.problem(entry, err);
+        continue;
+      }
+      positions.add(value, key);
+      point.values.emplace_back(key, display_value(value));
+      point.entries.push_back(entry);
+      point.tuned.push_back(axes_[a].tune);
+    }
+  return point;
+}
+
+void GridExpansion::expand_point(std::size_t p) {
+  toml::table doc = base_;
+  PositionIndex positions = source_.positions;
+  const GridPoint point = set_point(p, doc, positions);
+  // Validated once per grid point; the seeds only change the trial's seed.
+  std::vector<ConfigProblem> found;
+  TrialConfig config =
+      read_trial_config(doc, source_.path, source_.base_dir, positions, found, digests_, &tasks_);
+  config.plugins = source_.plugins;
+  if (!found.empty()) {
+    point_problems_.add(found, point.label());
+    return;
+  }
+  add_trials(config, point);
+}
+
+// The point's trials, one per seed, each with its ids.
+void GridExpansion::add_trials(const TrialConfig& config, const GridPoint& point) {
+  const std::string point_id = point_id_of(config), data_id = data_id_of(config);
+  for (std::uint64_t seed :
+       seeds_.empty() ? std::vector<std::uint64_t>{config.trial_seed} : seeds_) {
+    Trial t;
+    t.config = config;
+    t.config.trial_seed = seed;
+    t.config_toml = to_toml_string(t.config);
+    t.id = hex_id(t.config_toml);
+    t.point_id = point_id;
+    t.data_id = data_id;
+    t.point = point.swept_values();
+    t.tune = point.tuned_values();
+    if (ids_.add(t, point)) trials_.push_back(std::move(t));
+  }
+}
+
+}  // namespace
+
+std::vector<Trial> expand_grid(const GridSource& source, const std::vector<SweepAxis>& axes,
+                               const std::vector<std::uint64_t>& seeds,
+                               std::vector<ConfigProblem>& problems) {
+  check_grid_shape(source, axes, seeds);
+  GridExpansion grid(source, axes, seeds, problems);
+  const std::size_t points = grid.points();
+  for (std::size_t p = 0; p < points; ++p) grid.expand_point(p);
+  return grid.finish();
+}
+
+}  // namespace ablate::experiments

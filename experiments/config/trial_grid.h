@@ -1,0 +1,36 @@
+#pragma once
+// An experiment's grid expanded into its trials: every point of the sweep and tune
+// axes (the first axis slowest) × every seed. Each point is validated once, and each
+// trial gets its ids (experiment.h, Trial); two points that resolve to the same trial
+// are an error naming the key that does not change it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "experiments/config/experiment.h"
+#include "experiments/config/sweep_axes.h"
+
+namespace ablate::experiments {
+
+// What a grid is expanded from: the file's document and where its trials' relative
+// paths resolve.
+struct GridSource {
+  const toml::table& doc;  // overrides applied; its [sweep] is left out of every trial
+  const std::string& path;
+  const PositionIndex& positions;
+  const std::string& base_dir;
+  const std::vector<PluginRef>& plugins;  // every trial's config lists them
+};
+
+// The trials of every grid point × seed (`seeds`, or each point's own trial_seed when
+// empty), in grid order with seeds innermost. Throws a ConfigError before validating
+// anything when the grid has too many trials or sweep.seeds meets a single trial's
+// seed. Appends every problem of the points (one arising at every point once, others
+// with the points they arose at) and of values giving the same trial.
+std::vector<Trial> expand_grid(const GridSource& source, const std::vector<SweepAxis>& axes,
+                               const std::vector<std::uint64_t>& seeds,
+                               std::vector<ConfigProblem>& problems);
+
+}  // namespace ablate::experiments
