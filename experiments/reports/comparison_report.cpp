@@ -1,0 +1,196 @@
+// comparison_report (report.h): comparisons.csv, and summary.md's test table with the
+// notes, claims, validation curves and tuning that follow it.
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "experiments/config/report_spec.h"
+#include "experiments/reports/claims_report.h"
+#include "experiments/reports/report.h"
+#include "experiments/reports/run_rows.h"
+
+namespace ablate::experiments {
+
+namespace {
+
+// The metrics compared: the test metrics with [report] metric first, then the curve
+// metrics.
+ComparisonSettings comparison_settings(const RunPoints& run) {
+  ComparisonSettings settings;
+  settings.metrics = run.test_metrics;
+  if (!run.metric.empty()) {
+    std::erase(settings.metrics, run.metric);
+    settings.metrics.insert(settings.metrics.begin(), run.metric);
+  }
+  settings.equivalence_margin = run.equivalence_margin;
+  settings.metrics.insert(settings.metrics.end(), run.curve_metrics.begin(),
+                          run.curve_metrics.end());
+  return settings;
+}
+
+// The heading of the test table and how to read it.
+std::string test_table_intro(const RunPoints& run, const std::string& metric,
+                             const std::string& baseline_text) {
+  std::ostringstream md;
+  md << "## Test " << metric << "\n\n";
+  md << "Each trial's model is the one validation selected; its test set was evaluated once. Mean "
+        "over seeds "
+        "with its 95% t interval, clipped to the metric's range"
+     << (higher_is_better(metric) ? " (higher is better)" : " (lower is better)") << ". ";
+  if (!baseline_text.empty())
+    md << "Each point is compared with its baseline — " << baseline_text
+       << (run.baseline.size() < run.keys.size() ? ", the point's other swept values unchanged"
+                                                 : "")
+       << " — by a paired t-test over seeds when every seed of both finished, Welch's t-test "
+          "otherwise, with the "
+          "permutation test's p beside it (sign flips when paired); the effect size is Cohen's d "
+          "(d_z when "
+          "paired); the last numeric column is the difference this design detects with 80% power "
+          "at α = 0.05 "
+          "(a post-hoc estimate, from the observed spread). **These rows are exploratory**: their "
+          "p-values are "
+          "not adjusted for the table's many comparisons"
+       << (run.claims.empty()
+               ? "; an experiment file's [[report.claims]] are what get confirmatory verdicts. "
+               : "; the confirmatory verdicts are the claims' (below). ");
+  if (run.equivalence_margin)
+    md << "Equivalence margin ±" << *run.equivalence_margin << " (two one-sided tests). ";
+  md << "All metrics: comparisons.csv.\n\n";
+  return md.str();
+}
+
+// How many comparisons of `metric` are between points tested on different data; "" for none.
+std::string other_data_note(const std::vector<ComparisonRow>& rows, const std::string& metric) {
+  std::size_t other_data = 0;
+  for (const ComparisonRow& r : rows)
+    other_data += r.metric == metric && r.comparison && !r.same_data;
+  if (!other_data) return "";
+  std::ostringstream md;
+  md << "\n**" << other_data
+     << " of these comparisons are between points evaluated on different data** (another "
+        "task or data seed, so other test sets): their differences mix the variant with the "
+        "data.\n";
+  return md.str();
+}
+
+// The evaluation noise beside the seed spread: which of the two limits the design.
+std::string evaluation_noise_note(const std::vector<ComparisonRow>& rows,
+                                  const std::string& metric) {
+  std::vector<double> noise, spread;
+  for (const ComparisonRow& r : rows)
+    if (r.metric == metric && r.summary.n >= 2 && std::isfinite(r.eval_se)) {
+      noise.push_back(r.eval_se);
+      spread.push_back(r.summary.sd);
+    }
+  if (noise.empty()) return "";
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  };
+  std::ostringstream n;
+  n << std::setprecision(2) << "\nEvaluation noise: a trial's test " << metric
+    << " has a standard error of " << median(noise)
+    << " over its test set; the standard deviation over seeds is " << median(spread)
+    << " (medians over points).\n";
+  return n.str();
+}
+
+// A table of one curve metric (curve_metrics.h), compared as the test metrics are.
+std::string curve_section(const RunPoints& run, const std::vector<ComparisonRow>& rows,
+                          const std::string& metric, const std::string& curve) {
+  const bool steps = curve.starts_with("steps_to_");
+  std::ostringstream md;
+  md << "\n### Validation curve: " << curve << "\n\n"
+     << (steps ? "The first evaluation step at which the validation " + metric + " reached " +
+                     summary_value_text(*run.threshold) +
+                     " (a trial that never did counts as its training length)."
+               : "The mean validation " + metric +
+                     " over training (the area under its curve per step): "
+                     "sample efficiency, beside the final quality above.")
+     << " Compared as above.\n\n";
+  md << comparisons_markdown(run.points, rows, run.keys, curve);
+  if (steps) {
+    int censored = 0, total = 0;
+    for (const PointResults& p : run.points) {
+      censored += p.not_reached.count(curve) ? p.not_reached.at(curve) : 0;
+      for (const auto& [seed, m] : p.test) total += m.count(curve);
+    }
+    if (censored) md << "\n" << censored << " of " << total << " trials never reached it.\n";
+  }
+  return md.str();
+}
+
+// A row of the tuning table: the point's settings, the chosen one in bold; counts in
+// `at_edge` a point whose one tuned key chose the grid's first or last value.
+std::string tuning_row(const RunPoints& run, const PointResults& p, int& at_edge) {
+  std::ostringstream md;
+  md << "|";
+  for (const std::string& k : run.keys)
+    md << " " << (p.values.count(k) ? p.values.at(k) : "") << " |";
+  std::string cells;
+  for (const TuningSetting& t : p.settings) {
+    std::ostringstream c;
+    c << std::setprecision(4) << t.label << ": " << t.validation_loss;
+    cells +=
+        (cells.empty() ? " " : "; ") + (t.label == p.setting ? "**" + c.str() + "**" : c.str());
+  }
+  // One tuned key whose chosen value is the grid's first or last: the best may lie beyond.
+  const bool one_key =
+      !p.setting.empty() && std::count(p.setting.begin(), p.setting.end(), '=') == 1;
+  if (one_key && p.settings.size() >= 2 &&
+      (p.setting == p.settings.front().label || p.setting == p.settings.back().label)) {
+    cells += " (at the edge of the grid: the best may lie beyond it)";
+    ++at_edge;
+  }
+  md << cells << " |\n";
+  return md.str();
+}
+
+// Each point's [tune] settings with the one chosen; "" without [tune].
+std::string tuning_section(const RunPoints& run) {
+  bool tuned = false;
+  for (const PointResults& p : run.points) tuned |= !p.settings.empty();
+  if (!tuned) return "";
+  std::ostringstream md;
+  md << "\n### Tuning\n\nEach point is reported at the [tune] setting with the lowest mean "
+        "validation loss "
+        "over its seeds (of the model each trial kept; diverged trials count as infinite). Mean "
+        "validation "
+        "loss per setting, the chosen one in bold:\n\n|";
+  for (const std::string& k : run.keys) md << " " << k << " |";
+  md << " settings |\n|";
+  for (std::size_t i = 0; i <= run.keys.size(); ++i) md << "---|";
+  md << "\n";
+  int at_edge = 0;
+  for (const PointResults& p : run.points) md << tuning_row(run, p, at_edge);
+  if (at_edge)
+    md << "\n"
+       << at_edge << " of " << run.points.size()
+       << " points chose a setting at the edge of the grid; widen it to know whether a better one "
+          "lies beyond.\n";
+  return md.str();
+}
+
+}  // namespace
+
+ComparisonReport comparison_report(const RunPoints& run,
+                                   const std::vector<std::optional<std::size_t>>& baselines,
+                                   const std::string& baseline_text) {
+  const ComparisonSettings settings = comparison_settings(run);
+  const std::string& metric = settings.metrics.front();
+  const std::vector<ComparisonRow> rows = compare_points(run.points, baselines, settings);
+  ComparisonReport out;
+  out.csv = comparisons_csv(run.points, rows);
+  out.claims = claims_report(run, rows);
+  std::string md = test_table_intro(run, metric, baseline_text) +
+                   comparisons_markdown(run.points, rows, run.keys, metric) +
+                   other_data_note(rows, metric) + evaluation_noise_note(rows, metric);
+  // The claims next: the verdicts a replication is read for, after the table they come from.
+  md += out.claims.markdown;
+  for (const std::string& curve : run.curve_metrics) md += curve_section(run, rows, metric, curve);
+  out.markdown = md + tuning_section(run);
+  return out;
+}
+
+}  // namespace ablate::experiments

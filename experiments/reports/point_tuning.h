@@ -1,0 +1,30 @@
+#pragma once
+// Which [tune] setting each sweep point of a run is reported at (report.h).
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "experiments/reports/comparisons.h"
+#include "experiments/reports/run_rows.h"
+
+namespace ablate::experiments {
+
+// Each [tune] setting of a sweep point with its mean validation loss over seeds (the
+// best evaluation's: the model each trial keeps), and the setting chosen: the lowest
+// mean. A diverged trial counts as an infinite loss; a setting with missing or failed
+// trials is compared on the trials it has. Without [tune], one setting "".
+struct Tuning {
+  std::vector<TuningSetting> settings;  // in trial order
+  std::string chosen;
+};
+
+// By the point's swept values.
+std::map<std::map<std::string, std::string>, Tuning> tune_points(const RunRows& run);
+
+// The trial index with only the trials of each point's chosen [tune] setting (all of
+// them without [tune]): the plots then show what the tables report, not an average
+// over learning rates that were searched and rejected.
+nlohmann::json chosen_settings_only(const RunRows& run);
+
+}  // namespace ablate::experiments

@@ -1,0 +1,44 @@
+#pragma once
+// A run directory as results.csv, summary.md and the comparisons read it (report.h):
+// its trial index (trials.json) and every trial's summary.json, one row a trial.
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "experiments/reports/report.h"
+
+namespace ablate::experiments {
+
+// One trial of the index, with its summary.json.
+struct TrialRow {
+  std::string id, point_id, data_id, label, tune_label;
+  std::uint64_t seed = 0;
+  std::map<std::string, std::string> point, tune;
+  nlohmann::json summary;  // null when missing
+};
+
+// A run directory's trial index and every trial's summary (null when missing).
+struct RunRows {
+  std::string dir;
+  nlohmann::json index;
+  std::vector<std::string> keys, tune_keys, metrics;
+  std::string primary;
+  bool higher_is_better = true;
+  bool forecast = false;
+  std::string task;                       // its kind: which metrics it has (test_metrics)
+  std::vector<std::string> test_metrics;  // test_metrics(task) with the by-length ones found
+  std::vector<TrialRow> rows;
+  ReportSummary report;
+};
+
+// Throws std::runtime_error if run_dir has no trials.json. A summary.json that cannot
+// be read counts as missing.
+RunRows read_run(const std::string& run_dir);
+
+// A summary.json value as the reports write it: a number to six significant digits, a
+// string as it is, anything else "".
+std::string summary_value_text(const nlohmann::json& v);
+
+}  // namespace ablate::experiments

@@ -1,0 +1,57 @@
+// trials.json (report.h): the run index the reports read.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "experiments/io/atomic_file.h"
+#include "experiments/reports/claims_report.h"
+#include "experiments/reports/report.h"
+
+namespace ablate::experiments {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+json trial_index_json(const Experiment& e) {
+  json trials = json::array();
+  for (const Trial& t : e.trials) {
+    json point = json::object();
+    for (const auto& [k, v] : t.point) point[k] = v;
+    json tune = json::object();
+    for (const auto& [k, v] : t.tune) tune[k] = v;
+    trials.push_back({{"id", t.id},
+                      {"point_id", t.point_id},
+                      {"data_id", t.data_id},
+                      {"seed", t.config.trial_seed},
+                      {"point", point},
+                      {"label", t.point_label()},
+                      {"tune", tune},
+                      {"tune_label", t.tune_label()}});
+  }
+  json baseline = json::object();
+  for (const auto& [k, v] : e.report.baseline) baseline[k] = v;
+  json report{{"baseline", baseline}, {"metric", e.report.metric}};
+  if (e.report.equivalence_margin) report["equivalence_margin"] = *e.report.equivalence_margin;
+  if (e.report.threshold) report["threshold"] = *e.report.threshold;
+  if (e.report.grad_norms_at_init) report["grad_norms_at_init"] = true;
+  if (!e.report.claims.empty()) report["claims"] = claims_json(e.report.claims);
+  return json{{"name", e.name},
+              {"description", e.description},
+              // Where the experiment file was: a trial's config.toml resolves its data
+              // paths against it, from wherever it is run (Experiment::base_dir).
+              {"source_dir", fs::absolute(e.base_dir).lexically_normal().string()},
+              {"swept_keys", e.swept_keys},
+              {"tune_keys", e.tune_keys},
+              {"axes", e.axes},
+              {"report", report},
+              {"family", e.trials.empty() || e.trials[0].config.model.kind != "encoder_regressor"
+                             ? "seq2seq"
+                             : "forecast"},
+              {"task", e.trials.empty() ? std::string() : e.trials[0].config.task.kind},
+              {"trials", trials}};
+}
+
+void write_trial_index(const std::string& run_dir, const Experiment& e) {
+  write_file_atomically(run_dir + "/trials.json", trial_index_json(e).dump(2) + "\n");
+}
+
+}  // namespace ablate::experiments
