@@ -41,6 +41,7 @@ test_packages=(
                                   # Clang, its ASan/UBSan/libFuzzer runtimes, the symbolizer,
                                   # and OpenMP for Clang
   npm                             # the shipped g2p and lm experiments' tests fetch their data
+  clang-format clang-tidy         # scripts/check-code.sh: the format and function-size checks
 )
 data_packages=(
   "${run_packages[@]}"
