@@ -13,6 +13,7 @@
 #include "autograd/kernels/gemm.h"
 #include "experiments/config/experiment.h"
 #include "experiments/config/plain_keys.h"
+#include "experiments/config/setting_keys.h"
 #include "experiments/cli/data_command.h"
 #include "experiments/cli/demo.h"
 #include "experiments/tasks/task.h"
@@ -345,8 +346,8 @@ int list(const std::vector<std::string>& args) {
   std::string markdown_table;
   desc.add_options()("plugin", po::value(&plugins)->composing(), "also list what this plugin adds (repeatable)")(
       "keys-markdown", po::value(&markdown_table),
-      "print the Markdown table of the plain keys of TABLE (\"\", model, model.layers, model.attention, "
-      "model.norm, train), as experiments/README.md holds it")(
+      "print the Markdown table of the keys of TABLE (\"\", model, model.layers, model.attention, "
+      "model.norm, train, report, study, study.attention), as experiments/README.md holds it")(
       "fuzz-dictionary", "print the experiment-file fuzzer's dictionary of keys and names (tests/fuzz/)");
   po::variables_map vm;
   if (!parse(args, desc, vm)) return 0;
@@ -355,7 +356,8 @@ int list(const std::vector<std::string>& args) {
     return 0;
   }
   if (vm.count("keys-markdown")) {
-    std::cout << plain_keys_markdown(markdown_table);
+    const std::string settings = setting_keys_markdown(markdown_table);
+    std::cout << (settings.empty() ? plain_keys_markdown(markdown_table) : settings);
     return 0;
   }
   std::vector<const Plugin*> loaded;
@@ -375,7 +377,9 @@ int list(const std::vector<std::string>& args) {
       std::cout << "      " << o.key << " = " << ablate::nn::option_to_string(o.default_value) << "  (" << o.doc << ")\n";
   }
   std::cout << "plain keys (every other sweepable value: dotted path, type = default, [allowed])\n"
-            << format_plain_keys();
+            << format_plain_keys()
+            << "run settings ([report], [study]: dotted path, type = default, [allowed]; in no trial's id)\n"
+            << format_setting_keys();
   for (const Plugin* p : loaded) {
     std::cout << "\nplugin " << p->path << " (built for ablate " << p->built_for << ", SHA-256 "
               << p->sha256.substr(0, 16) << "…) adds:\n";

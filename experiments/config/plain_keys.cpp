@@ -1,5 +1,7 @@
 #include "experiments/config/plain_keys.h"
 
+#include "experiments/config/declared_key.h"
+#include "experiments/config/setting_keys.h"
 #include "experiments/config/toml_writer.h"
 #include "experiments/tasks/task.h"
 #include "nn/registry_listing.h"
@@ -14,7 +16,7 @@ namespace ablate::experiments {
 
 namespace {
 
-constexpr double kMaxInt = double(std::numeric_limits<std::int64_t>::max());
+constexpr double kMaxInt = kMaxDeclaredInt;
 
 // The TrialConfig field a key sets, as a function returning a reference to it.
 // clang-format off
@@ -272,50 +274,12 @@ std::vector<PlainKey> declare() {
 
 #undef FIELD
 
-std::string type_name(const nn::OptionValue& v) {
-  return std::visit(
-      [](const auto& x) -> std::string {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, bool>)
-          return "bool";
-        else if constexpr (std::is_same_v<T, std::int64_t>)
-          return "integer";
-        else if constexpr (std::is_same_v<T, double>)
-          return "float";
-        else
-          return "string";
-      },
-      v);
-}
-
-std::string bound(double v) {
-  if (v >= kMaxInt) return "2⁶³−1";
-  if (v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(std::int64_t(v));
-  return shortest_float_text(v);
-}
-
-// A default as TOML writes it (0.0, not 0).
-std::string value_text(const nn::OptionValue& v) {
-  if (const double* d = std::get_if<double>(&v)) return shortest_float_text(*d);
-  return nn::option_to_string(v);
-}
-
-std::string allowed(const nn::OptionSpec& s) {
-  if (!s.choices.empty()) {
-    std::string out;
-    for (const std::string& c : s.choices) out += (out.empty() ? "" : ", ") + ("`" + c + "`");
-    return out;
-  }
-  if (s.min || s.max) return (s.min ? bound(*s.min) : "−∞") + " – " + (s.max ? bound(*s.max) : "∞");
-  return "";
-}
-
 std::string identity_note(const PlainKey& k) {
   switch (k.identity) {
     case InIdentity::always:
       return "";
     case InIdentity::unless_neutral:
-      return " (in the trial's id unless " + value_text(k.neutral) + ")";
+      return " (in the trial's id unless " + declared_value_text(k.neutral) + ")";
     case InIdentity::never:
       return " (not part of the trial's id)";
   }
@@ -330,28 +294,8 @@ const std::vector<PlainKey>& plain_keys() {
 }
 
 void read_plain_keys(TomlReader& r, TrialConfig& c) {
-  constexpr std::int64_t kLowest = std::numeric_limits<std::int64_t>::min(),
-                         kHighest = std::numeric_limits<std::int64_t>::max();
-  for (const PlainKey& k : plain_keys()) {
-    if (k.table != r.path()) continue;
-    const nn::OptionSpec& s = k.spec;
-    nn::OptionValue v = std::visit(
-        [&](const auto& fallback) -> nn::OptionValue {
-          using T = std::decay_t<decltype(fallback)>;
-          if constexpr (std::is_same_v<T, bool>) {
-            return r.boolean(s.key, fallback);
-          } else if constexpr (std::is_same_v<T, std::int64_t>) {
-            return r.integer(s.key, fallback, s.min ? std::int64_t(*s.min) : kLowest,
-                             s.max && *s.max < kMaxInt ? std::int64_t(*s.max) : kHighest);
-          } else if constexpr (std::is_same_v<T, double>) {
-            return r.number(s.key, fallback, s.min ? *s.min : -INFINITY, s.max ? *s.max : INFINITY);
-          } else {
-            return r.string(s.key, fallback, s.choices);
-          }
-        },
-        s.default_value);
-    k.set(c, v);
-  }
+  for (const PlainKey& k : plain_keys())
+    if (k.table == r.path()) k.set(c, read_declared(r, k.spec));
 }
 
 void write_plain_keys(const TrialConfig& c, const std::string& table, toml::table& out) {
@@ -364,11 +308,11 @@ void write_plain_keys(const TrialConfig& c, const std::string& table, toml::tabl
 }
 
 std::string plain_keys_markdown(const std::string& table) {
-  std::string out = "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
+  std::string out = kKeyTableHeader;
   for (const PlainKey& k : plain_keys())
     if (k.table == table)
-      out += "| `" + k.spec.key + "` | " + type_name(k.spec.default_value) + " | `" +
-             value_text(k.spec.default_value) + "` | " + allowed(k.spec) + " | " + k.spec.doc +
+      out += "| `" + k.spec.key + "` | " + declared_type_name(k.spec.default_value) + " | `" +
+             declared_value_text(k.spec.default_value) + "` | " + declared_allowed(k.spec) + " | " + k.spec.doc +
              identity_note(k) + " |\n";
   return out;
 }
@@ -376,13 +320,7 @@ std::string plain_keys_markdown(const std::string& table) {
 std::string fuzz_dictionary() {
   std::set<std::string> words;
   for (const PlainKey& k : plain_keys()) {
-    const std::string path = k.path();
-    for (std::size_t start = 0;;) {
-      std::size_t dot = path.find('.', start);
-      words.insert(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
+    add_path_words(k.path(), words);
     for (const std::string& c : k.spec.choices) words.insert(c);
   }
   auto component = [&](const std::string& name, const std::vector<nn::OptionSpec>& options) {
@@ -393,16 +331,11 @@ std::string fuzz_dictionary() {
     }
   };
   for (const nn::AxisInfo& axis : nn::registry_listing()) {
-    for (std::size_t start = 0;;) {  // the axis's own keys: "attention", "qk", ...
-      std::size_t dot = axis.axis.find('.', start);
-      words.insert(
-          axis.axis.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
+    add_path_words(axis.axis, words);  // the axis's own keys: "attention", "qk", ...
     for (const nn::ComponentInfo& c : axis.components) component(c.name, c.options);
   }
   for (const auto& t : task_registry().entries()) component(t.name, t.options);
+  add_setting_key_words(words);
   std::string out;
   for (const std::string& w : words)
     if (!w.empty()) out += "\"" + w + "\"\n";
@@ -414,8 +347,8 @@ std::string format_plain_keys() {
   for (const PlainKey& k : plain_keys()) {
     std::string path = k.path();
     out += "  " + path + std::string(path.size() < 34 ? 34 - path.size() : 1, ' ') +
-           type_name(k.spec.default_value) + " = " + value_text(k.spec.default_value);
-    if (std::string a = allowed(k.spec); !a.empty()) out += "  [" + a + "]";
+           declared_type_name(k.spec.default_value) + " = " + declared_value_text(k.spec.default_value);
+    if (std::string a = declared_allowed(k.spec); !a.empty()) out += "  [" + a + "]";
     out += "  " + k.spec.doc + identity_note(k) + "\n";
   }
   return out;

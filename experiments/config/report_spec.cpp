@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "experiments/config/setting_keys.h"
 #include "experiments/config/toml_writer.h"
 
 namespace ablate::experiments {
@@ -26,11 +27,7 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
   TomlReader top(&doc, "", file, problems, positions);
   const toml::table* table = top.table("report");
   TomlReader r = top.child(table, "report");
-  if (table && table->contains("equivalence_margin"))
-    spec.equivalence_margin = r.number("equivalence_margin", 0.0, 1e-300, 1e300);
-  spec.metric = r.string("metric", "");
-  if (table && table->contains("threshold")) spec.threshold = r.number("threshold", 0.0, -1e300, 1e300);
-  spec.grad_norms_at_init = r.boolean("grad_norms_at_init", false);
+  read_setting_keys(r, spec);  // the scalar keys (setting_keys.h); baseline and claims below
 
   // baseline: named keys first, checked; then each axis's first entry where unnamed.
   std::map<std::string, std::string> named;

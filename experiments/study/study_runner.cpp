@@ -4,6 +4,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "experiments/config/setting_keys.h"
 #include "experiments/config/experiment.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/io/atomic_file.h"
@@ -41,12 +42,14 @@ StudyConfig read_study(const std::string& path) {
   c.name = top.required_string("name");
   c.description = top.string("description", "");
   TomlReader s = top.child(top.table("study"), "study");
-  s.required_string("kind", {"scaling_gradient"});
-  c.literal = s.boolean("literal", true);
-  c.corrected = s.boolean("corrected", true);
-  c.training = s.boolean("training", true);
+  StudySettings settings;  // the declared keys (config/setting_keys.h)
+  read_setting_keys(s, settings);
   TomlReader a = s.child(s.table("attention"), "attention");
-  c.attention = a.boolean("enabled", true);
+  read_setting_keys(a, settings);
+  c.literal = settings.literal;
+  c.corrected = settings.corrected;
+  c.training = settings.training;
+  c.attention = settings.attention;
   if (const toml::node* dk = a.node("d_k")) {
     const toml::array* list = dk->as_array();
     c.attention_options.d_k.clear();
@@ -61,8 +64,8 @@ StudyConfig read_study(const std::string& path) {
         c.attention_options.d_k.push_back(*d);
       }
   }
-  c.attention_options.length = a.integer("length", 32, 1, 4096);
-  c.attention_options.seeds = a.integer("seeds", 20, 2, 10000);
+  c.attention_options.length = settings.attention_length;
+  c.attention_options.seeds = settings.attention_seeds;
   c.attention_options.seed = std::uint64_t(top.integer("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));
   a.finish();
   s.finish();

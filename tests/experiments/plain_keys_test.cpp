@@ -11,6 +11,7 @@
 
 #include "experiments/config/experiment.h"
 #include "experiments/config/plain_keys.h"
+#include "experiments/config/setting_keys.h"
 #include "experiments/config/toml_writer.h"
 #include "tests/experiments/experiment_files.h"
 
@@ -104,10 +105,13 @@ TEST_CASE("every plain key set to another value is read, written by its identity
   CHECK(checked == int(plain_keys().size()));
 }
 
-TEST_CASE("experiments/README.md holds the generated key table of every table with plain keys", "[keys][docs]") {
+TEST_CASE("experiments/README.md holds the generated key table of every table with declared keys",
+          "[keys][docs]") {
   const std::string readme = read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
   std::set<std::string> tables;
   for (const PlainKey& k : plain_keys()) tables.insert(k.table);
+  for (const auto& k : report_keys()) tables.insert(k.table);
+  for (const auto& k : study_keys()) tables.insert(k.table);
   for (const std::string& table : tables) {
     INFO("table '" << table << "' (regenerate with: ablate list --keys-markdown '" << table << "')");
     const std::string start = "<!-- keys: " + (table.empty() ? std::string("(top level)") : table) + " -->\n";
@@ -116,7 +120,8 @@ TEST_CASE("experiments/README.md holds the generated key table of every table wi
     begin += start.size();
     std::size_t end = readme.find("<!-- /keys -->", begin);
     REQUIRE(end != std::string::npos);
-    CHECK(readme.substr(begin, end - begin) == plain_keys_markdown(table));
+    const std::string settings = setting_keys_markdown(table);
+    CHECK(readme.substr(begin, end - begin) == (settings.empty() ? plain_keys_markdown(table) : settings));
   }
 }
 
@@ -154,5 +159,22 @@ TEST_CASE("every plain key's declared default is the value a default-built Trial
     INFO(k.path() << ": declared " << nn::option_to_string(k.spec.default_value) << ", struct holds "
                   << nn::option_to_string(k.get(fresh)));
     CHECK(k.get(fresh) == k.spec.default_value);
+  }
+}
+
+TEST_CASE("every [report] and [study] key's declared default is what a default-built struct holds",
+          "[keys]") {
+  // The readers start from a default-built ReportSpec / StudySettings: a key whose
+  // declared default differed would read one way when absent and another when written
+  // with its documented default.
+  const ReportSpec report;
+  for (const auto& k : report_keys()) {
+    INFO(k.path());
+    CHECK(k.holds_default(report));
+  }
+  const StudySettings study;
+  for (const auto& k : study_keys()) {
+    INFO(k.path());
+    CHECK(k.holds_default(study));
   }
 }
