@@ -2,7 +2,8 @@
 # Open-ended fuzzing, outside the test command (whose fuzzing is seeded and fixed, so
 # a landing never fails at random): each target — or those named — for SECONDS
 # (default 600) with a random seed, under ASan + UBSan, starting from the seed corpus
-# and every found input, in build-sanitize/fuzz-search/<target>/. A finding fails the
+# (with the seeds the build generates from the shipped experiment files) and every
+# found input, in build-sanitize/fuzz-search/<target>/. A finding fails the
 # script and is left in that directory's artifacts/; tests/fuzz/README.md says how it
 # becomes a regression input.
 #   scripts/fuzz.sh [SECONDS] [experiment_loader|safetensors|csv_loader|tsv_loader ...]
@@ -21,7 +22,8 @@ source scripts/sanitizer-env.sh
 status=0
 for t in "${targets[@]}"; do
   ABLATE_FUZZ_DICT=$( [[ $t == experiment_loader ]] && echo "build-sanitize/tests/fuzz/experiment_loader.dict" ) \
-  bash tests/fuzz/run_fuzzer.sh search "build-sanitize/tests/fuzz/${t}_fuzz" "tests/fuzz/corpus/$t" \
+  bash tests/fuzz/run_fuzzer.sh search "build-sanitize/tests/fuzz/${t}_fuzz" \
+    "$(cat "build-sanitize/tests/fuzz/$t.corpus")" \
     "tests/fuzz/regressions/$t" "$seconds" "build-sanitize/fuzz-search/$t" || status=1
 done
 exit "$status"

@@ -4,10 +4,10 @@
 #   scripts/reproduce.sh [--no-build] [--keep] [--seeds first|all] [--jobs N] [NAME...]
 #   scripts/reproduce.sh [--no-build] [--keep] --slice COMMIT
 #
-# NAME is a shipped experiment (`quickstart`: experiments/quickstart.toml, results in
-# experiments/results/quickstart/) or a replication (`replications/press_alibi`, or
-# `press_alibi`: experiments/replications/press_alibi.toml, results in
-# experiments/results/replications/press_alibi/). No NAME: every shipped experiment and
+# NAME is a shipped experiment (`quickstart`: experiments/studies/quickstart.toml, results
+# in experiments/studies/results/quickstart/) or a replication (`replications/press_alibi`,
+# or `press_alibi`: experiments/studies/replications/press_alibi.toml, results in
+# experiments/studies/results/replications/press_alibi/). No NAME: every shipped experiment and
 # every replication. It builds `ablate` (scripts/build.sh --target ablate) unless
 # --no-build or ABLATE is given; then for each file it
 #   1. fetches the dataset the file reads, if any (`ablate data get`);
@@ -26,7 +26,7 @@
 # or a line per differing cell (committed file, trial id, column, committed and rerun
 # value). Exit 0 only if every file matched.
 #
-# Required before any change to committed results (experiments/results/) or to a
+# Required before any change to committed results (experiments/studies/results/) or to a
 # shipped or replication experiment file: a changed id or number must be explained.
 #
 # Precision. An f32 trial with a given seed reruns bit for bit on the same machine
@@ -34,7 +34,7 @@
 # it does too, on any x86-64 CPU with AVX-512: the committed results were made on AMD
 # Zen 5, and an Intel Xeon (AVX-512, AMX) reproduces every file tried digit for digit
 # once GCC's tuning is pinned (CMakeLists.txt, ABLATE_TUNE; before, g2p, kazemnejad_nope
-# and scaling_gradient's d_k = 4 point differed there: experiments/results/README.md,
+# and scaling_gradient's d_k = 4 point differed there: experiments/studies/results/README.md,
 # "Checking these results"). A build with ABLATE_TUNE="" or another compiler may differ.
 # On a CPU without AVX-512 (or ONEDNN_MAX_CPU_ISA=AVX2) every trained number differs
 # (quickstart seed 0: test sequence accuracy 0.942 instead of 0.899); a warning says
@@ -141,21 +141,21 @@ fi
 # Every shipped experiment and replication, as NAMEs.
 all_names() {
   local f
-  for f in experiments/*.toml; do basename "$f" .toml; done
-  for f in experiments/replications/*.toml; do echo "replications/$(basename "$f" .toml)"; done
+  for f in experiments/studies/*.toml; do basename "$f" .toml; done
+  for f in experiments/studies/replications/*.toml; do echo "replications/$(basename "$f" .toml)"; done
 }
 
 # NAME (or a bare replication name) -> the canonical NAME; exits 2 if unknown.
 canonical_name() {
   local n=${1%.toml}
-  n=${n#experiments/}
-  if [[ $n == replications/* && -f experiments/$n.toml ]]; then echo "$n"; return; fi
-  if [[ -f experiments/$n.toml && -f experiments/replications/$n.toml ]]; then
+  n=${n#experiments/studies/}
+  if [[ $n == replications/* && -f experiments/studies/$n.toml ]]; then echo "$n"; return; fi
+  if [[ -f experiments/studies/$n.toml && -f experiments/studies/replications/$n.toml ]]; then
     echo "reproduce.sh: $n is both a shipped experiment and a replication: say replications/$n" >&2; exit 2
   fi
-  if [[ -f experiments/$n.toml ]]; then echo "$n"; return; fi
-  if [[ -f experiments/replications/$n.toml ]]; then echo "replications/$n"; return; fi
-  echo "reproduce.sh: no experiment file for $1 (shipped: experiments/<name>.toml; replications: experiments/replications/<name>.toml)" >&2
+  if [[ -f experiments/studies/$n.toml ]]; then echo "$n"; return; fi
+  if [[ -f experiments/studies/replications/$n.toml ]]; then echo "replications/$n"; return; fi
+  echo "reproduce.sh: no experiment file for $1 (shipped: experiments/studies/<name>.toml; replications: experiments/studies/replications/<name>.toml)" >&2
   exit 2
 }
 
@@ -219,8 +219,8 @@ trap 'exit 143' TERM
 failed=()
 for requested in "${names[@]}"; do
   name=$(canonical_name "$requested")
-  file=experiments/$name.toml
-  committed=experiments/results/$name/results.csv
+  file=experiments/studies/$name.toml
+  committed=experiments/studies/results/$name/results.csv
   start=$SECONDS
   if [[ ! -f $committed ]]; then
     echo "$name: no committed results ($committed)"

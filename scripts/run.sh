@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # README command (a): install what is missing of the packages the CLI needs
 # (install-deps.sh run: no Clang, Catch2 or Google Benchmark), build the `ablate` CLI in
-# Release and run the default experiment, experiments/quickstart.toml (a small real
+# Release and run the default experiment, experiments/studies/quickstart.toml (a small real
 # sweep, under a minute on 2 cores). Its table, results and plots land in
 # runs/quickstart/. Extra arguments go to `ablate run` (e.g. --jobs 1, --force).
 set -euo pipefail
@@ -14,4 +14,4 @@ if [[ ! -f build/CMakeCache.txt ]]; then
     -DABLATE_BUILD_TESTS=OFF -DABLATE_BUILD_BENCH=OFF > /dev/null
 fi
 bash scripts/build.sh --target ablate
-exec build/experiments/ablate run experiments/quickstart.toml "$@"
+exec build/experiments/ablate run experiments/studies/quickstart.toml "$@"

@@ -264,7 +264,7 @@ int report(const std::vector<std::string>& args) {
   desc.add_options()("dir", po::value(&dir), "run directory (<out>/<name>), or a results folder with a record.jsonl")(
       "from-results", po::value(&from_results),
       "FILE: first derive DIR/record.jsonl from DIR/results.csv and the experiment file FILE it was run from (a "
-      "results folder kept without its run directory; see experiments/results/README.md)");
+      "results folder kept without its run directory; see experiments/studies/results/README.md)");
   po::variables_map vm;
   if (!parse(args, desc, vm, "dir")) return 0;
   if (!std::filesystem::is_directory(dir)) throw po::error("no such run directory: " + dir);

@@ -156,7 +156,7 @@ TEST_CASE("committed Markdown links only to files inside the repository and cite
   // The walk really covers the tree: the top-level and nested documents are in it.
   CHECK(names.count("README.md") == 1);
   CHECK(names.count("docs/ARCHITECTURE.md") == 1);
-  CHECK(names.count("experiments/results/scaling_gradient/study.md") == 1);
+  CHECK(names.count("experiments/studies/results/scaling_gradient/study.md") == 1);
 }
 
 TEST_CASE(

@@ -20,7 +20,7 @@ using namespace ablate::experiments::testing;
 namespace {
 
 const std::string kCli = ABLATE_CLI;
-const std::string kShipped = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/";
+const std::string kShipped = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/studies/";
 
 // Mean validation loss over seeds at every evaluation step, per sweep point (the
 // results.csv columns of the swept keys, joined).

@@ -310,9 +310,9 @@ TEST_CASE("model.kind and max_len mismatches of decoder-only models are config e
 
 TEST_CASE("seq2seq stays what auto picks for sequence tasks: the shipped experiments' trial ids are unchanged",
           "[decoder_seq]") {
-  // experiments/results/<name>/results.csv holds the ids the committed results were
+  // experiments/studies/results/<name>/results.csv holds the ids the committed results were
   // made with; adding decoder-only models must not rename one of them.
-  const std::string shipped = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/";
+  const std::string shipped = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/studies/";
   for (const char* name : {"quickstart", "length_generalisation", "positions", "norms"}) {
     INFO(name);
     std::set<std::string> committed;

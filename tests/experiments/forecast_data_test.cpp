@@ -218,7 +218,7 @@ TEST_CASE("forecast task: season longer than lookback is an option error", "[for
 }
 
 TEST_CASE("the shipped synthetic forecasting experiment still loads", "[forecast]") {
-  const Experiment e = load_experiment(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/forecasting.toml");
+  const Experiment e = load_experiment(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/studies/forecasting.toml");
   CHECK(e.trials.size() == 2 * 4 * 2 * 10 * 3);
 }
 

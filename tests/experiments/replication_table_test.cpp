@@ -1,5 +1,5 @@
-// experiments/replications/README.md's table is a transcription of the committed
-// claims.csv files (experiments/results/replications/<file>/claims.csv), never a second
+// experiments/studies/replications/README.md's table is a transcription of the committed
+// claims.csv files (experiments/studies/results/replications/<file>/claims.csv), never a second
 // source of findings: every claim's difference and its interval (the claim's own,
 // Bonferroni over the file's claims: claims.csv ci_low, ci_high) appears in a row of the
 // table, written to three decimals, and that row's verdict is the one the report
@@ -73,7 +73,7 @@ struct ClaimedPoint {
 // without a point where the claim covers several points, else its one point's).
 void read_claims(std::vector<ClaimedPoint>& points, std::map<std::string, std::string>& verdicts,
                  std::set<std::string>& files) {
-  for (const auto& dir : fs::directory_iterator(kRepository + "/experiments/results/replications")) {
+  for (const auto& dir : fs::directory_iterator(kRepository + "/experiments/studies/results/replications")) {
     const std::string file = dir.path().filename().string();
     files.insert(file);
     const std::string csv = dir.path().string() + "/claims.csv";
@@ -126,7 +126,7 @@ std::string section_of(const std::string& readme, const std::string& file) {
 }  // namespace
 
 TEST_CASE("the replications table states what the committed claims.csv files computed", "[replications]") {
-  const std::string readme = read_text(kRepository + "/experiments/replications/README.md");
+  const std::string readme = read_text(kRepository + "/experiments/studies/replications/README.md");
   const std::vector<std::string> rows = table_rows(readme);
   REQUIRE(rows.size() >= 8);
   std::vector<ClaimedPoint> points;
@@ -136,7 +136,7 @@ TEST_CASE("the replications table states what the committed claims.csv files com
 
   // One results directory per replication file, and the README has a section on each.
   std::set<std::string> experiment_files;
-  for (const auto& f : fs::directory_iterator(kRepository + "/experiments/replications"))
+  for (const auto& f : fs::directory_iterator(kRepository + "/experiments/studies/replications"))
     if (f.path().extension() == ".toml") experiment_files.insert(f.path().stem().string());
   CHECK(files == experiment_files);
   for (const std::string& file : files) {
@@ -169,11 +169,11 @@ TEST_CASE("the replications table states what the committed claims.csv files com
 }
 
 TEST_CASE("every interval a replication's section quotes is one its comparisons.csv computed", "[replications]") {
-  const std::string readme = read_text(kRepository + "/experiments/replications/README.md");
+  const std::string readme = read_text(kRepository + "/experiments/studies/replications/README.md");
   // "<value> [<low>, <high>]": a mean or a difference with its 95% interval.
   const std::regex interval("([+]|\u2212)?([0-9]+\\.[0-9]+) \\[(\u2212)?([0-9]+\\.[0-9]+), (\u2212)?([0-9]+\\.[0-9]+)\\]");
   int quoted = 0;
-  for (const auto& dir : fs::directory_iterator(kRepository + "/experiments/results/replications")) {
+  for (const auto& dir : fs::directory_iterator(kRepository + "/experiments/studies/results/replications")) {
     const std::string file = dir.path().filename().string();
     const std::string section = section_of(readme, file);
     INFO(file);

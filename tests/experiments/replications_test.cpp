@@ -1,10 +1,10 @@
-// Every replication (experiments/replications/*.toml) runs end to end in its quick
+// Every replication (experiments/studies/replications/*.toml) runs end to end in its quick
 // variant (`--quick`, the file's [quick] table) cut further to smoke size (twenty
 // steps, small evaluation sets; the quick variant's two seeds, so that every point is
 // compared): every trial finishes — `ok`, or `diverged` where divergence is what a
 // file studies; none fails — and summary.md's test table gives every point a verdict
 // against its baseline. The full runs' results are committed in
-// experiments/results/replications/, and scripts/reproduce.sh (the reproduce tier)
+// experiments/studies/results/replications/, and scripts/reproduce.sh (the reproduce tier)
 // checks that the files still give them. The datasets come from the cache (scripts/
 // test.sh fetches them before the suite). Not built under sanitizers.
 #include <catch2/catch.hpp>
@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kReplications = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/replications/";
+const std::string kReplications = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/studies/replications/";
 
 // The rows of summary.md's first table (the primary test metric), header excluded.
 std::vector<std::string> test_table_rows(const std::string& summary) {

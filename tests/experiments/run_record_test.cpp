@@ -184,7 +184,7 @@ TEST_CASE("a damaged or hostile record.jsonl is refused at its line and nothing 
 // (scripts/rebuild-results.sh rebuilds them all). Release only ([smoke]): 18 folders
 // of up to 720 trials take minutes under the sanitizers and seconds here.
 TEST_CASE("every committed results folder is what ablate report rebuilds from its record", "[record][smoke]") {
-  const fs::path results = fs::path(std::string(ABLATE_TEST_DATA_DIR)) / ".." / "experiments" / "results";
+  const fs::path results = fs::path(std::string(ABLATE_TEST_DATA_DIR)) / ".." / "experiments" / "studies" / "results";
   ScratchDir dir("record_committed");
   int folders = 0;
   for (const auto& entry : fs::recursive_directory_iterator(results)) {
@@ -204,7 +204,7 @@ TEST_CASE("every committed results folder is what ablate report rebuilds from it
       if (fs::exists(committed / name)) CHECK(read_text(copy + "/" + name) == read_text((committed / name).string()));
     }
   }
-  // Every shipped experiment and replication has its folder (experiments/results/README.md).
+  // Every shipped experiment and replication has its folder (experiments/studies/results/README.md).
   CHECK(folders == 18);
   // The comparison of norms with no norm, rebuilt from the norms folder's record.
   const std::string compared = dir.str() + "/vs_none";

@@ -1,4 +1,4 @@
-// Every shipped experiment (experiments/*.toml) runs end to end at reduced size — the
+// Every shipped experiment (experiments/studies/*.toml) runs end to end at reduced size — the
 // smoke tier: seed 0 of every grid point, every [tune] value, twenty steps and
 // small evaluation sets — and each trial ends `ok` (not diverged, not failed) with
 // finite losses and the files a user reads. Each file is its own test case so ctest
@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kShipped = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/";
+const std::string kShipped = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/studies/";
 
 // Overrides shared by every file: twenty steps, one evaluation at the end. (A swept
 // or tuned key keeps its swept values: the sweep wins over overrides.)

@@ -10,22 +10,33 @@
 #       which two runs of the same build must share.
 #   run_fuzzer.sh search TARGET CORPUS FOUND SECONDS WORKDIR
 #       open-ended fuzzing for SECONDS with a random seed (printed, to reproduce a run).
-# Both fuzzing modes work on a copy of CORPUS and FOUND in WORKDIR (the repository is
-# never written). A crash, a hang (> 10 s per input), a leak, more than 2 GiB, a
-# sanitizer report or a violated property fails, and the input is left in
+# CORPUS is a directory of seeds, or several joined by ':' (the committed seeds, then
+# those the build generates from the shipped experiment files, make_seeds.sh); each
+# must exist. Both fuzzing modes work on a copy of CORPUS and FOUND in WORKDIR (the
+# repository is never written). A crash, a hang (> 10 s per input), a leak, more than
+# 2 GiB, a sanitizer report or a violated property fails, and the input is left in
 # WORKDIR/artifacts/ — add it to FOUND as a regression (README.md).
 set -euo pipefail
 mode=$1 target=$(realpath "$2") corpus=$3 found=$4
+IFS=: read -ra corpora <<< "$corpus"
+for dir in "${corpora[@]}"; do
+  [[ -d $dir ]] || { echo "no seed directory $dir (a generated one is made by building the tests)" >&2; exit 1; }
+done
+# The data cache (experiments/data/data_cache.cpp): a fixed relative path holding
+# nothing, so a `data:` reference — the shipped lm, g2p and real-data seeds, and lm's
+# and g2p's default datasets — is the same ConfigError on every machine, fetched
+# datasets or not, and no input spends seconds reading a real dataset.
+export ABLATE_DATA=no-data-cache
 # A target's dictionary: $ABLATE_FUZZ_DICT if set (the experiment loader's, generated at
-# build time), else CORPUS.dict if there is one.
-dict=${ABLATE_FUZZ_DICT:-${corpus%/}.dict}
+# build time), else <first CORPUS>.dict if there is one.
+dict=${ABLATE_FUZZ_DICT:-${corpora[0]%/}.dict}
 dict_flag=()
 [[ -f "$dict" ]] && dict_flag=(-dict="$dict")
 
 # A target without found inputs has no regressions/<target>/ (git keeps no empty folder).
 inputs() {
   local dir
-  for dir in "$corpus" "$found"; do
+  for dir in "${corpora[@]}" "$found"; do
     if [[ -d $dir ]]; then find "$dir" -maxdepth 1 -type f; fi
   done | sort
 }
