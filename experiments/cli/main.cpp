@@ -38,26 +38,6 @@ using namespace ablate::experiments;
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: ablate <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  run FILE     run an experiment file's sweep into <out>/<name>/ (skips finished trials)\n"
-    "  check FILE   validate an experiment file and list its trials, without running\n"
-    "  report DIR   rebuild results.csv, comparisons.csv, summary.md and plots of a run directory\n"
-    "  compare DIR...  compare the points of several runs against one baseline (comparisons.csv, .md)\n"
-    "  predict CHECKPOINT INPUT  decode new inputs (one a line; - = stdin) with a trained trial's\n"
-    "               checkpoint.safetensors: a TSV of predictions (sequence tasks) or continuations (lm)\n"
-    "  list         every registered component (attention, positions, norms, ...) and its options,\n"
-    "               and every plain key (widths, placement, steps, ...)\n"
-    "  data         fetch and convert the real datasets (list, get NAME, path NAME)\n"
-    "  demo         train a tiny attention model with the autograd tape and print its loss\n"
-    "  selftest stats  run the verdict rules on simulated studies of known truth and print\n"
-    "               their error rates, coverage and power against their bounds\n"
-    "\n"
-    "Run 'ablate <command> --help' for a command's options. Exit status: 0 done, 1 a trial\n"
-    "failed, 2 bad usage or a bad experiment file.\n";
-
 // Parses `args` against `desc` (+ one positional argument named `positional`, if
 // given); returns false after printing help.
 bool parse(const std::vector<std::string>& args, po::options_description& desc,
@@ -427,17 +407,68 @@ int demo(const std::vector<std::string>& args) {
   return 0;
 }
 
+// Every command, once: its name, how it is called, what it does (continuation lines
+// of the summary are indented under its first) and its handler. The usage text and the
+// dispatch are both made from this table.
+struct Command {
+  const char* name;
+  const char* synopsis;
+  const char* summary;
+  int (*handler)(const std::vector<std::string>& args);
+};
+
+int data(const std::vector<std::string>& args) { return data_command(args, std::cout, std::cerr); }
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table{
+      {"run", "run FILE", "run an experiment file's sweep into <out>/<name>/ (skips finished trials)", run},
+      {"check", "check FILE", "validate an experiment file and list its trials, without running", check},
+      {"report", "report DIR", "rebuild results.csv, comparisons.csv, summary.md and plots of a run directory",
+       report},
+      {"compare", "compare DIR...", "compare the points of several runs against one baseline (comparisons.csv, .md)",
+       compare},
+      {"predict", "predict CHECKPOINT INPUT",
+       "decode new inputs (one a line; - = stdin) with a trained trial's\n"
+       "checkpoint.safetensors: a TSV of predictions (sequence tasks) or continuations (lm)",
+       predict_command},
+      {"list", "list",
+       "every registered component (attention, positions, norms, ...) and its options,\n"
+       "and every plain key (widths, placement, steps, ...)",
+       list},
+      {"data", "data", "fetch and convert the real datasets (list, get NAME, path NAME)", data},
+      {"demo", "demo", "train a tiny attention model with the autograd tape and print its loss", demo},
+      {"selftest", "selftest stats",
+       "run the verdict rules on simulated studies of known truth and print\n"
+       "their error rates, coverage and power against their bounds",
+       selftest},
+  };
+  return table;
+}
+
+std::string usage() {
+  std::string out = "usage: ablate <command> [options]\n\ncommands:\n";
+  for (const Command& c : commands()) {
+    const std::string synopsis = c.synopsis;
+    out += "  " + synopsis + std::string(synopsis.size() <= 11 ? 13 - synopsis.size() : 2, ' ');
+    for (const char* p = c.summary; *p; ++p) out += *p == '\n' ? std::string("\n") + std::string(15, ' ') : std::string(1, *p);
+    out += "\n";
+  }
+  return out +
+         "\nRun 'ablate <command> --help' for a command's options. Exit status: 0 done, 1 a trial\n"
+         "failed, 2 bad usage or a bad experiment file.\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << kUsage;
+    std::cerr << usage();
     return 2;
   }
   std::string command = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "--help" || command == "-h" || command == "help") {
-    std::cout << kUsage;
+    std::cout << usage();
     return 0;
   }
   if (command == "--version") {
@@ -451,16 +482,9 @@ int main(int argc, char** argv) {
   }
   try {
     ablate::kernels::gemm_backend();  // validates ABLATE_GEMM before any work
-    if (command == "run") return run(args);
-    if (command == "check") return check(args);
-    if (command == "report") return report(args);
-    if (command == "compare") return compare(args);
-    if (command == "demo") return demo(args);
-    if (command == "selftest") return selftest(args);
-    if (command == "list") return list(args);
-    if (command == "predict") return predict_command(args);
-    if (command == "data") return data_command(args, std::cout, std::cerr);
-    std::cerr << "ablate: unknown command '" << command << "'\n\n" << kUsage;
+    for (const Command& c : commands())
+      if (command == c.name) return c.handler(args);
+    std::cerr << "ablate: unknown command '" << command << "'\n\n" << usage();
     return 2;
   } catch (const ConfigError& e) {
     std::cerr << e.what() << "\n";
