@@ -188,11 +188,12 @@ int run(const std::vector<std::string>& args) {
     std::cout << s.run_dir << ": study written\n"
               << "  report:  " << s.run_dir << "/study.md\n"
               << "  values:  " << s.run_dir << "/study.json\n"
-              << "  plots:   " << s.run_dir << "/plots/\n";
+              << "  plots:   " << RunDir(s.run_dir).plots() << "/\n";
     if (s.training_ran)
       std::cout << "  training sweep: " << s.training.total << " trials (" << s.training.skipped
-                << " already done, " << s.training.ok << " ok, " << s.training.diverged << " diverged, "
-                << s.training.failed << " failed), table in " << s.run_dir << "/summary.md\n";
+                << " already done, " << s.training.ok << " ok, " << s.training.diverged
+                << " diverged, " << s.training.failed << " failed), table in "
+                << RunDir(s.run_dir).summary_table() << "\n";
     return s.training.failed ? 1 : 0;
   }
   Experiment e = load_experiment(file, load_options(o));

@@ -5,7 +5,8 @@
 namespace ablate::experiments {
 
 std::string RunDir::shard_lock(int shard, int shards) const {
-  return file(std::string(kLock) + ".shard-" + std::to_string(shard) + "-of-" + std::to_string(shards));
+  return file(std::string(kLock) + ".shard-" + std::to_string(shard) + "-of-" +
+              std::to_string(shards));
 }
 
 std::string RunDir::earlier(const char* stem, int n, const char* extension) const {

@@ -151,14 +151,22 @@ SummaryEvaluation evaluation_from(const json& j, const std::string& part, const 
   SummaryEvaluation e;
   for (const auto& [k, v] : object(j, part).items()) {
     if (v.is_null()) continue;
-    if (k == "step") e.step = get<std::int64_t>(j, "step");
-    else if (k == loss_key) e.loss = number(v, part + "." + k);
-    else if (k == "train_loss") e.train_loss = number(v, part + "." + k);
-    else if (k == "lr") e.lr = number(v, part + "." + k);
-    else if (k == "grad_norm") e.grad_norm = number(v, part + "." + k);
-    else if (k == "seconds") e.seconds = number(v, part + "." + k);
-    else if (k == kStandardErrors) e.standard_errors = numbers(v, part + "." + k);
-    else e.metrics[k] = number(v, part + "." + k);
+    if (k == "step")
+      e.step = get<std::int64_t>(j, "step");
+    else if (k == loss_key)
+      e.loss = number(v, part + "." + k);
+    else if (k == "train_loss")
+      e.train_loss = number(v, part + "." + k);
+    else if (k == "lr")
+      e.lr = number(v, part + "." + k);
+    else if (k == "grad_norm")
+      e.grad_norm = number(v, part + "." + k);
+    else if (k == "seconds")
+      e.seconds = number(v, part + "." + k);
+    else if (k == kStandardErrors)
+      e.standard_errors = numbers(v, part + "." + k);
+    else
+      e.metrics[k] = number(v, part + "." + k);
   }
   return e;
 }
@@ -166,7 +174,8 @@ SummaryEvaluation evaluation_from(const json& j, const std::string& part, const 
 std::vector<Evaluation::NormDrift> norm_drift_from(const json& j, const std::string& field) {
   std::vector<Evaluation::NormDrift> out;
   for (const auto& [module, d] : object(j, field).items())
-    out.push_back({module, number(object(d, field + "." + module).value("mean", json()), field + ".mean"),
+    out.push_back({module,
+                   number(object(d, field + "." + module).value("mean", json()), field + ".mean"),
                    number(d.value("var", json()), field + ".var")});
   return out;
 }
@@ -176,11 +185,14 @@ void read_gradients_and_drift(const json& j, TrialSummary& s) {
     s.init_gradients.recorded = true;
     s.init_gradients.global = *global;
     if (const json* groups = field(j, "init_grad_norms"))
-      for (const auto& [name, norm] : numbers(*groups, "init_grad_norms")) s.init_gradients.groups.emplace_back(name, norm);
+      for (const auto& [name, norm] : numbers(*groups, "init_grad_norms"))
+        s.init_gradients.groups.emplace_back(name, norm);
   }
   if (const json* d = field(j, "norm_drift"))
-    s.norm_drift = BatchNormDrift{norm_drift_from(object(*d, "norm_drift").value("training", json::object()), "norm_drift.training"),
-                                  norm_drift_from(d->value("last_interval", json::object()), "norm_drift.last_interval")};
+    s.norm_drift = BatchNormDrift{
+        norm_drift_from(object(*d, "norm_drift").value("training", json::object()),
+                        "norm_drift.training"),
+        norm_drift_from(d->value("last_interval", json::object()), "norm_drift.last_interval")};
 }
 
 SummaryComputation computation_from(const json& j) {
@@ -205,7 +217,8 @@ void read_provenance(const json& j, TrialSummary& s) {
     if (!plugins->is_array()) wrong("plugins", "an array");
     for (const json& p : *plugins)
       s.plugins.push_back({get<std::string>(object(p, "plugins[]"), "path").value_or(""),
-                           get<std::string>(p, "sha256").value_or(""), get<std::string>(p, "built_for").value_or("")});
+                           get<std::string>(p, "sha256").value_or(""),
+                           get<std::string>(p, "built_for").value_or("")});
   }
   if (const json* point = field(j, "point")) {
     s.point.emplace();
@@ -254,7 +267,8 @@ json to_json(const TrialSummary& s) {
   if (s.test) j["test"] = evaluation_json(*s.test, kTestLoss);
   if (s.init_gradients.recorded) {
     j["init_grad_norm"] = finite_or_string(s.init_gradients.global);
-    j["init_grad_norms"] = numbers_json({s.init_gradients.groups.begin(), s.init_gradients.groups.end()});
+    j["init_grad_norms"] =
+        numbers_json({s.init_gradients.groups.begin(), s.init_gradients.groups.end()});
   }
   if (s.norm_drift)
     j["norm_drift"] = {{"training", norm_drift_json(s.norm_drift->training)},

@@ -60,8 +60,9 @@ std::string compare_runs(const CompareOptions& o) {
   for (const std::string& dir : o.run_dirs) {
     if (!std::filesystem::is_regular_file(RunDir(dir).trial_index()) &&
         !std::filesystem::is_regular_file(RunDir(dir).record()))
-      throw std::invalid_argument(dir + ": neither a run directory (no trials.json) nor a results folder (no " +
-                                  RunDir::kRecord + ")");
+      throw std::invalid_argument(
+          dir + ": neither a run directory (no trials.json) nor a results folder (no " +
+          RunDir::kRecord + ")");
     const RunSource source(dir);
     runs.push_back(read_run_points(source.run_dir()));
     if (runs.back().forecast != runs.front().forecast)

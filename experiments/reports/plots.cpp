@@ -27,7 +27,8 @@ std::vector<std::string> write_plots(const std::string& run_dir, const nlohmann:
     write_file_atomically(dir + "/data/" + f.stem + ".dat", f.data);
     write_file_atomically(dir + "/" + f.stem + ".gp", f.script);
     render_plot(dir, f.stem);
-    pngs.push_back(std::string(RunDir::kPlots) + "/" + f.stem + ".png");  // relative to the run directory
+    // Relative to the run directory (summary.md's links).
+    pngs.push_back(std::string(RunDir::kPlots) + "/" + f.stem + ".png");
   }
   return pngs;
 }

@@ -68,7 +68,8 @@ std::string tune_grid_text(const json& index) {
 void freeze_preregistration(const std::string& run_dir, const Experiment& e) {
   const std::string path = RunDir(run_dir).preregistration();
   if (fs::exists(path) || any_trial_finished(run_dir)) return;
-  const json index = read_json_file(RunDir(run_dir).trial_index());  // just written: the run's seeds and grid
+  // Just written: the run's seeds and grid.
+  const json index = read_json_file(RunDir(run_dir).trial_index());
   const json record{{"frozen_at", utc_now()},
                     {"code_version", code_version()},
                     {"alpha", stats::kAlpha},

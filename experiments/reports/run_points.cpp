@@ -69,8 +69,7 @@ void add_test_metrics(PointResults& point, const TrialRow& r,
 bool add_curve_metrics(PointResults& point, const TrialRow& r, const RunRows& run,
                        const RunPoints& out, const std::string& curve_key,
                        const std::string& primary) {
-  const Curve curve =
-      read_curve(read_file(RunDir(run.dir).trial(r.id).metrics()), curve_key);
+  const Curve curve = read_curve(read_file(RunDir(run.dir).trial(r.id).metrics()), curve_key);
   if (curve.empty()) return false;
   const std::int64_t train_steps =
       r.summary.value("train_steps", r.summary.value("steps", std::int64_t(0)));

@@ -234,8 +234,10 @@ ParsedRecord parse_run_record(const std::string& path) {
         throw std::runtime_error(where() + ": trials.json: trial id \"" + excerpt(id) +
                                  "\" is not 16 hexadecimal digits or is given twice");
     }
-    if (header.contains(RunDir::kPreregistration)) out.preregistration = header[RunDir::kPreregistration];
-    if (header.contains(RunDir::kExperiment)) out.experiment_toml = header[RunDir::kExperiment].get<std::string>();
+    if (header.contains(RunDir::kPreregistration))
+      out.preregistration = header[RunDir::kPreregistration];
+    if (header.contains(RunDir::kExperiment))
+      out.experiment_toml = header[RunDir::kExperiment].get<std::string>();
     for (json t = next(false); !t.is_null(); t = next(false)) {
       const std::string id = t.at("id").get<std::string>();
       if (!ids.count(id)) throw std::runtime_error(where() + ": trial \"" + excerpt(id) + "\" is not in trials.json");
@@ -264,7 +266,8 @@ Unpacked unpack_record(const std::string& path, const std::string& run_dir) {
   const ParsedRecord r = parse_run_record(path);
   const RunDir run(run_dir);
   write_file_atomically(run.trial_index(), r.index.dump(2) + "\n");
-  if (!r.preregistration.is_null()) write_file_atomically(run.preregistration(), r.preregistration.dump(2) + "\n");
+  if (!r.preregistration.is_null())
+    write_file_atomically(run.preregistration(), r.preregistration.dump(2) + "\n");
   if (r.experiment_toml) write_file_atomically(run.experiment(), *r.experiment_toml);
   for (const auto& [id, trial] : r.trials) {
     const TrialDir dir = run.trial(id);
@@ -274,7 +277,8 @@ Unpacked unpack_record(const std::string& path, const std::string& run_dir) {
   }
   for (const auto& [id, attention] : r.attention)
     write_file_atomically(run.trial(id).attention(), attention.dump() + "\n");
-  for (const auto& [id, samples] : r.samples) write_file_atomically(run.trial(id).samples(), samples);
+  for (const auto& [id, samples] : r.samples)
+    write_file_atomically(run.trial(id).samples(), samples);
   return r.meta;
 }
 
@@ -380,11 +384,13 @@ void derive_run_record(const std::string& results_dir, const Experiment& experim
     fs::create_directories(copy.path());
     write_file_atomically(copy.experiment(), experiment.text_as_run());
     auto write_record = [&](const std::string& kept) {
-      write_file_atomically(copy.record(), header_line(kFromResultsCsv, index, copy.path(), kept) + record_trials);
+      write_file_atomically(copy.record(),
+                            header_line(kFromResultsCsv, index, copy.path(), kept) + record_trials);
     };
     write_record("");
     rebuild_reports_from_record(copy.path());
-    const std::string original = fs::exists(results.summary_table()) ? read_file(results.summary_table()) : "";
+    const std::string original =
+        fs::exists(results.summary_table()) ? read_file(results.summary_table()) : "";
     const std::string kept = sections_missing_from(original, read_file(copy.summary_table()));
     write_record(kept);
     rebuild_reports_from_record(copy.path());
@@ -425,7 +431,8 @@ ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
       fs::create_directories(results.plots());
       for (const auto& f : fs::directory_iterator(run.plots()))
         if (f.is_regular_file())
-          write_file_atomically(results.plots() + "/" + f.path().filename().string(), read_file(f.path().string()));
+          write_file_atomically(results.plots() + "/" + f.path().filename().string(),
+                                read_file(f.path().string()));
     }
   } catch (...) {
     fs::remove_all(scratch);

@@ -205,8 +205,9 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
       if (i >= pending.size()) return;
       const Trial& t = *pending[i];
       int slot = progress.start(t.id, t.seeded_label(), t.config.train.steps);
-      TrialOutcome o = run_trial(t, e.base_dir, RunDir(summary.run_dir).trial(t.id).path(),
-                                 [&](std::int64_t step, double loss) { progress.update(slot, step, loss); });
+      TrialOutcome o =
+          run_trial(t, e.base_dir, RunDir(summary.run_dir).trial(t.id).path(),
+                    [&](std::int64_t step, double loss) { progress.update(slot, step, loss); });
       progress.finish(slot, o.status);
       std::lock_guard<std::mutex> g(counts);
       count_outcome(summary, o.status, o.resumed_from_step);

@@ -91,11 +91,10 @@ void write_trial_artifacts(const Trial& trial, const std::string& dir, const Tas
   const TrialConfig& c = trial.config;
   const TrialDir files(dir);
   if (out.tested && model.sequence_model())
-    write_file_atomically(files.predictions(),
-                          predictions_tsv(task, evaluator.test_predictions()));
+    write_file_atomically(files.predictions(), predictions_tsv(task, evaluator.test_predictions()));
   if (out.tested && model.lm)
     write_file_atomically(files.samples(), samples_text(generate_samples(
-                                                    *model.lm, task, c.trial_seed, kSampleTokens)));
+                                               *model.lm, task, c.trial_seed, kSampleTokens)));
   if (model.sequence_model())
     write_file_atomically(files.attention(), attention_maps(task, model).dump() + "\n");
   if (c.train.checkpoint)  // the selected model (its optimizer state is gone)

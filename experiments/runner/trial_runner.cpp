@@ -108,7 +108,8 @@ TrialSummary trial_summary(const Trial& trial, const TrialOutcome& o) {
   if (o.tested) s.test = test_record(o.test);
   s.init_gradients = o.init_gradients;
   // BatchNorm drift over all of training, and over the last interval (the last evaluation's).
-  if (!o.norm_drift_training.empty()) s.norm_drift = BatchNormDrift{o.norm_drift_training, o.final.norm_drift};
+  if (!o.norm_drift_training.empty())
+    s.norm_drift = BatchNormDrift{o.norm_drift_training, o.final.norm_drift};
   s.wall_seconds = o.wall_seconds;
   s.steps_per_second = o.steps_per_second;
   s.peak_rss_mib = o.peak_rss_mib;
