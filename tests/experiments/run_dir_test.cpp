@@ -36,7 +36,8 @@ TrialSummary full_summary() {
   s.diverged_at = 7;
   s.stopped_early = false;
   s.final = {6, 0.5, 0.75, 1e-3, 2.5, 1.25, {{"token_accuracy", 0.5}}, std::nullopt};
-  s.best = {4, 0.25, 0.875, 2e-3, 1.5, 0.625, {{"token_accuracy", 0.75}, {"sequence_accuracy", 0.125}}, std::nullopt};
+  s.best = {4, 0.25, 0.875, 2e-3, 1.5, 0.625, {}, std::nullopt};
+  s.best.metrics = {{"token_accuracy", 0.75}, {"sequence_accuracy", 0.125}};
   SummaryEvaluation test;
   test.step = 4;
   test.loss = 0.375;
@@ -52,7 +53,8 @@ TrialSummary full_summary() {
   s.data_seed = 18446744073709551615ull;
   s.files["task.train"] = {"data/train.tsv", std::string(64, 'a')};
   s.code_version = "v1.2-3-gabcdef0";
-  s.computation = SummaryComputation{"mixed", "decoder.layers.0.self_attn: a mask", "blocked", "bf16"};
+  s.computation =
+      SummaryComputation{"mixed", "decoder.layers.0.self_attn: a mask", "blocked", "bf16"};
   s.plugins = {{"plugins/scale_norm.so", std::string(64, 'b'), "v1.2"}};
   s.point = std::map<std::string, std::string>{{"model.norm.kind", "rms"}, {"train.lr", "0.002"}};
   s.telemetry = {{"init_grad_norm", 3.5}, {"bn_mean_drift", 0.5}};
@@ -81,10 +83,32 @@ std::vector<fs::path> committed_records() {
 
 TEST_CASE("a TrialSummary with every field goes through summary.json's JSON and back unchanged") {
   const json j = to_json(full_summary());
-  for (const char* key : {"id", "status", "error", "params", "steps", "train_steps", "resumed_from_step", "diverged_at",
-                          "stopped_early", "final", "best", "test", "init_grad_norm", "init_grad_norms", "norm_drift",
-                          "wall_seconds", "steps_per_second", "peak_rss_mib", "seed", "data_seed", "files",
-                          "code_version", "computation", "plugins", "point", "telemetry"})
+  for (const char* key : {"id",
+                          "status",
+                          "error",
+                          "params",
+                          "steps",
+                          "train_steps",
+                          "resumed_from_step",
+                          "diverged_at",
+                          "stopped_early",
+                          "final",
+                          "best",
+                          "test",
+                          "init_grad_norm",
+                          "init_grad_norms",
+                          "norm_drift",
+                          "wall_seconds",
+                          "steps_per_second",
+                          "peak_rss_mib",
+                          "seed",
+                          "data_seed",
+                          "files",
+                          "code_version",
+                          "computation",
+                          "plugins",
+                          "point",
+                          "telemetry"})
     CHECK(j.contains(key));
   CHECK(j["test"]["loss_len4"] == "inf");  // NaN and infinity as io/json_number.h writes them
   CHECK(j["test"]["standard_errors"]["token_accuracy"] == "-inf");
@@ -121,11 +145,14 @@ TEST_CASE("summary.json's optional fields are written only when present, and rea
   CHECK(!back.point);
   CHECK_THROWS_WITH(trial_summary_from_json(json{{"status", "ok"}, {"steps", "many"}}),
                     "summary.json: steps must be an integer");
-  CHECK_THROWS_WITH(trial_summary_from_json(json{{"status", "ok"}, {"final", {{"val_loss", "low"}}}}),
-                    "summary.json: final.val_loss must be a number");
+  CHECK_THROWS_WITH(
+      trial_summary_from_json(json{{"status", "ok"}, {"final", {{"val_loss", "low"}}}}),
+      "summary.json: final.val_loss must be a number");
 }
 
-TEST_CASE("the summary of every trial in every committed results folder's record reads, and writes back as it is") {
+TEST_CASE(
+    "the summary of every trial in every committed results folder's record reads, and writes back "
+    "as it is") {
   const std::vector<fs::path> records = committed_records();
   REQUIRE(records.size() >= 10);
   for (const fs::path& record : records) {
