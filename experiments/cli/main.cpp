@@ -22,6 +22,7 @@
 #include "experiments/reports/run_record.h"
 #include "experiments/plugins/plugin.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/runner/mpi_sweep.h"
 #include "experiments/runner/predict.h"
 #include "experiments/runner/resume_state.h"
@@ -58,13 +59,13 @@ bool parse(const std::vector<std::string>& args, po::options_description& desc,
 }
 
 void print_run_summary(const RunSummary& s) {
+  const RunDir run(s.run_dir);
   std::cout << s.run_dir << ": " << s.total << " trials (" << s.skipped << " already done, " << s.ok
             << " ok, " << s.diverged << " diverged, " << s.failed << " failed)\n"
-            << "  table:   " << s.run_dir << "/summary.md\n"
-            << "  results: " << s.run_dir << "/results.csv\n  compared: " << s.run_dir << "/comparisons.csv\n"
-            << "  plots:   " << s.run_dir << "/plots/\n";
-  if (std::filesystem::exists(s.run_dir + "/claims.csv"))
-    std::cout << "  claims:  " << s.run_dir << "/claims.csv\n";
+            << "  table:   " << run.summary_table() << "\n"
+            << "  results: " << run.results() << "\n  compared: " << run.comparisons() << "\n"
+            << "  plots:   " << run.plots() << "/\n";
+  if (std::filesystem::exists(run.claims())) std::cout << "  claims:  " << run.claims() << "\n";
   if (s.resumed)
     std::cout << "  " << s.resumed << " trial" << (s.resumed == 1 ? "" : "s")
               << " continued from a saved state (resumed_from_step in summary.json)\n";
@@ -168,11 +169,12 @@ int run(const std::vector<std::string>& args) {
     std::cout << s.run_dir << ": study written\n"
               << "  report:  " << s.run_dir << "/study.md\n"
               << "  values:  " << s.run_dir << "/study.json\n"
-              << "  plots:   " << s.run_dir << "/plots/\n";
+              << "  plots:   " << RunDir(s.run_dir).plots() << "/\n";
     if (s.training_ran)
       std::cout << "  training sweep: " << s.training.total << " trials (" << s.training.skipped
-                << " already done, " << s.training.ok << " ok, " << s.training.diverged << " diverged, "
-                << s.training.failed << " failed), table in " << s.run_dir << "/summary.md\n";
+                << " already done, " << s.training.ok << " ok, " << s.training.diverged
+                << " diverged, " << s.training.failed << " failed), table in "
+                << RunDir(s.run_dir).summary_table() << "\n";
     return s.training.failed ? 1 : 0;
   }
   Experiment e = load_experiment(file, load_options(o));
@@ -187,9 +189,10 @@ int run(const std::vector<std::string>& args) {
     std::size_t finished = 0;
     std::vector<bool> resumes(e.trials.size());
     for (std::size_t i : listed) {
-      const std::string dir = run_dir + "/trials/" + e.trials[i].id;
+      const TrialDir trial = RunDir(run_dir).trial(e.trials[i].id);
+      const std::string& dir = trial.path();
       finished += done[i] = !o.force && trial_finished(dir) && trained_under_other_backend(dir).empty();
-      resumes[i] = !done[i] && !o.force && std::filesystem::exists(dir + "/" + kResumeFile);
+      resumes[i] = !done[i] && !o.force && std::filesystem::exists(trial.resume_state());
     }
     std::cout << listed.size() - finished << " of " << listed.size() << " trials would run into " << run_dir << "/";
     if (o.shards > 0) std::cout << " (shard " << o.shard << " of " << o.shards << ")";
@@ -248,23 +251,24 @@ int report(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parse(args, desc, vm, "dir")) return 0;
   if (!std::filesystem::is_directory(dir)) throw po::error("no such run directory: " + dir);
-  const bool run_directory = std::filesystem::exists(dir + "/trials.json");
+  const RunDir run(dir);
+  const bool run_directory = std::filesystem::exists(run.trial_index());
   if (!from_results.empty()) {
     if (run_directory)
       throw po::error("--from-results: " + dir + " is a run directory (it has trials.json): its record is written "
                       "from the trials themselves");
     derive_run_record(dir, load_experiment(from_results, LoadOptions{}));
   }
-  if (!run_directory && !std::filesystem::exists(dir + "/" + kRunRecordFile))
+  if (!run_directory && !std::filesystem::exists(run.record()))
     throw std::invalid_argument(dir + ": neither a run directory (no trials.json; run `ablate run` first) nor a "
                                 "results folder (no record.jsonl; see --from-results)");
   ReportSummary r = run_directory ? write_reports(dir) : rebuild_reports_from_record(dir);
   std::cout << dir << ": " << r.finished << " of " << r.expected << " trials finished";
   if (r.failed) std::cout << ", " << r.failed << " failed";
   if (r.missing) std::cout << ", " << r.missing << " missing";
-  std::cout << (run_directory ? "" : " (rebuilt from " + dir + "/" + kRunRecordFile + ")");
-  std::cout << "\n  table:   " << dir << "/summary.md\n  results: " << dir << "/results.csv\n  compared: " << dir
-            << "/comparisons.csv\n";
+  std::cout << (run_directory ? "" : " (rebuilt from " + run.record() + ")");
+  std::cout << "\n  table:   " << run.summary_table() << "\n  results: " << run.results()
+            << "\n  compared: " << run.comparisons() << "\n";
   for (const std::string& id : r.missing_ids) std::cout << "  missing: " << id << "\n";
   return r.failed ? 1 : 0;
 }

@@ -17,6 +17,7 @@
 #include "experiments/io/file_digest.h"
 #include "experiments/io/json_file.h"
 #include "experiments/plugins/plugin.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/tasks/task.h"
 
 namespace ablate::experiments {
@@ -69,13 +70,14 @@ std::optional<HomeRun> home_run_of_trial_config(const std::string& path) {
   const fs::path file = fs::absolute(path).lexically_normal();
   const fs::path trial_dir = file.parent_path(), trials = trial_dir.parent_path(),
                  run = trials.parent_path();
-  if (file.filename() != "config.toml" || trials.filename() != "trials" ||
-      !fs::is_regular_file(run / "trials.json"))
+  const RunDir run_dir(run.string());
+  if (file.filename() != TrialDir::kConfig || trials.filename() != RunDir::kTrials ||
+      !fs::is_regular_file(run_dir.trial_index()))
     return std::nullopt;
   HomeRun home;
   home.run_dir = run.string();
   try {
-    const auto index = read_json_file((run / "trials.json").string());
+    const auto index = read_json_file(run_dir.trial_index());
     home.source_dir = index.value("source_dir", "");
     home.swept_keys = index.value("swept_keys", std::vector<std::string>{});
     for (const auto& t : index.at("trials")) {

@@ -6,6 +6,7 @@
 
 #include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/run_record.h"
 
@@ -57,10 +58,11 @@ std::string compare_runs(const CompareOptions& o) {
   if (o.run_dirs.empty()) throw std::invalid_argument("name at least one run directory");
   std::vector<RunPoints> runs;
   for (const std::string& dir : o.run_dirs) {
-    if (!std::filesystem::is_regular_file(dir + "/trials.json") &&
-        !std::filesystem::is_regular_file(dir + "/" + kRunRecordFile))
-      throw std::invalid_argument(dir + ": neither a run directory (no trials.json) nor a results folder (no " +
-                                  kRunRecordFile + ")");
+    if (!std::filesystem::is_regular_file(RunDir(dir).trial_index()) &&
+        !std::filesystem::is_regular_file(RunDir(dir).record()))
+      throw std::invalid_argument(
+          dir + ": neither a run directory (no trials.json) nor a results folder (no " +
+          RunDir::kRecord + ")");
     const RunSource source(dir);
     runs.push_back(read_run_points(source.run_dir()));
     if (runs.back().forecast != runs.front().forecast)

@@ -1,5 +1,6 @@
 #include "experiments/reports/forecast_baselines_report.h"
 
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <map>
@@ -11,6 +12,8 @@
 #include "experiments/tasks/forecast_baselines.h"
 #include "experiments/reports/mean_std.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
+#include "experiments/records/trial_summary.h"
 
 namespace ablate::experiments {
 
@@ -28,34 +31,37 @@ const std::vector<std::string>& shown_metrics() {
 
 std::string forecast_baselines_section(const std::string& run_dir, const RunPoints& run) {
   if (!run.forecast) return "";
-  const json index = read_json_file(run_dir + "/trials.json");
+  const json index = read_json_file(RunDir(run_dir).trial_index());
   // Per data_id, the baselines (from its first finished trial); per point, the trials'
   // values at the point's chosen [tune] setting.
   std::map<std::string, std::map<std::string, double>> baselines;
   std::vector<std::map<std::string, std::vector<double>>> model(run.points.size());
   for (const json& t : index["trials"]) {
-    const std::string id = t["id"], summary_path = run_dir + "/trials/" + id + "/summary.json";
+    const std::string summary_path = RunDir(run_dir).trial(t["id"].get<std::string>()).summary();
     if (!std::filesystem::exists(summary_path)) continue;
-    json summary;
+    TrialSummary summary;
     try {
-      summary = read_json_file(summary_path);
+      summary = trial_summary_from_json(read_json_file(summary_path));
     } catch (const std::exception&) {
       continue;
     }
-    if (summary.value("status", "") != "ok" || !summary.contains("test")) continue;
-    const json& test = summary["test"];
+    if (summary.status != "ok" || !summary.test) continue;
+    // Finite values only (summary.json writes NaN and infinity as strings).
+    std::map<std::string, double> test;
+    for (const auto& [k, v] : summary.test->metrics)
+      if (std::isfinite(v)) test[k] = v;
     const std::string data_id = t.value("data_id", "");
     if (!baselines.count(data_id))
       for (const std::string& b : baseline_names())
         for (const std::string& m : shown_metrics()) {
           const std::string key = "baseline_" + b + "_" + m;
-          if (test.contains(key) && test[key].is_number()) baselines[data_id][key] = test[key].get<double>();
+          if (test.count(key)) baselines[data_id][key] = test[key];
         }
     for (std::size_t p = 0; p < run.points.size(); ++p)
       if (run.points[p].point_id == t.value("point_id", "") &&
           (run.points[p].setting.empty() || run.points[p].setting == t.value("tune_label", "")))
         for (const std::string& m : shown_metrics())
-          if (test.contains(m) && test[m].is_number()) model[p][m].push_back(test[m].get<double>());
+          if (test.count(m)) model[p][m].push_back(test[m]);
   }
   bool any = false;
   for (const auto& entry : baselines) any = any || !entry.second.empty();

@@ -7,17 +7,18 @@
 
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
 
 namespace ablate::experiments {
 
 std::string lm_samples_section(const std::string& run_dir, const RunPoints& run) {
-  const nlohmann::json index = read_json_file(run_dir + "/trials.json");
+  const nlohmann::json index = read_json_file(RunDir(run_dir).trial_index());
   std::string out;
   for (const PointResults& p : run.points) {
     std::string best_path;
     std::uint64_t best_seed = std::numeric_limits<std::uint64_t>::max();
     for (const TrialRef& t : chosen_trials(index, p)) {
-      const std::string path = run_dir + "/trials/" + t.id + "/samples.txt";
+      const std::string path = RunDir(run_dir).trial(t.id).samples();
       if (t.seed < best_seed && std::filesystem::exists(path)) best_seed = t.seed, best_path = path;
     }
     if (best_path.empty()) continue;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/plot_figures.h"
 #include "experiments/reports/plot_gnuplot.h"
@@ -49,7 +50,7 @@ std::vector<Figure> attention_figures(const PlotRun& run, const std::string& run
   if (run.forecast) return figures;
   const PlotTrial* trial = attention_trial(run);
   if (!trial) return figures;
-  std::string path = run_dir + "/trials/" + trial->id + "/attention.json";
+  std::string path = RunDir(run_dir).trial(trial->id).attention();
   if (!std::filesystem::exists(path)) return figures;
   nlohmann::json a;
   try {

@@ -9,6 +9,7 @@
 
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
 
 namespace ablate::experiments {
 
@@ -70,10 +71,10 @@ PlotRun load_plot_run(const std::string& run_dir, const json& trial_index) {
     if (t.contains("point") && t["point"].is_object())
       for (auto& [k, v] : t["point"].items())
         if (v.is_string()) trial.point[k] = v.get<std::string>();
-    std::string dir = run_dir + "/trials/" + trial.id;
-    json summary = ok_summary(dir + "/summary.json");
+    const TrialDir dir = RunDir(run_dir).trial(trial.id);
+    json summary = ok_summary(dir.summary());
     if (summary.is_null()) continue;
-    trial.curve = read_curve(dir + "/metrics.jsonl");
+    trial.curve = read_curve(dir.metrics());
     if (summary.contains("final") && summary["final"].is_object())
       for (auto& [k, v] : summary["final"].items())
         if (finite_number(v)) trial.final[k] = v.get<double>();

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/reports/plot_figures.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plot_run.h"
@@ -19,14 +20,15 @@ std::vector<std::string> write_plots(const std::string& run_dir, const nlohmann:
   for (Figure& f : attention_figures(run, run_dir)) figures.push_back(std::move(f));
   if (figures.empty()) return {};
 
-  std::string dir = run_dir + "/plots";
+  std::string dir = RunDir(run_dir).plots();
   std::filesystem::create_directories(dir + "/data");
   std::vector<std::string> pngs;
   for (const Figure& f : figures) {
     write_file_atomically(dir + "/data/" + f.stem + ".dat", f.data);
     write_file_atomically(dir + "/" + f.stem + ".gp", f.script);
     render_plot(dir, f.stem);
-    pngs.push_back("plots/" + f.stem + ".png");
+    // Relative to the run directory (summary.md's links).
+    pngs.push_back(std::string(RunDir::kPlots) + "/" + f.stem + ".png");
   }
   return pngs;
 }

@@ -13,6 +13,7 @@
 #include "experiments/config/experiment.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/reports/claims_report.h"
 #include "experiments/records/code_version.h"
 #include "experiments/stats/verdicts.h"
@@ -26,8 +27,8 @@ namespace {
 
 bool any_trial_finished(const std::string& run_dir) {
   std::error_code ec;
-  for (const auto& d : fs::directory_iterator(run_dir + "/trials", ec))
-    if (fs::exists(d.path() / "summary.json")) return true;
+  for (const auto& d : fs::directory_iterator(RunDir(run_dir).trials(), ec))
+    if (fs::exists(TrialDir(d.path().string()).summary())) return true;
   return false;
 }
 
@@ -65,9 +66,10 @@ std::string tune_grid_text(const json& index) {
 }
 
 void freeze_preregistration(const std::string& run_dir, const Experiment& e) {
-  const std::string path = run_dir + "/" + kPreregistrationFile;
+  const std::string path = RunDir(run_dir).preregistration();
   if (fs::exists(path) || any_trial_finished(run_dir)) return;
-  const json index = read_json_file(run_dir + "/trials.json");  // just written: the run's seeds and grid
+  // Just written: the run's seeds and grid.
+  const json index = read_json_file(RunDir(run_dir).trial_index());
   const json record{{"frozen_at", utc_now()},
                     {"code_version", code_version()},
                     {"alpha", stats::kAlpha},
@@ -85,7 +87,7 @@ void freeze_preregistration(const std::string& run_dir, const Experiment& e) {
 }
 
 std::optional<Preregistration> read_preregistration(const std::string& run_dir) {
-  const std::string path = run_dir + "/" + kPreregistrationFile;
+  const std::string path = RunDir(run_dir).preregistration();
   if (!fs::exists(path)) return std::nullopt;
   const json record = read_json_file(path);
   try {

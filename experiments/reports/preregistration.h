@@ -21,8 +21,6 @@ namespace ablate::experiments {
 
 struct Experiment;
 
-inline constexpr const char* kPreregistrationFile = "preregistration.json";
-
 // Writes <run_dir>/preregistration.json unless it exists or a trial of the run has
 // already finished; the first of several processes starting one run (shards) wins.
 void freeze_preregistration(const std::string& run_dir, const Experiment& e);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/reports/by_length_report.h"
 #include "experiments/reports/forecast_baselines_report.h"
 #include "experiments/reports/lm_samples_report.h"
@@ -35,9 +36,9 @@ void write_claims(const std::string& run_dir, const ClaimsReport& claims) {
   // Without claims, none: a claims.csv of an earlier version of the file would
   // describe claims it no longer makes.
   if (!claims.csv.empty())
-    write_file_atomically(run_dir + "/claims.csv", claims.csv);
+    write_file_atomically(RunDir(run_dir).claims(), claims.csv);
   else
-    fs::remove(run_dir + "/claims.csv");
+    fs::remove(RunDir(run_dir).claims());
   for (const std::string& w : claims.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
 }
 
@@ -91,16 +92,16 @@ std::string plots_section(const std::string& run_dir, const RunRows& run,
 
 ReportSummary write_reports(const std::string& run_dir, const RecordOrigin* origin) {
   const RunRows run = read_run(run_dir);
-  write_file_atomically(run_dir + "/results.csv", results_csv(run));
+  write_file_atomically(RunDir(run_dir).results(), results_csv(run));
   const RunPoints points = points_of(run, run_name(run_dir));
   const ComparisonReport comparisons = comparison_report(
       points, find_baselines(points.points, points.baseline), join_point(points.baseline));
-  write_file_atomically(run_dir + "/comparisons.csv", comparisons.csv);
+  write_file_atomically(RunDir(run_dir).comparisons(), comparisons.csv);
   write_claims(run_dir, comparisons.claims);
   std::string plot_error;
   std::string md = summary_sections(run_dir, run, points, comparisons, origin);
   md += plots_section(run_dir, run, origin, plot_error);
-  write_file_atomically(run_dir + "/summary.md", md);
+  write_file_atomically(RunDir(run_dir).summary_table(), md);
   if (!origin) write_run_record(run_dir, chosen_settings_only(run));
   if (!plot_error.empty()) throw std::runtime_error(plot_error);
   return run.report;

@@ -7,6 +7,7 @@
 #include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/reports/curve_metrics.h"
 #include "experiments/reports/point_tuning.h"
 #include "experiments/reports/preregistration.h"
@@ -68,8 +69,7 @@ void add_test_metrics(PointResults& point, const TrialRow& r,
 bool add_curve_metrics(PointResults& point, const TrialRow& r, const RunRows& run,
                        const RunPoints& out, const std::string& curve_key,
                        const std::string& primary) {
-  const Curve curve =
-      read_curve(read_file(run.dir + "/trials/" + r.id + "/metrics.jsonl"), curve_key);
+  const Curve curve = read_curve(read_file(RunDir(run.dir).trial(r.id).metrics()), curve_key);
   if (curve.empty()) return false;
   const std::int64_t train_steps =
       r.summary.value("train_steps", r.summary.value("steps", std::int64_t(0)));

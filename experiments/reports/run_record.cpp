@@ -17,6 +17,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/csv_cells.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/reports/markdown_sections.h"
 #include "experiments/reports/plot_run.h"
 #include "nn/excerpt.h"
@@ -30,7 +31,7 @@ namespace {
 
 constexpr int kVersion = 1;
 constexpr const char* kFromRunDirectory = "run directory";
-constexpr const char* kFromResultsCsv = "results.csv";
+constexpr const char* kFromResultsCsv = RunDir::kResults;
 
 bool is_trial_id(const std::string& id) {
   return id.size() == 16 && id.find_first_not_of("0123456789abcdef") == std::string::npos;
@@ -64,10 +65,11 @@ std::string record_line(const std::string& id, const json& summary, const json* 
 std::string header_line(const std::string& source, const json& index, const std::string& run_dir,
                         const std::string& kept_sections) {
   json header{{"record", "ablate run record"}, {"version", kVersion}, {"source", source},
-              {"trials.json", portable_index(index)}};
-  if (fs::exists(run_dir + "/" + kPreregistrationFile))
-    header["preregistration.json"] = read_json_file(run_dir + "/" + kPreregistrationFile);
-  if (fs::exists(run_dir + "/experiment.toml")) header["experiment.toml"] = read_file(run_dir + "/experiment.toml");
+              {RunDir::kTrialIndex, portable_index(index)}};
+  const RunDir run(run_dir);
+  if (fs::exists(run.preregistration()))
+    header[RunDir::kPreregistration] = read_json_file(run.preregistration());
+  if (fs::exists(run.experiment())) header[RunDir::kExperiment] = read_file(run.experiment());
   if (!kept_sections.empty()) header["kept_sections"] = kept_sections;
   return header.dump() + "\n";
 }
@@ -121,7 +123,7 @@ json summary_from_row(const std::vector<std::string>& header, const std::vector<
     else if (name.starts_with("best_")) s["best"][name.substr(5)] = cell_value(cell);
     else s[name] = cell_value(cell);
   }
-  complete_summary(s, "results.csv");
+  complete_summary(s, RunDir::kResults);
   return s;
 }
 
@@ -223,7 +225,7 @@ ParsedRecord parse_run_record(const std::string& path) {
     if (out.meta.source != kFromRunDirectory && out.meta.source != kFromResultsCsv)
       throw std::runtime_error(where() + ": source must be \"run directory\" or \"results.csv\"");
     out.meta.kept_sections = header.value("kept_sections", "");
-    out.index = header.at("trials.json");
+    out.index = header.at(RunDir::kTrialIndex);
     if (!out.index.is_object()) throw std::runtime_error(where() + ": trials.json must be an object");
     std::set<std::string> ids;
     for (const json& t : out.index.at("trials")) {
@@ -232,8 +234,10 @@ ParsedRecord parse_run_record(const std::string& path) {
         throw std::runtime_error(where() + ": trials.json: trial id \"" + excerpt(id) +
                                  "\" is not 16 hexadecimal digits or is given twice");
     }
-    if (header.contains("preregistration.json")) out.preregistration = header["preregistration.json"];
-    if (header.contains("experiment.toml")) out.experiment_toml = header["experiment.toml"].get<std::string>();
+    if (header.contains(RunDir::kPreregistration))
+      out.preregistration = header[RunDir::kPreregistration];
+    if (header.contains(RunDir::kExperiment))
+      out.experiment_toml = header[RunDir::kExperiment].get<std::string>();
     for (json t = next(false); !t.is_null(); t = next(false)) {
       const std::string id = t.at("id").get<std::string>();
       if (!ids.count(id)) throw std::runtime_error(where() + ": trial \"" + excerpt(id) + "\" is not in trials.json");
@@ -260,20 +264,21 @@ ParsedRecord parse_run_record(const std::string& path) {
 
 Unpacked unpack_record(const std::string& path, const std::string& run_dir) {
   const ParsedRecord r = parse_run_record(path);
-  write_file_atomically(run_dir + "/trials.json", r.index.dump(2) + "\n");
+  const RunDir run(run_dir);
+  write_file_atomically(run.trial_index(), r.index.dump(2) + "\n");
   if (!r.preregistration.is_null())
-    write_file_atomically(run_dir + "/" + kPreregistrationFile, r.preregistration.dump(2) + "\n");
-  if (r.experiment_toml) write_file_atomically(run_dir + "/experiment.toml", *r.experiment_toml);
+    write_file_atomically(run.preregistration(), r.preregistration.dump(2) + "\n");
+  if (r.experiment_toml) write_file_atomically(run.experiment(), *r.experiment_toml);
   for (const auto& [id, trial] : r.trials) {
-    const std::string dir = run_dir + "/trials/" + id;
-    fs::create_directories(dir);
-    write_file_atomically(dir + "/summary.json", trial.first.dump(2) + "\n");
-    write_file_atomically(dir + "/metrics.jsonl", trial.second);
+    const TrialDir dir = run.trial(id);
+    fs::create_directories(dir.path());
+    write_file_atomically(dir.summary(), trial.first.dump(2) + "\n");
+    write_file_atomically(dir.metrics(), trial.second);
   }
   for (const auto& [id, attention] : r.attention)
-    write_file_atomically(run_dir + "/trials/" + id + "/attention.json", attention.dump() + "\n");
+    write_file_atomically(run.trial(id).attention(), attention.dump() + "\n");
   for (const auto& [id, samples] : r.samples)
-    write_file_atomically(run_dir + "/trials/" + id + "/samples.txt", samples);
+    write_file_atomically(run.trial(id).samples(), samples);
   return r.meta;
 }
 
@@ -292,30 +297,33 @@ std::string origin_note(const Unpacked& u) {
 void unpack_run_record(const std::string& path, const std::string& run_dir) { (void)unpack_record(path, run_dir); }
 
 void write_run_record(const std::string& run_dir, const json& plotted_index) {
-  const json index = read_json_file(run_dir + "/trials.json");
+  const RunDir run(run_dir);
+  const json index = read_json_file(run.trial_index());
   const PlotRun plotted = load_plot_run(run_dir, plotted_index);
   const PlotTrial* drawn = attention_trial(plotted);
   const std::string attention_id = drawn ? drawn->id : "";
   std::string out = header_line(kFromRunDirectory, index, run_dir, "");
   for (const json& t : index.at("trials")) {
     const std::string id = t.at("id").get<std::string>();
-    const std::string dir = run_dir + "/trials/" + id;
-    if (!fs::exists(dir + "/summary.json")) continue;
-    const json summary = parse_json_or_discarded(dir + "/summary.json");
+    const TrialDir dir = run.trial(id);
+    if (!fs::exists(dir.summary())) continue;
+    // Copied as it is (not through TrialSummary): the record keeps whatever the
+    // trial's summary.json holds, also keys of a newer or older ablate.
+    const json summary = parse_json_or_discarded(dir.summary());
     if (summary.is_discarded()) continue;  // unreadable: the reports count it missing too
     json evaluations = json::array();
-    if (fs::exists(dir + "/metrics.jsonl")) {
-      std::istringstream in(read_file(dir + "/metrics.jsonl"));
+    if (fs::exists(dir.metrics())) {
+      std::istringstream in(read_file(dir.metrics()));
       for (std::string line; std::getline(in, line);) {
         const json e = json::parse(line, nullptr, /*allow_exceptions=*/false);
         if (e.is_object()) evaluations.push_back(scalar_values(e));
       }
     }
-    const json attention = id == attention_id ? parse_json_or_discarded(dir + "/attention.json") : json();
+    const json attention = id == attention_id ? parse_json_or_discarded(dir.attention()) : json();
     // A language model's samples (summary.md shows them); only valid UTF-8 can be a
     // JSON string, and a trial's samples are its own output, so anything else is left out.
     std::string samples;
-    if (fs::exists(dir + "/samples.txt")) samples = read_file(dir + "/samples.txt");
+    if (fs::exists(dir.samples())) samples = read_file(dir.samples());
     bool keep_samples = !samples.empty();
     try {
       if (keep_samples) (void)json(samples).dump();
@@ -325,11 +333,11 @@ void write_run_record(const std::string& run_dir, const json& plotted_index) {
     out += record_line(id, summary, &evaluations, attention.is_object() ? &attention : nullptr,
                        keep_samples ? &samples : nullptr);
   }
-  write_file_atomically(run_dir + "/" + kRunRecordFile, out);
+  write_file_atomically(run.record(), out);
 }
 
 void derive_run_record(const std::string& results_dir, const Experiment& experiment) {
-  const std::string csv_path = results_dir + "/results.csv";
+  const std::string csv_path = RunDir(results_dir).results();
   const std::string csv = read_file(csv_path);
   std::istringstream in(csv);
   std::string line;
@@ -372,22 +380,23 @@ void derive_run_record(const std::string& results_dir, const Experiment& experim
   // summary.md the record cannot make, then with them, to check results.csv.
   const std::string scratch = temporary_directory();
   try {
-    const std::string copy = scratch + "/" + folder_name(results_dir);
-    fs::create_directories(copy);
-    write_file_atomically(copy + "/experiment.toml", experiment.text_as_run());
+    const RunDir copy(scratch + "/" + folder_name(results_dir)), results(results_dir);
+    fs::create_directories(copy.path());
+    write_file_atomically(copy.experiment(), experiment.text_as_run());
     auto write_record = [&](const std::string& kept) {
-      write_file_atomically(copy + "/" + kRunRecordFile,
-                            header_line(kFromResultsCsv, index, copy, kept) + record_trials);
+      write_file_atomically(copy.record(),
+                            header_line(kFromResultsCsv, index, copy.path(), kept) + record_trials);
     };
     write_record("");
-    rebuild_reports_from_record(copy);
-    const std::string original = fs::exists(results_dir + "/summary.md") ? read_file(results_dir + "/summary.md") : "";
-    const std::string kept = sections_missing_from(original, read_file(copy + "/summary.md"));
+    rebuild_reports_from_record(copy.path());
+    const std::string original =
+        fs::exists(results.summary_table()) ? read_file(results.summary_table()) : "";
+    const std::string kept = sections_missing_from(original, read_file(copy.summary_table()));
     write_record(kept);
-    rebuild_reports_from_record(copy);
-    if (const std::string d = first_difference(csv, read_file(copy + "/results.csv")); !d.empty())
+    rebuild_reports_from_record(copy.path());
+    if (const std::string d = first_difference(csv, read_file(copy.results())); !d.empty())
       throw std::runtime_error(csv_path + ": the derived record does not rebuild it: " + d);
-    write_file_atomically(results_dir + "/" + kRunRecordFile, read_file(copy + "/" + kRunRecordFile));
+    write_file_atomically(results.record(), read_file(copy.record()));
   } catch (...) {
     fs::remove_all(scratch);
     throw;
@@ -399,9 +408,10 @@ ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
   const std::string scratch = temporary_directory();
   ReportSummary summary;
   try {
-    const std::string run_dir = scratch + "/" + folder_name(results_dir);
+    const RunDir run(scratch + "/" + folder_name(results_dir)), results(results_dir);
+    const std::string& run_dir = run.path();
     fs::create_directories(run_dir);
-    const Unpacked u = unpack_record(results_dir + "/" + kRunRecordFile, run_dir);
+    const Unpacked u = unpack_record(results.record(), run_dir);
     RecordOrigin origin;
     origin.note = origin_note(u);
     origin.draw_plots = u.has_evaluations;
@@ -409,19 +419,20 @@ ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
     try {
       summary = write_reports(run_dir, &origin);
     } catch (const nlohmann::json::exception& e) {  // a value of the wrong type in the record
-      throw std::invalid_argument(results_dir + "/" + kRunRecordFile + ": " + excerpt(e.what()));
+      throw std::invalid_argument(results.record() + ": " + excerpt(e.what()));
     }
-    for (const char* name : {"results.csv", "comparisons.csv", "summary.md"})
-      write_file_atomically(results_dir + "/" + name, read_file(run_dir + "/" + name));
-    if (fs::exists(run_dir + "/claims.csv"))
-      write_file_atomically(results_dir + "/claims.csv", read_file(run_dir + "/claims.csv"));
+    for (const char* name : {RunDir::kResults, RunDir::kComparisons, RunDir::kSummaryTable})
+      write_file_atomically(results.file(name), read_file(run.file(name)));
+    if (fs::exists(run.claims()))
+      write_file_atomically(results.claims(), read_file(run.claims()));
     else
-      fs::remove(results_dir + "/claims.csv");
-    if (origin.draw_plots && fs::is_directory(run_dir + "/plots")) {
-      fs::create_directories(results_dir + "/plots");
-      for (const auto& f : fs::directory_iterator(run_dir + "/plots"))
+      fs::remove(results.claims());
+    if (origin.draw_plots && fs::is_directory(run.plots())) {
+      fs::create_directories(results.plots());
+      for (const auto& f : fs::directory_iterator(run.plots()))
         if (f.is_regular_file())
-          write_file_atomically(results_dir + "/plots/" + f.path().filename().string(), read_file(f.path().string()));
+          write_file_atomically(results.plots() + "/" + f.path().filename().string(),
+                                read_file(f.path().string()));
     }
   } catch (...) {
     fs::remove_all(scratch);
@@ -432,18 +443,18 @@ ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
 }
 
 RunSource::RunSource(const std::string& dir) {
-  if (fs::exists(dir + "/trials.json")) {
+  if (fs::exists(RunDir(dir).trial_index())) {
     run_dir_ = dir;
     return;
   }
-  if (!fs::exists(dir + "/" + kRunRecordFile))
+  if (!fs::exists(RunDir(dir).record()))
     throw std::runtime_error(dir + ": neither a run directory (no trials.json; run `ablate run` first) nor a "
                              "results folder (no record.jsonl)");
   temp_ = temporary_directory();
   run_dir_ = temp_ + "/" + folder_name(dir);
   try {
     fs::create_directories(run_dir_);
-    unpack_run_record(dir + "/" + kRunRecordFile, run_dir_);
+    unpack_run_record(RunDir(dir).record(), run_dir_);
   } catch (...) {
     fs::remove_all(temp_);
     throw;

@@ -33,8 +33,6 @@
 
 namespace ablate::experiments {
 
-inline constexpr const char* kRunRecordFile = "record.jsonl";
-
 // Writes <run_dir>/record.jsonl from the run directory (trials.json and each trial's
 // summary.json and metrics.jsonl, and the attention.json of the one trial whose
 // attention the plots of `plotted_index` — the trials the plots show — draw).

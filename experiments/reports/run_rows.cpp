@@ -6,6 +6,7 @@
 
 #include "experiments/config/report_spec.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
 
 namespace ablate::experiments {
 
@@ -64,7 +65,7 @@ TrialRow read_row(const std::string& run_dir, const json& t, ReportSummary& repo
   const json tune = t.value("tune", json::object());
   for (auto& [k, v] : tune.items()) r.tune[k] = v.get<std::string>();
   r.tune_label = t.value("tune_label", "");
-  std::string summary_path = run_dir + "/trials/" + r.id + "/summary.json";
+  std::string summary_path = RunDir(run_dir).trial(r.id).summary();
   ++report.expected;
   if (fs::exists(summary_path)) {
     try {
@@ -89,7 +90,7 @@ TrialRow read_row(const std::string& run_dir, const json& t, ReportSummary& repo
 RunRows read_run(const std::string& run_dir) {
   RunRows run;
   run.dir = run_dir;
-  std::string index_path = run_dir + "/trials.json";
+  std::string index_path = RunDir(run_dir).trial_index();
   if (!fs::exists(index_path))
     throw std::runtime_error(run_dir +
                              ": not a run directory (no trials.json; run `ablate run` first)");

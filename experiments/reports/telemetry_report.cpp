@@ -11,6 +11,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/reports/mean_std.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
 
 namespace ablate::experiments {
 
@@ -88,7 +89,7 @@ double module_average(const json& modules, const char* which) {
 std::vector<json> finished_summaries(const std::string& run_dir, const json& index, const PointResults& point) {
   std::vector<json> out;
   for (const TrialRef& t : chosen_trials(index, point)) {
-    const std::string path = run_dir + "/trials/" + t.id + "/summary.json";
+    const std::string path = RunDir(run_dir).trial(t.id).summary();
     if (!std::filesystem::exists(path)) continue;
     json s = parse_json_or_discarded(path);
     if (s.is_object() && s.value("status", "") != "failed") out.push_back(std::move(s));
@@ -156,7 +157,7 @@ std::vector<std::string> telemetry_columns(const std::vector<const json*>& summa
 
 std::string init_grad_norms_section(const std::string& run_dir, const RunPoints& run) {
   if (!run.grad_norms_at_init) return "";
-  const json index = read_json_file(run_dir + "/trials.json");
+  const json index = read_json_file(RunDir(run_dir).trial_index());
   // Per point: seed count and each column's values over seeds; columns in model order.
   std::vector<std::string> groups, ratios;
   std::vector<std::map<std::string, std::vector<double>>> values(run.points.size());
@@ -200,7 +201,7 @@ std::string init_grad_norms_section(const std::string& run_dir, const RunPoints&
 }
 
 std::string norm_drift_section(const std::string& run_dir, const RunPoints& run) {
-  const json index = read_json_file(run_dir + "/trials.json");
+  const json index = read_json_file(RunDir(run_dir).trial_index());
   const std::vector<std::string> columns{"bn_mean_drift", "bn_var_drift", "bn_mean_drift_last", "bn_var_drift_last"};
   std::ostringstream rows;
   bool any = false;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/reports/claims_report.h"
 #include "experiments/reports/report.h"
 
@@ -51,7 +52,7 @@ json trial_index_json(const Experiment& e) {
 }
 
 void write_trial_index(const std::string& run_dir, const Experiment& e) {
-  write_file_atomically(run_dir + "/trials.json", trial_index_json(e).dump(2) + "\n");
+  write_file_atomically(RunDir(run_dir).trial_index(), trial_index_json(e).dump(2) + "\n");
 }
 
 }  // namespace ablate::experiments

@@ -6,8 +6,6 @@
 // resume state carries them, so a resumed trial writes the same numbers.
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "experiments/runner/trial_runner.h"
 #include "nn/module.h"
 
@@ -16,8 +14,5 @@ namespace ablate::experiments {
 // The model's gradients now (after the first backward pass, before clipping); its
 // parameters as clipping sees them, for the global norm.
 InitialGradients measure_initial_gradients(const nn::Module& model, const std::vector<Parameter*>& parameters);
-
-// Adds init_grad_norm and init_grad_norms to a trial's summary when they were measured.
-void add_initial_gradients(nlohmann::json& summary, const InitialGradients& gradients);
 
 }  // namespace ablate::experiments

@@ -14,6 +14,7 @@
 
 #include "experiments/config/config_error.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/progress.h"
 #include "experiments/runner/resume_state.h"
@@ -103,7 +104,8 @@ void worker(mpi::communicator& world, const Broadcast& b) {
     fs::path dir = scratch / t.id;
     fs::remove_all(dir);
     fs::create_directories(dir);
-    if (!a.resume_state.empty()) write_file_atomically((dir / kResumeFile).string(), a.resume_state);
+    if (!a.resume_state.empty())
+      write_file_atomically(TrialDir(dir.string()).resume_state(), a.resume_state);
     TrialOutcome o = run_trial(
         t, e.base_dir, dir.string(),
         [&](std::int64_t step, double loss) { world.send(0, kProgress, std::make_pair(step, loss)); },
@@ -122,17 +124,18 @@ void worker(mpi::communicator& world, const Broadcast& b) {
 // Writes a trial's files into its directory, summary.json last (its presence marks
 // the trial finished, so an interrupted write is rerun, never half-trusted). A finished
 // trial's resume state, written there while it ran, goes once summary.json is there.
-void write_record(const std::string& dir, const Record& r) {
-  fs::create_directories(dir);
+void write_record(const TrialDir& dir, const Record& r) {
+  fs::create_directories(dir.path());
   bool finished = false;
   for (std::size_t i = 0; i < r.names.size(); ++i)
-    if (r.names[i] != "summary.json") write_file_atomically(dir + "/" + r.names[i], r.contents[i]);
+    if (r.names[i] != TrialDir::kSummary)
+      write_file_atomically(dir.file(r.names[i]), r.contents[i]);
   for (std::size_t i = 0; i < r.names.size(); ++i)
-    if (r.names[i] == "summary.json") {
-      write_file_atomically(dir + "/" + r.names[i], r.contents[i]);
+    if (r.names[i] == TrialDir::kSummary) {
+      write_file_atomically(dir.file(r.names[i]), r.contents[i]);
       finished = true;
     }
-  if (finished) fs::remove(dir + "/" + kResumeFile);
+  if (finished) fs::remove(dir.resume_state());
 }
 
 RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOptions& options) {
@@ -153,12 +156,15 @@ RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOp
   std::size_t next = 0;
   Progress progress(summary.total, summary.skipped, options.progress);
   std::map<int, int> slot_of;  // rank → progress slot of its running trial
-  auto trial_dir = [&](std::int64_t i) { return summary.run_dir + "/trials/" + e.trials[std::size_t(i)].id; };
+  auto trial_dir = [&](std::int64_t i) {
+    return RunDir(summary.run_dir).trial(e.trials[std::size_t(i)].id);
+  };
   auto hand_out = [&](int rank) {
     if (next < queue.size() && !stop_signal()) {  // asked to stop: no new trial starts
       Assignment a{queue[next++], {}};
       const Trial& t = e.trials[std::size_t(a.index)];
-      if (fs::exists(trial_dir(a.index) + "/" + kResumeFile)) a.resume_state = read_file(trial_dir(a.index) + "/" + kResumeFile);
+      if (fs::exists(trial_dir(a.index).resume_state()))
+        a.resume_state = read_file(trial_dir(a.index).resume_state());
       slot_of[rank] = progress.start(t.id, t.seeded_label(), t.config.train.steps);
       world.send(rank, kAssign, a);
       return true;
@@ -187,8 +193,8 @@ RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOp
     } else if (s->tag() == kState) {
       std::pair<std::int64_t, std::string> state;
       world.recv(rank, kState, state);
-      fs::create_directories(trial_dir(state.first));
-      write_file_atomically(trial_dir(state.first) + "/" + kResumeFile, state.second);
+      fs::create_directories(trial_dir(state.first).path());
+      write_file_atomically(trial_dir(state.first).resume_state(), state.second);
     } else if (s->tag() == kRecord) {
       Record r;
       world.recv(rank, kRecord, r);

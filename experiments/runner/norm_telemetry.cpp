@@ -1,6 +1,5 @@
 #include "experiments/runner/norm_telemetry.h"
 
-#include "experiments/io/json_number.h"
 #include "nn/norms/batch_statistics_drift.h"
 
 namespace ablate::experiments {
@@ -32,18 +31,6 @@ std::vector<Evaluation::NormDrift> take_norm_drift(nn::Module& model) {
 
 std::vector<Evaluation::NormDrift> norm_drift_over_training(nn::Module& model) {
   return averages(model, &nn::BatchStatisticsDrift::training);
-}
-
-nlohmann::json norm_drift_json(const std::vector<Evaluation::NormDrift>& drift) {
-  nlohmann::json j = nlohmann::json::object();
-  for (const Evaluation::NormDrift& d : drift) j[d.module] = {{"mean", finite_or_string(d.mean)}, {"var", finite_or_string(d.var)}};
-  return j;
-}
-
-void add_norm_drift(nlohmann::json& summary, const TrialOutcome& outcome) {
-  if (outcome.norm_drift_training.empty()) return;
-  summary["norm_drift"] = {{"training", norm_drift_json(outcome.norm_drift_training)},
-                           {"last_interval", norm_drift_json(outcome.final.norm_drift)}};
 }
 
 }  // namespace ablate::experiments

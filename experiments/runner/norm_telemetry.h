@@ -7,8 +7,6 @@
 // and over the last interval. Norms without batch statistics have no entry.
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "experiments/runner/trial_runner.h"
 #include "nn/module.h"
 
@@ -22,12 +20,5 @@ std::vector<Evaluation::NormDrift> take_norm_drift(nn::Module& model);
 
 // Per module, the drift over every training batch so far.
 std::vector<Evaluation::NormDrift> norm_drift_over_training(nn::Module& model);
-
-// {module: {"mean": .., "var": ..}}, non-finite values as strings ("nan", "inf").
-nlohmann::json norm_drift_json(const std::vector<Evaluation::NormDrift>& drift);
-
-// Adds "norm_drift": {"training": .., "last_interval": ..} to a trial's summary when it
-// has any (the last interval is the last evaluation's).
-void add_norm_drift(nlohmann::json& summary, const TrialOutcome& outcome);
 
 }  // namespace ablate::experiments

@@ -24,8 +24,6 @@
 
 namespace ablate::experiments {
 
-inline constexpr const char* kResumeFile = "resume.safetensors";
-
 // What the training loop carries from one step to the next besides the model, the
 // optimizer and the generators.
 struct TrainingProgress {

@@ -6,17 +6,18 @@
 
 #include <stdexcept>
 
+#include "experiments/records/run_dir.h"
+
 namespace ablate::experiments {
 
-RunLock::RunLock(const std::string& run_dir, const std::string& name, bool shared)
-    : path_(run_dir + "/" + name), shared_(shared) {
-  const std::string& path = path_;
+RunLock::RunLock(const std::string& run_dir, const std::string& path, bool shared)
+    : path_(path), shared_(shared) {
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw std::runtime_error(path + ": cannot create the run lock");
   if (::flock(fd_, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
     ::close(fd_);
     throw std::runtime_error("another `ablate run` is already writing " + run_dir +
-                             (name == ".lock" ? "" : " (this shard)") +
+                             (path == RunDir(run_dir).lock() ? "" : " (this shard)") +
                              " (wait for it to finish, or use another --out)");
   }
 }

@@ -8,8 +8,9 @@ namespace ablate::experiments {
 
 class RunLock {
  public:
-  // Throws std::runtime_error naming the directory when another process holds it.
-  RunLock(const std::string& run_dir, const std::string& name, bool shared);
+  // `path`: the run directory's lock or a shard's (records/run_dir.h). Throws
+  // std::runtime_error naming the directory when another process holds it.
+  RunLock(const std::string& run_dir, const std::string& path, bool shared);
   ~RunLock();
   RunLock(const RunLock&) = delete;
   RunLock& operator=(const RunLock&) = delete;

@@ -8,11 +8,14 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/records/run_dir.h"
+#include "experiments/records/trial_summary.h"
 #include "experiments/reports/preregistration.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/progress.h"
@@ -29,25 +32,31 @@ namespace ablate::experiments {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
+namespace {
+
+// The trial's summary.json, or nothing when it is missing or unreadable.
+std::optional<TrialSummary> read_summary(const std::string& trial_dir) {
+  const std::string path = TrialDir(trial_dir).summary();
+  if (!fs::exists(path)) return std::nullopt;
+  try {
+    return trial_summary_from_json(read_json_file(path));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 std::string trained_under_other_backend(const std::string& trial_dir) {
-  const json summary = parse_json_or_discarded(trial_dir + "/summary.json");
-  if (!summary.is_object() || !summary.contains("computation") || !summary["computation"].is_object()) return "";
-  const json backend = summary["computation"].value("gemm_backend", json());
-  if (!backend.is_string()) return "";
-  const std::string current = kernels::gemm_backend_name(kernels::gemm_backend());
-  return backend.get<std::string>() == current ? "" : backend.get<std::string>();
+  const std::optional<TrialSummary> summary = read_summary(trial_dir);
+  if (!summary || !summary->computation || !summary->computation->gemm_backend) return "";
+  const std::string& backend = *summary->computation->gemm_backend;
+  return backend == kernels::gemm_backend_name(kernels::gemm_backend()) ? "" : backend;
 }
 
 bool trial_finished(const std::string& trial_dir) {
-  std::string path = trial_dir + "/summary.json";
-  if (!fs::exists(path)) return false;
-  try {
-    auto j = read_json_file(path);
-    std::string status = j.value("status", "");
-    return status == "ok" || status == "diverged";
-  } catch (const std::exception&) {
-    return false;  // unreadable: run it again
-  }
+  const std::optional<TrialSummary> summary = read_summary(trial_dir);  // unreadable: run it again
+  return summary && (summary->status == "ok" || summary->status == "diverged");
 }
 
 namespace {
@@ -72,8 +81,8 @@ namespace {
 std::set<std::string> indexed_trials(const std::string& run_dir) {
   std::set<std::string> ids;
   try {
-    if (!fs::exists(run_dir + "/trials.json")) return ids;
-    const nlohmann::json index = read_json_file(run_dir + "/trials.json");
+    if (!fs::exists(RunDir(run_dir).trial_index())) return ids;
+    const nlohmann::json index = read_json_file(RunDir(run_dir).trial_index());
     for (const auto& t : index.at("trials")) ids.insert(t.at("id").get<std::string>());
   } catch (const std::exception&) {
     ids.clear();  // unreadable: the run is rewritten as this experiment's
@@ -84,32 +93,27 @@ std::set<std::string> indexed_trials(const std::string& run_dir) {
 // The run directory holds another version of the experiment file: that version and
 // its trial index are kept in history/, numbered in the order they were replaced,
 // before the current ones take their place.
-void keep_earlier_version(const std::string& run_dir, const std::string& text) {
-  const std::string current = run_dir + "/experiment.toml";
-  if (!fs::exists(current)) return;
-  const std::string earlier = read_file(current);
+void keep_earlier_version(const RunDir& run, const std::string& text) {
+  if (!fs::exists(run.experiment())) return;
+  const std::string earlier = read_file(run.experiment());
   if (earlier == text) return;
-  fs::create_directories(run_dir + "/history");
+  fs::create_directories(run.history());
   int n = 1;
-  auto numbered = [&](const char* stem, const char* ext) {
-    char name[64];
-    std::snprintf(name, sizeof name, "/history/%s-%03d%s", stem, n, ext);
-    return run_dir + name;
-  };
-  while (fs::exists(numbered("experiment", ".toml"))) ++n;
-  if (fs::exists(run_dir + "/trials.json"))
-    write_file_atomically(numbered("trials", ".json"), read_file(run_dir + "/trials.json"));
-  write_file_atomically(numbered("experiment", ".toml"), earlier);
+  while (fs::exists(run.earlier_experiment(n))) ++n;
+  if (fs::exists(run.trial_index()))
+    write_file_atomically(run.earlier_trial_index(n), read_file(run.trial_index()));
+  write_file_atomically(run.earlier_experiment(n), earlier);
 }
 
 // Trial directories in run_dir that are not trials of `e`.
-int trials_not_in(const std::string& run_dir, const Experiment& e) {
+int trials_not_in(const RunDir& run, const Experiment& e) {
   std::set<std::string> ids;
   for (const Trial& t : e.trials) ids.insert(t.id);
   int n = 0;
-  if (fs::exists(run_dir + "/trials"))
-    for (const auto& d : fs::directory_iterator(run_dir + "/trials"))
-      n += d.is_directory() && !ids.count(d.path().filename().string()) && fs::exists(d.path() / "summary.json");
+  if (fs::exists(run.trials()))
+    for (const auto& d : fs::directory_iterator(run.trials()))
+      n += d.is_directory() && !ids.count(d.path().filename().string()) &&
+           fs::exists(TrialDir(d.path().string()).summary());
   return n;
 }
 
@@ -128,15 +132,15 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
   const std::set<std::string> indexed = indexed_trials(summary.run_dir);
   bool part_of_sweep = !e.declares_grid && !e.trials.empty() && e.trials.size() < indexed.size();
   for (const Trial& t : e.trials) part_of_sweep = part_of_sweep && indexed.count(t.id);
-  fs::create_directories(summary.run_dir + "/trials");
+  const RunDir run(summary.run_dir);
+  fs::create_directories(run.trials());
   bool sharded = options.shards > 0;
-  plan.locks.push_back(std::make_unique<RunLock>(summary.run_dir, ".lock", sharded));
+  plan.locks.push_back(std::make_unique<RunLock>(summary.run_dir, run.lock(), sharded));
   std::vector<std::size_t> mine;
   if (sharded) {
     mine = shard_trials(e.trials, options.shard, options.shards);
     plan.locks.push_back(std::make_unique<RunLock>(
-        summary.run_dir, ".lock.shard-" + std::to_string(options.shard) + "-of-" + std::to_string(options.shards),
-        false));
+        summary.run_dir, run.shard_lock(options.shard, options.shards), false));
   } else {
     mine.resize(e.trials.size());
     for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = i;
@@ -145,19 +149,20 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
   // were to replace). Holding the lock, any temporary file here is such a leftover —
   // for a shard, only in its own trials' directories (other shards may be writing).
   if (!sharded) remove_temporary_files(summary.run_dir);
-  for (std::size_t i : mine) remove_temporary_files(summary.run_dir + "/trials/" + e.trials[i].id);
+  for (std::size_t i : mine) remove_temporary_files(run.trial(e.trials[i].id).path());
   if (!part_of_sweep) {
     const std::string text = e.text_as_run();
-    keep_earlier_version(summary.run_dir, text);
-    write_file_atomically(summary.run_dir + "/experiment.toml", text);
+    keep_earlier_version(run, text);
+    write_file_atomically(run.experiment(), text);
     write_trial_index(summary.run_dir, e);
     freeze_preregistration(summary.run_dir, e);
-    summary.not_in_experiment = trials_not_in(summary.run_dir, e);
+    summary.not_in_experiment = trials_not_in(run, e);
   }
   for (std::size_t i : mine) {
     const Trial& t = e.trials[i];
     ++summary.total;
-    const std::string dir = summary.run_dir + "/trials/" + t.id;
+    const TrialDir trial = run.trial(t.id);
+    const std::string& dir = trial.path();
     if (!options.force && trial_finished(dir)) {
       const std::string backend = trained_under_other_backend(dir);
       if (backend.empty()) {
@@ -170,7 +175,7 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
     }
     plan.pending.push_back(&t);
     // --force starts every trial again, also one stopped with a saved state.
-    if (options.force) fs::remove(dir + "/" + kResumeFile);
+    if (options.force) fs::remove(trial.resume_state());
   }
   return plan;
 }
@@ -200,8 +205,9 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
       if (i >= pending.size()) return;
       const Trial& t = *pending[i];
       int slot = progress.start(t.id, t.seeded_label(), t.config.train.steps);
-      TrialOutcome o = run_trial(t, e.base_dir, summary.run_dir + "/trials/" + t.id,
-                                 [&](std::int64_t step, double loss) { progress.update(slot, step, loss); });
+      TrialOutcome o =
+          run_trial(t, e.base_dir, RunDir(summary.run_dir).trial(t.id).path(),
+                    [&](std::int64_t step, double loss) { progress.update(slot, step, loss); });
       progress.finish(slot, o.status);
       std::lock_guard<std::mutex> g(counts);
       count_outcome(summary, o.status, o.resumed_from_step);

@@ -13,6 +13,7 @@
 #include "nn/checkpoint.h"
 #include "nn/safetensors.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
 
 namespace ablate::experiments {
 
@@ -21,9 +22,10 @@ namespace fs = std::filesystem;
 std::string trial_base_dir(const std::string& checkpoint) {
   const fs::path trial_dir = fs::absolute(checkpoint).lexically_normal().parent_path();
   const fs::path trials = trial_dir.parent_path(), run = trials.parent_path();
-  if (trials.filename() == "trials" && fs::is_regular_file(run / "trials.json")) {
+  const RunDir run_dir(run.string());
+  if (trials.filename() == RunDir::kTrials && fs::is_regular_file(run_dir.trial_index())) {
     try {
-      const nlohmann::json index = read_json_file((run / "trials.json").string());
+      const nlohmann::json index = read_json_file(run_dir.trial_index());
       const std::string source_dir = index.value("source_dir", "");
       if (!source_dir.empty()) return source_dir;
     } catch (const std::exception&) {

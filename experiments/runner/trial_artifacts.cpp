@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/records/run_dir.h"
 #include "experiments/runner/lm_samples.h"
 #include "experiments/runner/predictions.h"
 #include "nn/checkpoint.h"
@@ -88,16 +89,16 @@ json attention_maps(const Task& task, TrialModel& model) {
 void write_trial_artifacts(const Trial& trial, const std::string& dir, const Task& task,
                            TrialModel& model, const Evaluator& evaluator, const TrialOutcome& out) {
   const TrialConfig& c = trial.config;
+  const TrialDir files(dir);
   if (out.tested && model.sequence_model())
-    write_file_atomically(dir + "/predictions.tsv",
-                          predictions_tsv(task, evaluator.test_predictions()));
+    write_file_atomically(files.predictions(), predictions_tsv(task, evaluator.test_predictions()));
   if (out.tested && model.lm)
-    write_file_atomically(dir + "/samples.txt", samples_text(generate_samples(
-                                                    *model.lm, task, c.trial_seed, kSampleTokens)));
+    write_file_atomically(files.samples(), samples_text(generate_samples(
+                                               *model.lm, task, c.trial_seed, kSampleTokens)));
   if (model.sequence_model())
-    write_file_atomically(dir + "/attention.json", attention_maps(task, model).dump() + "\n");
+    write_file_atomically(files.attention(), attention_maps(task, model).dump() + "\n");
   if (c.train.checkpoint)  // the selected model (its optimizer state is gone)
-    nn::save_checkpoint(*model.module, dir + "/checkpoint.safetensors",
+    nn::save_checkpoint(*model.module, files.checkpoint(),
                         {{"config", trial.config_toml},
                          {"step", std::to_string(out.best.step)},
                          {"selected_by", "validation loss"}});

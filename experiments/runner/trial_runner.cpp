@@ -13,8 +13,9 @@
 
 #include "autograd/kernels/gemm.h"
 #include "experiments/io/atomic_file.h"
-#include "experiments/io/json_number.h"
 #include "experiments/models/model_factory.h"
+#include "experiments/records/run_dir.h"
+#include "experiments/records/trial_summary.h"
 #include "experiments/runner/evaluation.h"
 #include "experiments/runner/initial_gradients.h"
 #include "experiments/runner/norm_telemetry.h"
@@ -60,15 +61,6 @@ json to_json(const Evaluation& e) {
   return j;
 }
 
-// The evaluation record drops the telemetry (it is per evaluation, not a result).
-json summary_record(const Evaluation& e) {
-  Evaluation plain = e;
-  plain.grad_norms.clear();
-  plain.attention.clear();
-  plain.norm_drift.clear();
-  return to_json(plain);
-}
-
 // The attention path of every module's forwards so far, summed; the first reason (in
 // module order) a forward was not fused, prefixed by its module's name.
 nn::AttentionPathRecord attention_path_of(nn::Module& model) {
@@ -85,71 +77,53 @@ nn::AttentionPathRecord attention_path_of(nn::Module& model) {
 
 // What computed the trial's numbers beyond its config: the attention path, the GEMM
 // backend and the matmul precision (a backend change was measured to move means).
-json computation_json(const Trial& trial, const nn::AttentionPathRecord& a) {
-  const char* path = a.fused == 0 && a.general == 0 ? "none"
+SummaryComputation computation_of(const Trial& trial, const nn::AttentionPathRecord& a) {
+  SummaryComputation c;
+  c.attention_path = a.fused == 0 && a.general == 0 ? "none"
                      : a.general == 0               ? "fused"
                      : a.fused == 0                 ? "general"
                                                     : "mixed";
   // No counts: they depend on how the forwards ran (train.recompute repeats them, a
   // resumed trial counts only its own process's), not on what was computed.
-  json attention{{"path", path}};
-  if (!a.why_not_fused.empty()) attention["why_not_fused"] = a.why_not_fused;
-  return {{"attention", attention},
-          {"gemm_backend", kernels::gemm_backend_name(kernels::gemm_backend())},
-          {"precision", trial.config.train.precision}};
+  if (!a.why_not_fused.empty()) c.why_not_fused = a.why_not_fused;
+  c.gemm_backend = kernels::gemm_backend_name(kernels::gemm_backend());
+  c.precision = trial.config.train.precision;
+  return c;
 }
 
-json summary_json(const Trial& trial, const TrialOutcome& o) {
-  json j;
-  j["id"] = trial.id;
-  j["status"] = o.status;
-  if (!o.error.empty()) j["error"] = o.error;
-  j["params"] = o.params;
-  j["steps"] = o.steps;
-  j["train_steps"] = trial.config.train.steps;  // configured (steps is fewer after an early stop)
-  j["resumed_from_step"] = o.resumed_from_step;
-  if (o.diverged_at) j["diverged_at"] = o.diverged_at;
-  j["stopped_early"] = o.stopped_early;
-  j["final"] = summary_record(o.final);
-  j["best"] = summary_record(o.best);
-  if (o.tested) {
-    // The test split, evaluated once with the model validation selected (o.best.step).
-    json test{{"step", o.test.step}, {"loss", o.test.loss}};
-    for (const auto& [k, v] : o.test.metrics) test[k] = v;
-    json errors = json::object();
-    for (const auto& [k, v] : o.test.standard_errors) errors[k] = finite_or_string(v);
-    test["standard_errors"] = errors;
-    j["test"] = test;
-  }
-  for (const char* part : {"final", "best", "test"})
-    if (j.contains(part))
-      for (auto& [k, v] : j[part].items())
-        if (v.is_number_float()) v = finite_or_string(v.get<double>());
-  add_initial_gradients(j, o.init_gradients);
-  add_norm_drift(j, o);
-  j["wall_seconds"] = o.wall_seconds;
-  j["steps_per_second"] = o.steps_per_second;
-  j["peak_rss_mib"] = o.peak_rss_mib;
-  j["seed"] = trial.config.trial_seed;
-  j["data_seed"] = trial.config.data_seed;
+TrialSummary trial_summary(const Trial& trial, const TrialOutcome& o) {
+  TrialSummary s;
+  s.id = trial.id;
+  s.status = o.status;
+  if (!o.error.empty()) s.error = o.error;
+  s.params = o.params;
+  s.steps = o.steps;
+  s.train_steps = trial.config.train.steps;  // configured (steps is fewer after an early stop)
+  s.resumed_from_step = o.resumed_from_step;
+  if (o.diverged_at) s.diverged_at = o.diverged_at;
+  s.stopped_early = o.stopped_early;
+  s.final = validation_record(o.final);  // without the telemetry (per evaluation, not a result)
+  s.best = validation_record(o.best);
+  // The test split, evaluated once with the model validation selected (o.best.step).
+  if (o.tested) s.test = test_record(o.test);
+  s.init_gradients = o.init_gradients;
+  // BatchNorm drift over all of training, and over the last interval (the last evaluation's).
+  if (!o.norm_drift_training.empty())
+    s.norm_drift = BatchNormDrift{o.norm_drift_training, o.final.norm_drift};
+  s.wall_seconds = o.wall_seconds;
+  s.steps_per_second = o.steps_per_second;
+  s.peak_rss_mib = o.peak_rss_mib;
+  s.seed = trial.config.trial_seed;
+  s.data_seed = trial.config.data_seed;
   // The files the trial read, with the content it read (its identity includes it).
-  json files = json::object();
   for (const auto& [key, digest] : trial.config.task.file_sha256)
-    files["task." + key] = {{"path", trial.config.task.options.get_string(key)},
-                            {"sha256", digest}};
-  if (!files.empty()) j["files"] = files;
-  j["code_version"] = code_version();
-  j["computation"] = computation_json(trial, o.attention_path);
-  if (!trial.config.plugins.empty()) {
-    json plugins = json::array();
-    for (const PluginRef& p : trial.config.plugins)
-      plugins.push_back({{"path", p.path}, {"sha256", p.sha256}, {"built_for", p.built_for}});
-    j["plugins"] = plugins;
-  }
-  json point = json::object();
-  for (const auto& [k, v] : trial.point) point[k] = v;
-  j["point"] = point;
-  return j;
+    s.files["task." + key] = {trial.config.task.options.get_string(key), digest};
+  s.code_version = code_version();
+  s.computation = computation_of(trial, o.attention_path);
+  s.plugins = trial.config.plugins;
+  s.point.emplace();
+  for (const auto& [k, v] : trial.point) (*s.point)[k] = v;
+  return s;
 }
 
 // A trial that ran out of memory despite the estimate checked before it started
@@ -203,7 +177,7 @@ class TrialTraining {
       : trial_(trial),
         c_(trial.config),
         dir_(dir),
-        resume_path_(dir + "/" + kResumeFile),
+        resume_path_(TrialDir(dir).resume_state()),
         out_(out),
         p_(p),
         clock_(clock),
@@ -357,7 +331,7 @@ class TrialTraining {
     p_.loss_sum = 0;
     p_.loss_count = 0;
     p_.metrics_log += to_json(e).dump() + "\n";
-    write_file_atomically(dir_ + "/metrics.jsonl", p_.metrics_log);
+    write_file_atomically(TrialDir(dir_).metrics(), p_.metrics_log);
     out_.final = e;
     if (e.loss < p_.best_val) {
       p_.best_val = e.loss;
@@ -411,10 +385,11 @@ void write_trial_record(const Trial& trial, const std::string& dir, const Traini
   out.steps_per_second =
       seconds_here > 0 ? double(out.steps - out.resumed_from_step) / seconds_here : 0;
   out.peak_rss_mib = peak_rss_mib();
-  if (!metrics_written) write_file_atomically(dir + "/metrics.jsonl", "");
-  write_file_atomically(dir + "/summary.json", summary_json(trial, out).dump(2) + "\n");
+  const TrialDir files(dir);
+  if (!metrics_written) write_file_atomically(files.metrics(), "");
+  write_file_atomically(files.summary(), to_json(trial_summary(trial, out)).dump(2) + "\n");
   std::error_code gone;
-  std::filesystem::remove(dir + "/" + kResumeFile, gone);  // finished: nothing left to resume
+  std::filesystem::remove(files.resume_state(), gone);  // finished: nothing left to resume
 }
 
 }  // namespace
@@ -422,7 +397,7 @@ void write_trial_record(const Trial& trial, const std::string& dir, const Traini
 TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const std::string& dir,
                        const TrialProgress& progress, const StateSaved& state_saved) {
   std::filesystem::create_directories(dir);
-  write_file_atomically(dir + "/config.toml", trial.config_toml);
+  write_file_atomically(TrialDir(dir).config(), trial.config_toml);
   TrialOutcome out;
   TrainingProgress p;  // what the loop carries from step to step (and a resume restores)
   p.best_val = INFINITY;

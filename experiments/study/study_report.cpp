@@ -11,6 +11,8 @@
 
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/run_dir.h"
+#include "experiments/records/trial_summary.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/report.h"
 #include "experiments/study/study_text.h"
@@ -51,7 +53,7 @@ json training_summary(const std::string& run_dir) {
   ComparisonSettings settings{{"sequence_accuracy", "loss"}, std::nullopt};
   const std::vector<ComparisonRow> rows =
       compare_points(run.points, find_baselines(run.points, run.baseline), settings);
-  json index = read_json_file(run_dir + "/trials.json");
+  json index = read_json_file(RunDir(run_dir).trial_index());
   struct Telemetry {
     std::vector<double> entropy, max_prob;
   };
@@ -61,10 +63,10 @@ json training_summary(const std::string& run_dir) {
   for (const json& t : index["trials"]) {
     const std::string label = t.value("label", "");
     if (t.value("tune_label", "") != chosen[label]) continue;
-    const std::string dir = run_dir + "/trials/" + t["id"].get<std::string>();
-    if (!fs::exists(dir + "/summary.json")) continue;
-    if (read_json_file(dir + "/summary.json").value("status", "") != "ok") continue;
-    json e = last_evaluation(dir + "/metrics.jsonl");
+    const TrialDir dir = RunDir(run_dir).trial(t["id"].get<std::string>());
+    if (!fs::exists(dir.summary())) continue;
+    if (trial_summary_from_json(read_json_file(dir.summary())).status != "ok") continue;
+    json e = last_evaluation(dir.metrics());
     if (!e.is_object() || !e.contains("attention")) continue;
     double h = 0, mp = 0;
     int n = 0;
@@ -175,7 +177,7 @@ std::string literal_section(const json& l, std::vector<std::string>& plots,
        "set title 'Blog code, literally: gradient w.r.t. the label, x = [1..20] / divisor'\n"
        "plot 'data/study_literal_ratio.dat' using 1:2 with linespoints title 'max/min',"
        " '' using 1:3 with linespoints title 'max |g|'\n");
-  plots.push_back("plots/study_literal_ratio.png");
+  plots.push_back(std::string(RunDir::kPlots) + "/study_literal_ratio.png");
   return md.str();
 }
 
@@ -206,7 +208,7 @@ std::string corrected_section(const json& c, std::vector<std::string>& plots,
        "set title 'Corrected: d CE(softmax(z/s)) / dz, z = 1..20'\n"
        "plot 'data/study_corrected_ratio.dat' using 1:2 with linespoints title 'max/min',"
        " '' using 1:3 axes x1y2 with linespoints title 'max prob'\n");
-  plots.push_back("plots/study_corrected_ratio.png");
+  plots.push_back(std::string(RunDir::kPlots) + "/study_corrected_ratio.png");
   return md.str();
 }
 
@@ -368,14 +370,14 @@ std::string attention_section(const json& a, std::vector<std::string>& plots,
   std::map<std::string, std::ostringstream> series;
   md << attention_table(a, series) << variance_verdict(a);
   plot_attention(dir, series);
-  plots.push_back("plots/study_attention.png");
+  plots.push_back(std::string(RunDir::kPlots) + "/study_attention.png");
   return md.str();
 }
 
 }  // namespace
 
 void write_study_report(const std::string& run_dir, const json& study) {
-  std::string dir = run_dir + "/plots";
+  std::string dir = RunDir(run_dir).plots();
   fs::create_directories(dir);
   std::vector<std::string> plots;
   std::ostringstream md;
