@@ -14,6 +14,7 @@
 #include <system_error>
 #include <unistd.h>
 
+#include "experiments/io/scratch_folder.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/csv_cells.h"
 #include "experiments/io/json_file.h"
@@ -166,13 +167,6 @@ std::string first_difference(const std::string& original, const std::string& reb
   }
   if (a.size() != b.size()) return "the rebuilt file has trials the original does not";
   return "";
-}
-
-std::string temporary_directory() {
-  std::string pattern = (fs::temp_directory_path() / "ablate-record-XXXXXX").string();
-  if (!::mkdtemp(pattern.data()))
-    throw std::runtime_error("cannot make a temporary directory: " + std::string(std::strerror(errno)));
-  return pattern;
 }
 
 std::string folder_name(const std::string& dir) {
@@ -378,9 +372,9 @@ void derive_run_record(const std::string& results_dir, const Experiment& experim
 
   // Rebuild in a scratch folder: first to learn which sections of the original
   // summary.md the record cannot make, then with them, to check results.csv.
-  const std::string scratch = temporary_directory();
-  try {
-    const RunDir copy(scratch + "/" + folder_name(results_dir)), results(results_dir);
+  const ScratchFolder scratch("ablate-record");
+  {
+    const RunDir copy(scratch.path() + "/" + folder_name(results_dir)), results(results_dir);
     fs::create_directories(copy.path());
     write_file_atomically(copy.experiment(), experiment.text_as_run());
     auto write_record = [&](const std::string& kept) {
@@ -397,75 +391,55 @@ void derive_run_record(const std::string& results_dir, const Experiment& experim
     if (const std::string d = first_difference(csv, read_file(copy.results())); !d.empty())
       throw std::runtime_error(csv_path + ": the derived record does not rebuild it: " + d);
     write_file_atomically(results.record(), read_file(copy.record()));
-  } catch (...) {
-    fs::remove_all(scratch);
-    throw;
   }
-  fs::remove_all(scratch);
 }
 
 ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
-  const std::string scratch = temporary_directory();
+  const RunSource source(results_dir);
+  if (!source.from_record())
+    throw std::invalid_argument(results_dir + " is a run directory: its reports are written from its trials");
+  const RunDir run(source.run_dir()), results(results_dir);
   ReportSummary summary;
   try {
-    const RunDir run(scratch + "/" + folder_name(results_dir)), results(results_dir);
-    const std::string& run_dir = run.path();
-    fs::create_directories(run_dir);
-    const Unpacked u = unpack_record(results.record(), run_dir);
-    RecordOrigin origin;
-    origin.note = origin_note(u);
-    origin.draw_plots = u.has_evaluations;
-    origin.kept_sections = u.kept_sections;
-    try {
-      summary = write_reports(run_dir, &origin);
-    } catch (const nlohmann::json::exception& e) {  // a value of the wrong type in the record
-      throw std::invalid_argument(results.record() + ": " + excerpt(e.what()));
-    }
-    for (const char* name : {RunDir::kResults, RunDir::kComparisons, RunDir::kSummaryTable})
-      write_file_atomically(results.file(name), read_file(run.file(name)));
-    if (fs::exists(run.claims()))
-      write_file_atomically(results.claims(), read_file(run.claims()));
-    else
-      fs::remove(results.claims());
-    if (origin.draw_plots && fs::is_directory(run.plots())) {
-      fs::create_directories(results.plots());
-      for (const auto& f : fs::directory_iterator(run.plots()))
-        if (f.is_regular_file())
-          write_file_atomically(results.plots() + "/" + f.path().filename().string(),
-                                read_file(f.path().string()));
-    }
-  } catch (...) {
-    fs::remove_all(scratch);
-    throw;
+    summary = write_reports(run.path(), &source.origin());
+  } catch (const nlohmann::json::exception& e) {  // a value of the wrong type in the record
+    throw std::invalid_argument(results.record() + ": " + excerpt(e.what()));
   }
-  fs::remove_all(scratch);
+  for (const char* name : {RunDir::kResults, RunDir::kComparisons, RunDir::kSummaryTable})
+    write_file_atomically(results.file(name), read_file(run.file(name)));
+  if (fs::exists(run.claims()))
+    write_file_atomically(results.claims(), read_file(run.claims()));
+  else
+    fs::remove(results.claims());
+  if (source.origin().draw_plots && fs::is_directory(run.plots())) {
+    fs::create_directories(results.plots());
+    for (const auto& f : fs::directory_iterator(run.plots()))
+      if (f.is_regular_file())
+        write_file_atomically(results.plots() + "/" + f.path().filename().string(),
+                              read_file(f.path().string()));
+  }
   return summary;
 }
 
 RunSource::RunSource(const std::string& dir) {
-  if (fs::exists(RunDir(dir).trial_index())) {
+  const RunDir given(dir);
+  if (fs::exists(given.trial_index())) {
     run_dir_ = dir;
     return;
   }
-  if (!fs::exists(RunDir(dir).record()))
+  if (!fs::exists(given.record()))
     throw std::runtime_error(dir + ": neither a run directory (no trials.json; run `ablate run` first) nor a "
                              "results folder (no record.jsonl)");
-  temp_ = temporary_directory();
-  run_dir_ = temp_ + "/" + folder_name(dir);
-  try {
-    fs::create_directories(run_dir_);
-    unpack_run_record(RunDir(dir).record(), run_dir_);
-  } catch (...) {
-    fs::remove_all(temp_);
-    throw;
-  }
+  // Should unpacking throw, the scratch folder (a member already made) goes with it.
+  scratch_ = std::make_unique<ScratchFolder>("ablate-record");
+  run_dir_ = scratch_->path() + "/" + folder_name(dir);
+  fs::create_directories(run_dir_);
+  const Unpacked u = unpack_record(given.record(), run_dir_);
+  origin_.note = origin_note(u);
+  origin_.draw_plots = u.has_evaluations;
+  origin_.kept_sections = u.kept_sections;
 }
 
-RunSource::~RunSource() {
-  if (!temp_.empty()) {
-    std::error_code ignored;
-    fs::remove_all(temp_, ignored);
-  }
-}
+RunSource::~RunSource() = default;
 
 }  // namespace ablate::experiments

@@ -25,10 +25,12 @@
 //
 // A record may come from elsewhere: every id is checked (16 hexadecimal digits, in the
 // index, once) before anything is written, and errors name the file and line.
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "experiments/config/experiment.h"
+#include "experiments/io/scratch_folder.h"
 #include "experiments/reports/report.h"
 
 namespace ablate::experiments {
@@ -66,10 +68,14 @@ class RunSource {
   RunSource(const RunSource&) = delete;
   RunSource& operator=(const RunSource&) = delete;
   const std::string& run_dir() const { return run_dir_; }
-  bool from_record() const { return !temp_.empty(); }
+  bool from_record() const { return scratch_ != nullptr; }
+  // For a folder read from its record: what the reports say of where the trials came from.
+  const RecordOrigin& origin() const { return origin_; }
 
  private:
-  std::string run_dir_, temp_;
+  std::string run_dir_;
+  std::unique_ptr<ScratchFolder> scratch_;  // the unpacked copy, when read from a record
+  RecordOrigin origin_;
 };
 
 }  // namespace ablate::experiments
