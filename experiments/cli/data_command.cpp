@@ -10,10 +10,13 @@ namespace ablate::experiments {
 namespace {
 
 constexpr const char* kDataUsage =
-    "usage: ablate data list            the datasets, whether each is in the cache, and their files\n"
-    "       ablate data get NAME...     fetch (pinned version, checked SHA-256), convert, keep in the cache\n"
+    "usage: ablate data list            the datasets, whether each is in the cache, and their "
+    "files\n"
+    "       ablate data get NAME...     fetch (pinned version, checked SHA-256), convert, keep in "
+    "the cache\n"
     "       ablate data get all\n"
-    "       ablate data path NAME       the dataset's directory (its files are data:NAME/<file> in experiments)\n"
+    "       ablate data path NAME       the dataset's directory (its files are data:NAME/<file> in "
+    "experiments)\n"
     "The cache is $ABLATE_DATA, else $XDG_CACHE_HOME/ablate/data, else ~/.cache/ablate/data.\n";
 
 std::string known_names() {
@@ -32,10 +35,11 @@ int list(std::ostream& out) {
   out << "datasets (cache: " << data_cache_dir() << ")\n";
   for (const Dataset& d : datasets()) {
     const DatasetState s = dataset_state(d);
-    out << "  " << d.name << std::string(d.name.size() < 13 ? 13 - d.name.size() : 1, ' ') << s.status;
+    out << "  " << d.name << std::string(d.name.size() < 13 ? 13 - d.name.size() : 1, ' ')
+        << s.status;
     if (s.status == "stale") out << " (" << s.detail << ")";
-    out << "\n      " << d.summary << "\n      " << d.source.package << " " << d.source.version << " ("
-        << (d.source.kind == PackageSource::Kind::npm ? "npm" : "Debian") << "), SHA-256 "
+    out << "\n      " << d.summary << "\n      " << d.source.package << " " << d.source.version
+        << " (" << (d.source.kind == PackageSource::Kind::npm ? "npm" : "Debian") << "), SHA-256 "
         << d.source.sha256.substr(0, 16) << "…; licence: " << d.licence << "\n";
     if (s.status == "ok") {
       out << "      files:";

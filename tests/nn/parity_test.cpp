@@ -2,6 +2,8 @@
 // gradients PyTorch computed on the same inputs and weights. The fixtures are
 // committed (tests/golden/*.safetensors, written by tests/golden/make_fixtures.py; see
 // tests/golden/README.md), so this test needs no Python.
+// Over 500 lines on purpose: one case per fixture of make_fixtures.py, in its order, so
+// that the two files are read side by side.
 //
 // Each fixture holds inputs, weights under OUR parameter names (the generator maps
 // torch's names, e.g. splits in_proj_weight into w_q, w_k, w_v), an upstream gradient
@@ -40,7 +42,9 @@ using Fresh = ablate_tests::FreshTape;
 
 namespace {
 
-double default_tolerance(DType dtype) { return dtype == DType::f64 ? 1e-10 : 1e-5; }
+double default_tolerance(DType dtype) {
+  return dtype == DType::f64 ? 1e-10 : 1e-5;
+}
 
 std::string index_text(const Shape& shape, std::int64_t flat) {
   std::string out;
@@ -58,7 +62,8 @@ class Fixture {
  public:
   // tol <= 0: the default for the dtype. label names a sub-case in messages.
   Fixture(const std::string& name, DType dtype, double tol = -1, const std::string& label = "")
-      : name_(name + "_" + dtype_name(dtype)), label_(label.empty() ? name_ : name_ + " " + label),
+      : name_(name + "_" + dtype_name(dtype)),
+        label_(label.empty() ? name_ : name_ + " " + label),
         dtype_(dtype),
         tol_(tol > 0 ? tol : default_tolerance(dtype)),
         file_(read_safetensors(std::string(ABLATE_TEST_DATA_DIR) + "/golden/" + name_ +
@@ -164,7 +169,6 @@ class Fixture {
   int compared_ = 0;
 };
 
-
 Tensor* find_buffer(Module& m, const std::string& name) {
   for (auto& [n, b] : m.named_buffers())
     if (n == name) return b;
@@ -244,7 +248,8 @@ static void attention_parity(const std::string& sub, DType dt) {
   Fixture fx("mha", dt, -1, sub);
   Generator g(1);
   AttentionConfig config;  // separate QK, projected V, 1/sqrt(d_k), output projection
-  MultiHeadAttention m(config, testing::build_context(8, 2, g, dt), /*self_attention=*/sub != "cross");
+  MultiHeadAttention m(config, testing::build_context(8, 2, g, dt),
+                       /*self_attention=*/sub != "cross");
   fx.load_parameters(m);
   Var y;
   if (sub == "cross") {
@@ -266,7 +271,8 @@ static void attention_parity(const std::string& sub, DType dt) {
   fx.check_parameter_grads(m, sub + ".");
 }
 
-TEST_CASE("parity: self-attention with key padding matches torch.nn.MultiheadAttention", "[parity]") {
+TEST_CASE("parity: self-attention with key padding matches torch.nn.MultiheadAttention",
+          "[parity]") {
   for (DType dt : kDTypes) attention_parity("padding", dt);
 }
 
@@ -274,12 +280,14 @@ TEST_CASE("parity: causal self-attention matches torch.nn.MultiheadAttention", "
   for (DType dt : kDTypes) attention_parity("causal", dt);
 }
 
-TEST_CASE("parity: cross-attention with key padding matches torch.nn.MultiheadAttention", "[parity]") {
+TEST_CASE("parity: cross-attention with key padding matches torch.nn.MultiheadAttention",
+          "[parity]") {
   for (DType dt : kDTypes) attention_parity("cross", dt);
 }
 
 // The fixture is the paper's formula evaluated by torch in f64 (its f32 file: rounded).
-TEST_CASE("parity: sinusoidal positions match the formula of Attention Is All You Need", "[parity]") {
+TEST_CASE("parity: sinusoidal positions match the formula of Attention Is All You Need",
+          "[parity]") {
   for (DType dt : kDTypes) {
     Fresh f;
     Fixture fx("sinusoidal", dt);
@@ -298,8 +306,8 @@ TEST_CASE("parity: sinusoidal positions match the formula of Attention Is All Yo
 // target mask. torch always ends both stacks with a LayerNorm, hence final_norm = "yes".
 // Our embeddings and output layer are not part of forward_embedded and are not compared.
 // f32 meets 1e-5 (worst seen 1.7e-6, two stacks of two layers deep).
-static void transformer_parity(const std::string& placement, DType dt, const std::string& variant = "",
-                               double tol = -1) {
+static void transformer_parity(const std::string& placement, DType dt,
+                               const std::string& variant = "", double tol = -1) {
   Fresh f;
   Fixture fx("transformer_" + placement + variant, dt, tol);
   TransformerConfig c;
@@ -347,15 +355,17 @@ TEST_CASE("parity: pre-norm Transformer matches torch.nn.Transformer(norm_first)
 // 0.012, gradients 0.9 % and 28 % (the d_model 8 model is small enough for single
 // roundings to show). The bounds are about twice what was seen.
 struct Bf16Distance {
-  double output_worst = 0;  // max |ours - torch| / max(1, |torch|) over the output
+  double output_worst = 0;    // max |ours - torch| / max(1, |torch|) over the output
   double grads_relative = 0;  // ||ours - torch|| / ||torch|| over every parameter gradient
 };
 
-static Bf16Distance distance_to_autocast(const std::string& placement, kernels::MatmulPrecision precision) {
+static Bf16Distance distance_to_autocast(const std::string& placement,
+                                         kernels::MatmulPrecision precision) {
   Fresh f;
   kernels::MatmulPrecisionScope scope(precision);
   const std::string name = "transformer_" + placement + "_autocast_bf16_f32";
-  SafetensorsFile fx = read_safetensors(std::string(ABLATE_TEST_DATA_DIR) + "/golden/" + name + ".safetensors");
+  SafetensorsFile fx =
+      read_safetensors(std::string(ABLATE_TEST_DATA_DIR) + "/golden/" + name + ".safetensors");
   auto get = [&](const std::string& key) -> const Tensor& {
     const Tensor* t = fx.find(key);
     if (!t) throw std::runtime_error(name + ": no tensor '" + key + "'");
@@ -383,12 +393,14 @@ static Bf16Distance distance_to_autocast(const std::string& placement, kernels::
     loaded.push_back({p, &get("grad.param." + pname)});
   }
   Parameter src(get("input.src").clone()), tgt(get("input.tgt").clone());
-  Var y = model.forward_embedded(leaf(src), leaf(tgt), get("input.src_mask"), get("input.tgt_mask"));
+  Var y =
+      model.forward_embedded(leaf(src), leaf(tgt), get("input.src_mask"), get("input.tgt_mask"));
   f.tape.backward(y, get("upstream"));
   Bf16Distance d;
   const Tensor& out = get("output");
   for (std::int64_t i = 0; i < out.numel(); ++i)
-    d.output_worst = std::max(d.output_worst, std::abs(y.value().at(i) - out.at(i)) / std::max(1.0, std::abs(out.at(i))));
+    d.output_worst = std::max(
+        d.output_worst, std::abs(y.value().at(i) - out.at(i)) / std::max(1.0, std::abs(out.at(i))));
   double diff2 = 0, norm2 = 0;
   for (const auto& [p, torch_grad] : loaded)
     for (std::int64_t i = 0; i < torch_grad->numel(); ++i) {
@@ -398,11 +410,13 @@ static Bf16Distance distance_to_autocast(const std::string& placement, kernels::
   d.grads_relative = std::sqrt(diff2 / norm2);
   if (const char* r = std::getenv("ABLATE_PARITY_REPORT"); r && std::string(r) == "1")
     std::cout << "parity " << name << " with " << kernels::matmul_precision_name(precision)
-              << " products: output worst " << d.output_worst << ", gradients relative " << d.grads_relative << "\n";
+              << " products: output worst " << d.output_worst << ", gradients relative "
+              << d.grads_relative << "\n";
   return d;
 }
 
-TEST_CASE("parity: bf16 mixed precision matches torch's CPU bf16 autocast within bf16 precision", "[parity]") {
+TEST_CASE("parity: bf16 mixed precision matches torch's CPU bf16 autocast within bf16 precision",
+          "[parity]") {
   for (const char* placement : {"post", "pre"}) {
     INFO(placement << "-norm Transformer");
     Bf16Distance bf16 = distance_to_autocast(placement, kernels::MatmulPrecision::bf16);

@@ -1,0 +1,79 @@
+// `ablate report` and `ablate compare`.
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "experiments/config/experiment.h"
+#include "experiments/records/run_dir.h"
+#include "experiments/reports/compare_runs.h"
+#include "experiments/reports/report.h"
+#include "experiments/reports/run_record.h"
+
+#include "experiments/cli/commands.h"
+
+namespace ablate::experiments::cli {
+
+int report(const std::vector<std::string>& args) {
+  std::string dir, from_results;
+  po::options_description desc("ablate report DIR");
+  desc.add_options()("dir", po::value(&dir),
+                     "run directory (<out>/<name>), or a results folder with a record.jsonl")(
+      "from-results", po::value(&from_results),
+      "FILE: first derive DIR/record.jsonl from DIR/results.csv and the experiment file FILE it "
+      "was run from (a "
+      "results folder kept without its run directory; see experiments/studies/results/README.md)");
+  po::variables_map vm;
+  if (!parse(args, desc, vm, "dir")) return 0;
+  if (!std::filesystem::is_directory(dir)) throw po::error("no such run directory: " + dir);
+  const RunDir run(dir);
+  const bool run_directory = std::filesystem::exists(run.trial_index());
+  if (!from_results.empty()) {
+    if (run_directory)
+      throw po::error("--from-results: " + dir +
+                      " is a run directory (it has trials.json): its record is written "
+                      "from the trials themselves");
+    derive_run_record(dir, load_experiment(from_results, LoadOptions{}));
+  }
+  if (!run_directory && !std::filesystem::exists(run.record()))
+    throw std::invalid_argument(
+        dir +
+        ": neither a run directory (no trials.json; run `ablate run` first) nor a "
+        "results folder (no record.jsonl; see --from-results)");
+  ReportSummary r = run_directory ? write_reports(dir) : rebuild_reports_from_record(dir);
+  std::cout << dir << ": " << r.finished << " of " << r.expected << " trials finished";
+  if (r.failed) std::cout << ", " << r.failed << " failed";
+  if (r.missing) std::cout << ", " << r.missing << " missing";
+  std::cout << (run_directory ? "" : " (rebuilt from " + run.record() + ")");
+  std::cout << "\n  table:   " << run.summary_table() << "\n  results: " << run.results()
+            << "\n  compared: " << run.comparisons() << "\n";
+  for (const std::string& id : r.missing_ids) std::cout << "  missing: " << id << "\n";
+  return r.failed ? 1 : 0;
+}
+
+int compare(const std::vector<std::string>& args) {
+  CompareOptions o;
+  double margin = 0;
+  po::options_description desc("ablate compare RUN_DIR [RUN_DIR...]");
+  desc.add_options()("dirs", po::value(&o.run_dirs)->multitoken(),
+                     "run directories (<out>/<name>)")(
+      "baseline", po::value(&o.baseline),
+      "point_id (or a unique prefix) of the point every other is compared with; default: the first "
+      "run's baseline")("metric", po::value(&o.metric),
+                        "the test metric of the table (default: the first run's)")(
+      "equivalence-margin", po::value(&margin),
+      "equivalence margin δ of the metric (default: the first run's)")(
+      "out", po::value(&o.out_dir)->default_value("comparison"),
+      "directory for comparisons.csv and comparisons.md");
+  po::variables_map vm;
+  if (!parse(args, desc, vm, nullptr, "dirs")) return 0;
+  if (vm.count("equivalence-margin")) {
+    if (!(margin > 0)) throw po::error("--equivalence-margin must be > 0");
+    o.equivalence_margin = margin;
+  }
+  std::cout << compare_runs(o);
+  std::cout << "\n  table:   " << o.out_dir << "/comparisons.md\n  data:    " << o.out_dir
+            << "/comparisons.csv\n";
+  return 0;
+}
+
+}  // namespace ablate::experiments::cli
