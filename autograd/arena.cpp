@@ -43,7 +43,8 @@ void Arena::add_block(std::size_t at_least) {
   size = round_up(size, page_size());  // page-aligned: beyond any alignment asked for
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
-  blocks_.push_back(Block{std::unique_ptr<std::byte, Unmap>(static_cast<std::byte*>(p), Unmap{size}), size, 0});
+  blocks_.push_back(
+      Block{std::unique_ptr<std::byte, Unmap>(static_cast<std::byte*>(p), Unmap{size}), size, 0});
   current_ = blocks_.size() - 1;
 }
 

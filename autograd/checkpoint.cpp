@@ -72,16 +72,19 @@ class ScratchScope {
 // Runs fn on the scratch tape and checks what it returned.
 Var run(detail::Recomputable& fn, ScratchScope& s) {
   Var out = fn.run(s.scratch().inputs);
-  if (!out.defined()) throw std::invalid_argument("checkpoint: the function returned an undefined Var");
+  if (!out.defined())
+    throw std::invalid_argument("checkpoint: the function returned an undefined Var");
   if (&out.tape() != &s.tape())
     throw std::logic_error(
-        "checkpoint: the function returned a Var of another tape; it must compute its output from the "
+        "checkpoint: the function returned a Var of another tape; it must compute its output from "
+        "the "
         "Vars it is given (its inputs on the scratch tape) and from leaf(parameter)");
   return out;
 }
 
 bool same_bits(const Tensor& a, const Tensor& b) {
-  return a.shape() == b.shape() && a.dtype() == b.dtype() && std::memcmp(a.raw(), b.raw(), a.nbytes()) == 0;
+  return a.shape() == b.shape() && a.dtype() == b.dtype() &&
+         std::memcmp(a.raw(), b.raw(), a.nbytes()) == 0;
 }
 
 void add_into(const Tensor& dst, const Tensor& src) {
@@ -99,7 +102,8 @@ class Replay {
   Replay(detail::Recomputable& fn, Tape& scratch) : fn_(fn) {
     ++t_recomputing;
     now_ = static_cast<Generator::State*>(
-        scratch.allocate(sizeof(Generator::State) * std::max<std::size_t>(fn.n_generators, 1), alignof(Generator::State)));
+        scratch.allocate(sizeof(Generator::State) * std::max<std::size_t>(fn.n_generators, 1),
+                         alignof(Generator::State)));
     for (std::size_t i = 0; i < fn.n_generators; ++i) {
       now_[i] = fn.generators[i]->state();
       fn.generators[i]->set_state(fn.states[i]);
@@ -129,7 +133,8 @@ void recompute_backward(BackwardContext& c) {
     if (!c.needs_grad(i)) {
       scratch.inputs.push_back(s.tape().constant(c.input(i)));
     } else if (onto_existing) {
-      Parameter into;  // a leaf whose gradient buffer is the input's (leaf() keeps no reference to it)
+      Parameter
+          into;  // a leaf whose gradient buffer is the input's (leaf() keeps no reference to it)
       into.value = c.input(i);
       into.grad = c.input_grad(i);
       scratch.inputs.push_back(s.tape().leaf(into));
@@ -140,8 +145,10 @@ void recompute_backward(BackwardContext& c) {
   Var out = run(fn, s);
   if (!same_bits(out.value(), c.output()))
     throw std::logic_error(
-        "checkpoint: the recomputed output differs from the forward's; the function is not deterministic "
-        "(does it draw from a generator not passed to checkpoint, or read state that changed since?)");
+        "checkpoint: the recomputed output differs from the forward's; the function is not "
+        "deterministic "
+        "(does it draw from a generator not passed to checkpoint, or read state that changed "
+        "since?)");
   s.tape().backward(out, c.output_grad());
   for (int i = 0; i < c.num_inputs(); ++i) {
     if (!scratch.fresh[std::size_t(i)]) continue;
@@ -167,16 +174,19 @@ std::size_t checkpoint_scratch_capacity() {
   return n;
 }
 
-Var detail::checkpoint(Tape& tape, std::int64_t kept_index, Recomputable& fn, std::span<const Var> inputs,
-                       std::span<Generator* const> generators) {
+Var detail::checkpoint(Tape& tape, std::int64_t kept_index, Recomputable& fn,
+                       std::span<const Var> inputs, std::span<Generator* const> generators) {
   for (const Var& x : inputs) {
     if (!x.defined()) throw std::invalid_argument("checkpoint: an input Var is undefined");
     if (&x.tape() != &tape)
-      throw std::logic_error("checkpoint: an input Var belongs to a tape other than this thread's current one");
+      throw std::logic_error(
+          "checkpoint: an input Var belongs to a tape other than this thread's current one");
   }
   const std::size_t room = std::max<std::size_t>(generators.size(), 1);
-  auto* listed = static_cast<Generator**>(tape.allocate(sizeof(Generator*) * room, alignof(Generator*)));
-  auto* states = static_cast<Generator::State*>(tape.allocate(sizeof(Generator::State) * room, alignof(Generator::State)));
+  auto* listed =
+      static_cast<Generator**>(tape.allocate(sizeof(Generator*) * room, alignof(Generator*)));
+  auto* states = static_cast<Generator::State*>(
+      tape.allocate(sizeof(Generator::State) * room, alignof(Generator::State)));
   std::size_t n = 0;
   for (Generator* g : generators)
     if (g) {
@@ -192,7 +202,8 @@ Var detail::checkpoint(Tape& tape, std::int64_t kept_index, Recomputable& fn, st
   {
     ScratchScope s;
     for (const Var& x : inputs)
-      s.scratch().inputs.push_back(x.requires_grad() ? s.tape().leaf(x.value()) : s.tape().constant(x.value()));
+      s.scratch().inputs.push_back(x.requires_grad() ? s.tape().leaf(x.value())
+                                                     : s.tape().constant(x.value()));
     Var out = run(fn, s);
     value = tape.alloc(out.shape(), out.dtype());
     std::memcpy(value.raw(), out.value().raw(), value.nbytes());

@@ -7,7 +7,8 @@
 // at a time instead of for all of them; the price is fn's forward twice.
 //
 //   Var inputs[] = {x};
-//   Var y = checkpoint([layer, mask](std::span<const Var> in) { return layer->forward(in[0], mask); },
+//   Var y = checkpoint([layer, mask](std::span<const Var> in) { return layer->forward(in[0], mask);
+//   },
 //                      inputs, {&dropout_generator});
 //
 // The result is bit for bit what fn would have given without it, values and every
@@ -75,13 +76,15 @@ template <class Fn>
 Var checkpoint(Fn&& fn, std::span<const Var> inputs, std::span<Generator* const> generators = {}) {
   Tape& tape = Tape::current();
   if (!tape.grad_enabled()) return fn(inputs);
-  auto [index, kept] = tape.keep(detail::RecomputableFn<std::remove_cvref_t<Fn>>(std::forward<Fn>(fn)));
+  auto [index, kept] =
+      tape.keep(detail::RecomputableFn<std::remove_cvref_t<Fn>>(std::forward<Fn>(fn)));
   return detail::checkpoint(tape, index, *kept, inputs, generators);
 }
 
 template <class Fn>
 Var checkpoint(Fn&& fn, std::span<const Var> inputs, std::initializer_list<Generator*> generators) {
-  return checkpoint(std::forward<Fn>(fn), inputs, std::span<Generator* const>(generators.begin(), generators.size()));
+  return checkpoint(std::forward<Fn>(fn), inputs,
+                    std::span<Generator* const>(generators.begin(), generators.size()));
 }
 
 }  // namespace ablate

@@ -88,7 +88,7 @@ class Tape {
   // inputs into): the gradient lives on this tape, allocated by its first
   // contribution, and Var::grad() reads it until reset().
   Var leaf(const Tensor& value);
-  Var detach(const Var& x);           // same value, cut from the graph
+  Var detach(const Var& x);  // same value, cut from the graph
 
   // Reverse sweep from a one-element `loss` (seeded with 1), or from any output with
   // an explicit upstream gradient of the same shape and dtype.
@@ -106,7 +106,9 @@ class Tape {
   // Arena memory valid until reset().
   Tensor alloc(const Shape& shape, DType dtype);
   Tensor alloc_zeros(const Shape& shape, DType dtype);
-  void* allocate(std::size_t bytes, std::size_t alignment = 64) { return arena_.allocate(bytes, alignment); }
+  void* allocate(std::size_t bytes, std::size_t alignment = 64) {
+    return arena_.allocate(bytes, alignment);
+  }
 
   // Keeps an object that a node's backward needs besides tensors and numbers (the
   // closure of a checkpointed function) alive until reset(), which destroys it. It is
@@ -115,7 +117,9 @@ class Tape {
   template <class T>
   std::pair<std::int64_t, T*> keep(T&& object);
   template <class T>
-  T& kept(std::int64_t index) const { return *static_cast<T*>(kept_.at(std::size_t(index)).object); }
+  T& kept(std::int64_t index) const {
+    return *static_cast<T*>(kept_.at(std::size_t(index)).object);
+  }
 
   bool grad_enabled() const;
   std::size_t size() const { return nodes_.size(); }
@@ -246,7 +250,9 @@ class BackwardContext {
   std::int64_t integer(int i) const { return node_.ints[std::size_t(i)]; }
   // The object Tape::keep returned the index of, stored in ints[slot].
   template <class T>
-  T& kept(int slot) const { return tape_.kept<T>(integer(slot)); }
+  T& kept(int slot) const {
+    return tape_.kept<T>(integer(slot));
+  }
 
  private:
   Tape& tape_;

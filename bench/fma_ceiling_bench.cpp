@@ -21,17 +21,23 @@ constexpr int kChains = 16;
 constexpr long kStepsPerIteration = 1 << 14;  // 16 chains × 16384 steps ≈ 0.1 ms per iteration
 
 void report(benchmark::State& state, double flops_per_iteration, const char* label) {
-  state.counters["GFLOP/s"] =
-      benchmark::Counter(double(state.iterations()) * flops_per_iteration * 1e-9, benchmark::Counter::kIsRate);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      double(state.iterations()) * flops_per_iteration * 1e-9, benchmark::Counter::kIsRate);
   state.SetLabel(label);
 }
 
 #if defined(__AVX512F__)
 using Vec = __m512;
 constexpr int kLanes = 16;
-inline Vec splat(float x) { return _mm512_set1_ps(x); }
-inline Vec fma(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
-inline Vec add(Vec a, Vec b) { return _mm512_add_ps(a, b); }
+inline Vec splat(float x) {
+  return _mm512_set1_ps(x);
+}
+inline Vec fma(Vec a, Vec b, Vec c) {
+  return _mm512_fmadd_ps(a, b, c);
+}
+inline Vec add(Vec a, Vec b) {
+  return _mm512_add_ps(a, b);
+}
 // Not _mm512_reduce_add_ps: GCC 12 warns inside it (its _mm512_undefined_*, bug 105593).
 inline float total(Vec v) {
   alignas(64) float x[16];
@@ -44,9 +50,15 @@ constexpr const char* kFmaLabel = "_mm512_fmadd_ps, 16 chains";
 #elif defined(__FMA__)
 using Vec = __m256;
 constexpr int kLanes = 8;
-inline Vec splat(float x) { return _mm256_set1_ps(x); }
-inline Vec fma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
-inline Vec add(Vec a, Vec b) { return _mm256_add_ps(a, b); }
+inline Vec splat(float x) {
+  return _mm256_set1_ps(x);
+}
+inline Vec fma(Vec a, Vec b, Vec c) {
+  return _mm256_fmadd_ps(a, b, c);
+}
+inline Vec add(Vec a, Vec b) {
+  return _mm256_add_ps(a, b);
+}
 inline float total(Vec v) {
   alignas(32) float x[8];
   _mm256_store_ps(x, v);
@@ -90,7 +102,8 @@ float dpbf16_chains(long steps, float start) {
   __m512 acc[kChains];
   for (int j = 0; j < kChains; ++j) acc[j] = _mm512_set1_ps(start + float(j));
   const __m512bh a = _mm512_cvtne2ps_pbh(_mm512_set1_ps(0.015625f), _mm512_set1_ps(0.015625f));
-  const __m512bh b = _mm512_cvtne2ps_pbh(_mm512_set1_ps(0.0009765625f), _mm512_set1_ps(0.0009765625f));
+  const __m512bh b =
+      _mm512_cvtne2ps_pbh(_mm512_set1_ps(0.0009765625f), _mm512_set1_ps(0.0009765625f));
   for (long i = 0; i < steps; ++i) {
 #pragma GCC unroll 16
     for (int j = 0; j < kChains; ++j) acc[j] = _mm512_dpbf16_ps(acc[j], a, b);

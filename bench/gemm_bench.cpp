@@ -1,6 +1,6 @@
-// f32 GEMM throughput of ablate's matmul backends, and bf16 mixed precision's, (autograd/kernels/gemm.h),
-// single-threaded: square sizes 64…1024 and the shapes the reference Transformers
-// (tiny, small, medium, base; bench/reference_models.h) multiply. "FLOPS" is 2·M·N·K
+// f32 GEMM throughput of ablate's matmul backends, and bf16 mixed precision's,
+// (autograd/kernels/gemm.h), single-threaded: square sizes 64…1024 and the shapes the reference
+// Transformers (tiny, small, medium, base; bench/reference_models.h) multiply. "FLOPS" is 2·M·N·K
 // per call. The OpenBLAS figures depend on OPENBLAS_CORETYPE (see the context line
 // openblas_core).
 #include <benchmark/benchmark.h>
@@ -73,7 +73,8 @@ void BM_SmallGemm(benchmark::State& state) {
   bool tb = state.range(3);
   Operands o(M, N, K);
   for (auto _ : state) {
-    kernels::small_gemm(false, tb, M, N, K, o.a.data(), K, o.b.data(), tb ? K : N, o.c.data(), N, false);
+    kernels::small_gemm(false, tb, M, N, K, o.a.data(), K, o.b.data(), tb ? K : N, o.c.data(), N,
+                        false);
     benchmark::DoNotOptimize(o.c.data());
   }
   report_flops(state, M, N, K);
@@ -102,7 +103,8 @@ void BM_GemmBf16Operands(benchmark::State& state) {
   kernels::to_bf16(o.a.data(), M, K, K, a16.data());
   kernels::to_bf16(o.b.data(), K, N, N, b16.data());
   for (auto _ : state) {
-    kernels::gemm_bf16_operands(false, false, M, N, K, a16.data(), K, b16.data(), N, o.c.data(), N, false);
+    kernels::gemm_bf16_operands(false, false, M, N, K, a16.data(), K, b16.data(), N, o.c.data(), N,
+                                false);
     benchmark::DoNotOptimize(o.c.data());
   }
   report_flops(state, M, N, K);
@@ -123,8 +125,8 @@ void BM_OnednnSmall(benchmark::State& state) {
 void head_shapes(benchmark::internal::Benchmark* b) {
   for (int tb : {1, 0}) {
     b->Args({10, 10, 16, tb})->Args({10, 16, 10, tb});  // tiny: scores, values
-    b->Args({16, 16, 16, tb});                           // small
-    b->Args({32, 32, 32, tb});                           // medium
+    b->Args({16, 16, 16, tb});                          // small
+    b->Args({32, 32, 32, tb});                          // medium
     b->Args({64, 64, 32, tb})->Args({64, 32, 64, tb});  // base
   }
 }
@@ -160,7 +162,9 @@ BENCHMARK(BM_Gemm<GemmBackend::openblas>)
     ->Name("openblas")
     ->Apply(square_sizes)
     ->Apply(transformer_shapes);
-BENCHMARK(BM_GemmTransposed<GemmBackend::onednn>)->Name("onednn_backward")->Apply(transformer_shapes);
+BENCHMARK(BM_GemmTransposed<GemmBackend::onednn>)
+    ->Name("onednn_backward")
+    ->Apply(transformer_shapes);
 BENCHMARK(BM_GemmTransposed<GemmBackend::eigen>)->Name("eigen_backward")->Apply(transformer_shapes);
 BENCHMARK(BM_GemmTransposed<GemmBackend::openblas>)
     ->Name("openblas_backward")

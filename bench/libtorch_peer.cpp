@@ -16,8 +16,8 @@
 #include <ATen/Parallel.h>
 #include <ATen/autocast_mode.h>
 #include <sys/resource.h>
-#include <torch/version.h>
 #include <torch/optim/adam.h>
+#include <torch/version.h>
 
 #include <algorithm>
 #include <chrono>
@@ -74,7 +74,9 @@ class CpuAutocast {
 // `reps` repetitions of n steps each lasting >= min_time; ms per step of each.
 std::vector<double> time_reps(const std::function<double()>& step, int reps, double min_time) {
   using clock = std::chrono::steady_clock;
-  auto seconds = [](clock::time_point a, clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  auto seconds = [](clock::time_point a, clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  };
   for (int i = 0; i < 3; ++i) step();
   auto t0 = clock::now();
   step();
@@ -107,12 +109,18 @@ Options parse(int argc, char** argv) {
     std::string a = argv[i];
     if (i + 1 >= argc) usage("missing value after " + a);
     std::string v = argv[++i];
-    if (a == "--config") o.config = v;
-    else if (a == "--mode") o.mode = v;
-    else if (a == "--precision") o.precision = v;
-    else if (a == "--reps") o.reps = std::atoi(v.c_str());
-    else if (a == "--min-time") o.min_time = std::atof(v.c_str());
-    else usage("unknown option " + a);
+    if (a == "--config")
+      o.config = v;
+    else if (a == "--mode")
+      o.mode = v;
+    else if (a == "--precision")
+      o.precision = v;
+    else if (a == "--reps")
+      o.reps = std::atoi(v.c_str());
+    else if (a == "--min-time")
+      o.min_time = std::atof(v.c_str());
+    else
+      usage("unknown option " + a);
   }
   if (o.mode != "train" && o.mode != "forward" && o.mode != "tape") usage("--mode: " + o.mode);
   if (o.precision != "f32" && o.precision != "bf16") usage("--precision: " + o.precision);
@@ -156,13 +164,15 @@ int main(int argc, char** argv) {
     auto loss_of = [&, V] {
       CpuAutocast autocast(bf16, at::kBFloat16);
       at::Tensor logits = model->forward(batch.src, batch.tgt_in);
-      return at::cross_entropy_loss(logits.reshape({-1, V}), batch.targets.reshape({-1}), {}, at::Reduction::Mean,
+      return at::cross_entropy_loss(logits.reshape({-1, V}), batch.targets.reshape({-1}), {},
+                                    at::Reduction::Mean,
                                     /*ignore_index=*/0, /*label_smoothing=*/0.0);
     };
     if (o.mode == "train") {
       // The update of Python's single-tensor Adam (1.13's default on CPU), op for op;
       // only its step counter is an integer here, a one-element tensor in Python.
-      adam = std::make_unique<torch::optim::Adam>(model->parameters(), torch::optim::AdamOptions(1e-4));
+      adam = std::make_unique<torch::optim::Adam>(model->parameters(),
+                                                  torch::optim::AdamOptions(1e-4));
       step = [&, loss_of] {
         // zero_grad(set_to_none=True), as the Python worker does; libtorch 1.13's
         // Optimizer::zero_grad() would zero the buffers instead.
@@ -193,7 +203,9 @@ int main(int argc, char** argv) {
 
   std::printf("{\"torch_version\": \"%s\", \"reps_ms\": [", TORCH_VERSION);
   for (std::size_t i = 0; i < n; ++i) std::printf("%s%.9g", i ? ", " : "", times[i]);
-  std::printf("], \"median_ms\": %.9g, \"first_loss\": %.17g, \"import_rss_mib\": %.6g, \"peak_rss_mib\": %.6g}\n",
-              median, first_loss, import_rss, peak_rss_mib());
+  std::printf(
+      "], \"median_ms\": %.9g, \"first_loss\": %.17g, \"import_rss_mib\": %.6g, \"peak_rss_mib\": "
+      "%.6g}\n",
+      median, first_loss, import_rss, peak_rss_mib());
   return 0;
 }

@@ -6,9 +6,9 @@
 // configuration per process, alternating with PyTorch.
 #include <benchmark/benchmark.h>
 
-#include "bench/bench_util.h"
 #include "autograd/checkpoint.h"
 #include "autograd/kernels/gemm.h"
+#include "bench/bench_util.h"
 #include "bench/reference_models.h"
 #include "nn/attention/multi_head_attention.h"
 
@@ -17,8 +17,8 @@ using namespace ablate;
 namespace {
 
 void report_flops(benchmark::State& state, double flops_per_iteration) {
-  state.counters["GFLOP/s"] = benchmark::Counter(double(state.iterations()) * flops_per_iteration * 1e-9,
-                                                 benchmark::Counter::kIsRate);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      double(state.iterations()) * flops_per_iteration * 1e-9, benchmark::Counter::kIsRate);
 }
 
 void measure_train_step(benchmark::State& state, const std::string& name, bool recompute) {
@@ -103,9 +103,12 @@ void BM_AttentionForwardBackward(benchmark::State& state) {
 
 const int registered = [] {
   for (const auto& c : bench::reference_configs()) {
-    benchmark::RegisterBenchmark(("train/" + c.name).c_str(), BM_TrainStep, c.name)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("forward/" + c.name).c_str(), BM_Forward, c.name)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("train_recompute/" + c.name).c_str(), BM_TrainStepRecompute, c.name)
+    benchmark::RegisterBenchmark(("train/" + c.name).c_str(), BM_TrainStep, c.name)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("forward/" + c.name).c_str(), BM_Forward, c.name)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("train_recompute/" + c.name).c_str(), BM_TrainStepRecompute,
+                                 c.name)
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("train_bf16/" + c.name).c_str(), BM_TrainStepBf16, c.name)
         ->Unit(benchmark::kMillisecond);
@@ -113,8 +116,8 @@ const int registered = [] {
         ->Unit(benchmark::kMillisecond);
   }
   for (const char* name : {"medium", "base"})
-    benchmark::RegisterBenchmark((std::string("train_2_threads/") + name).c_str(), BM_TrainStepTwoThreads,
-                                 std::string(name))
+    benchmark::RegisterBenchmark((std::string("train_2_threads/") + name).c_str(),
+                                 BM_TrainStepTwoThreads, std::string(name))
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   benchmark::RegisterBenchmark("attention/B32_T64_d256_h8", BM_AttentionForwardBackward)

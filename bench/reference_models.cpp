@@ -2,7 +2,8 @@
 
 namespace ablate::bench {
 
-ReferenceModel::ReferenceModel(const ReferenceConfig& config, std::uint64_t seed) : config_(config) {
+ReferenceModel::ReferenceModel(const ReferenceConfig& config, std::uint64_t seed)
+    : config_(config) {
   nn::TransformerConfig t;
   t.d_model = config.d_model;
   t.heads = config.heads;
@@ -21,7 +22,8 @@ ReferenceModel::ReferenceModel(const ReferenceConfig& config, std::uint64_t seed
   for (std::int64_t b = 0; b < B; ++b)
     for (std::int64_t t = 0; t < T; ++t) {
       // Tokens 3.. (0, 1, 2 are pad, BOS, EOS).
-      src[std::size_t(b * T + t)] = std::int32_t(3 + g.next_u64() % std::uint64_t(config.vocab - 3));
+      src[std::size_t(b * T + t)] =
+          std::int32_t(3 + g.next_u64() % std::uint64_t(config.vocab - 3));
       tgt[std::size_t(b * T + t)] = t == 0 ? vocab.bos : src[std::size_t(b * T + t - 1)];
     }
   src_ = Tensor::from_data({B, T}, src);

@@ -18,7 +18,7 @@ struct BuildContext {
   bool bias = true;          // projections carry biases
   double dropout = 0.0;
   DType dtype = DType::f32;
-  Generator* init = nullptr;     // draws initial weights
+  Generator* init = nullptr;         // draws initial weights
   Generator* dropout_rng = nullptr;  // draws dropout masks while training
 
   Generator& init_rng() const {

@@ -45,7 +45,8 @@ void save_checkpoint(const Module& module, const std::string& path,
   // Readers rely on these two keys to recognise the file; a caller's value would lie.
   for (const char* reserved : {"format", "format_version"})
     if (meta.count(reserved))
-      throw std::runtime_error(path + ": metadata key '" + reserved + "' is reserved for the checkpoint format");
+      throw std::runtime_error(path + ": metadata key '" + reserved +
+                               "' is reserved for the checkpoint format");
   // (emplace, not operator[]=: GCC 12 warns falsely (-Wrestrict) on assigning a literal.)
   meta.emplace("format", kCheckpointFormat);
   meta.emplace("format_version", kCheckpointFormatVersion);
@@ -63,9 +64,10 @@ Checkpoint load_checkpoint(Module& module, const std::string& path, bool strict)
   auto version = ck.file.metadata.find("format_version");
   if (format != ck.file.metadata.end() && format->second == kCheckpointFormat &&
       (version == ck.file.metadata.end() || version->second != kCheckpointFormatVersion))
-    throw std::runtime_error(path + ": checkpoint format_version '" +
-                             (version == ck.file.metadata.end() ? std::string("(none)") : version->second) +
-                             "' is not the version " + kCheckpointFormatVersion + " this build reads");
+    throw std::runtime_error(
+        path + ": checkpoint format_version '" +
+        (version == ck.file.metadata.end() ? std::string("(none)") : version->second) +
+        "' is not the version " + kCheckpointFormatVersion + " this build reads");
 
   // Check every key before copying any, so that a strict failure changes nothing.
   LoadReport& report = ck.report;
@@ -82,7 +84,8 @@ Checkpoint load_checkpoint(Module& module, const std::string& path, bool strict)
       copies.emplace_back(dst, src);
   }
   for (const auto& [name, t] : ck.file.tensors)
-    if (!module_names.count(name) && !name.starts_with(kOptimizerPrefix) && !name.starts_with(kExtraPrefix))
+    if (!module_names.count(name) && !name.starts_with(kOptimizerPrefix) &&
+        !name.starts_with(kExtraPrefix))
       report.unexpected.push_back(name);
 
   if (strict && !report.ok())
@@ -104,10 +107,11 @@ void restore_state(Module& module, const std::vector<std::pair<std::string, Tens
   std::vector<std::pair<Tensor, const Tensor*>> copies;  // checked first, then copied
   for (const auto& [name, dst] : module_state(module)) {
     auto it = by_name.find(name);
-    if (it == by_name.end()) throw std::invalid_argument("restore_state: no value for '" + name + "'");
+    if (it == by_name.end())
+      throw std::invalid_argument("restore_state: no value for '" + name + "'");
     if (it->second->dtype() != dst.dtype() || !(it->second->shape() == dst.shape()))
-      throw std::invalid_argument("restore_state: '" + name + "' is " + describe(*it->second) + ", the model's " +
-                                  describe(dst));
+      throw std::invalid_argument("restore_state: '" + name + "' is " + describe(*it->second) +
+                                  ", the model's " + describe(dst));
     copies.emplace_back(dst, it->second);
   }
   for (const auto& [dst, src] : copies)

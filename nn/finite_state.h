@@ -13,9 +13,9 @@
 namespace ablate::nn {
 
 struct NonFiniteValue {
-  std::string tensor;   // dotted name ("encoder.layers.0.linear1.weight")
-  std::int64_t index;   // flat, row-major
-  double value;         // NaN, inf or -inf
+  std::string tensor;       // dotted name ("encoder.layers.0.linear1.weight")
+  std::int64_t index;       // flat, row-major
+  double value;             // NaN, inf or -inf
   std::string str() const;  // "tensor 'encoder...weight' holds nan at element 7"
 };
 

@@ -15,7 +15,11 @@ Tensor normal(const Shape& shape, Generator& gen, DType dtype, double stddev) {
   return randn(shape, gen, dtype, 0.0, stddev);
 }
 
-Tensor zeros(const Shape& shape, DType dtype) { return Tensor::zeros(shape, dtype); }
-Tensor ones(const Shape& shape, DType dtype) { return Tensor::ones(shape, dtype); }
+Tensor zeros(const Shape& shape, DType dtype) {
+  return Tensor::zeros(shape, dtype);
+}
+Tensor ones(const Shape& shape, DType dtype) {
+  return Tensor::ones(shape, dtype);
+}
 
 }  // namespace ablate::nn::init

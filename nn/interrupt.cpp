@@ -8,7 +8,9 @@ namespace {
 std::atomic<bool (*)()> g_asked{nullptr};
 }
 
-void set_interrupt_check(bool (*asked)()) { g_asked.store(asked); }
+void set_interrupt_check(bool (*asked)()) {
+  g_asked.store(asked);
+}
 
 void throw_if_interrupted() {
   if (bool (*asked)() = g_asked.load(std::memory_order_relaxed); asked && asked())

@@ -12,7 +12,8 @@ std::string join(const std::string& prefix, const std::string& name) {
 }  // namespace
 
 Parameter& Module::add_parameter(std::string name, Tensor value, bool requires_grad) {
-  parameters_.emplace_back(std::move(name), std::make_unique<Parameter>(std::move(value), requires_grad));
+  parameters_.emplace_back(std::move(name),
+                           std::make_unique<Parameter>(std::move(value), requires_grad));
   return *parameters_.back().second;
 }
 
@@ -40,7 +41,8 @@ void Module::add_random_stream(std::string name, Generator& generator) {
 void Module::collect_random_streams(const std::string& prefix,
                                     std::vector<std::pair<std::string, Generator*>>& out) const {
   for (const auto& [name, g] : random_streams_) out.emplace_back(join(prefix, name), g);
-  for (const auto& [name, child] : children_) child->collect_random_streams(join(prefix, name), out);
+  for (const auto& [name, child] : children_)
+    child->collect_random_streams(join(prefix, name), out);
 }
 
 std::vector<std::pair<std::string, Generator*>> Module::named_random_streams() const {

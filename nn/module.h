@@ -71,7 +71,8 @@ class Module {
                        std::vector<std::pair<std::string, Tensor*>>& out) const;
   void collect_random_streams(const std::string& prefix,
                               std::vector<std::pair<std::string, Generator*>>& out) const;
-  void collect_modules(const std::string& prefix, std::vector<std::pair<std::string, Module*>>& out);
+  void collect_modules(const std::string& prefix,
+                       std::vector<std::pair<std::string, Module*>>& out);
 
   std::vector<std::pair<std::string, std::unique_ptr<Parameter>>> parameters_;
   std::vector<std::pair<std::string, std::unique_ptr<Tensor>>> buffers_;

@@ -8,10 +8,14 @@ namespace ablate::nn {
 
 std::string option_type_name(const OptionValue& v) {
   switch (v.index()) {
-    case 0: return "bool";
-    case 1: return "integer";
-    case 2: return "float";
-    default: return "string";
+    case 0:
+      return "bool";
+    case 1:
+      return "integer";
+    case 2:
+      return "float";
+    default:
+      return "string";
   }
 }
 
@@ -75,7 +79,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      d[i][j] =
+          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
         d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
@@ -107,8 +112,10 @@ Options resolve_options(const std::vector<OptionSpec>& specs, const Options& giv
   for (const auto& [key, value] : given.values()) {
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
     std::string msg = "unknown option '" + key + "'";
-    if (auto m = did_you_mean(key, keys)) msg += " (did you mean '" + *m + "'?)";
-    else if (keys.empty()) msg += " (this component takes no options)";
+    if (auto m = did_you_mean(key, keys))
+      msg += " (did you mean '" + *m + "'?)";
+    else if (keys.empty())
+      msg += " (this component takes no options)";
     else {
       msg += " (allowed:";
       for (const std::string& k : keys) msg += " " + k;
@@ -124,7 +131,8 @@ Options resolve_options(const std::vector<OptionSpec>& specs, const Options& giv
     }
     OptionValue v = given.values().at(s.key);
     bool want_float = std::holds_alternative<double>(s.default_value);
-    if (want_float && std::holds_alternative<std::int64_t>(v)) v = double(std::get<std::int64_t>(v));
+    if (want_float && std::holds_alternative<std::int64_t>(v))
+      v = double(std::get<std::int64_t>(v));
     if (v.index() != s.default_value.index()) {
       issues.push_back({s.key, "option '" + s.key + "' must be a " +
                                    option_type_name(s.default_value) + ", got " +
@@ -138,16 +146,21 @@ Options resolve_options(const std::vector<OptionSpec>& specs, const Options& giv
       if (below || above || std::isnan(x)) {
         std::ostringstream m;
         m << "option '" << s.key << "' = " << option_to_string(v) << " is out of range (allowed ";
-        if (s.min && s.max) m << "[" << *s.min << ", " << *s.max << "]";
-        else if (s.min) m << ">= " << *s.min;
-        else if (s.max) m << "<= " << *s.max;
-        else m << "a finite number";
+        if (s.min && s.max)
+          m << "[" << *s.min << ", " << *s.max << "]";
+        else if (s.min)
+          m << ">= " << *s.min;
+        else if (s.max)
+          m << "<= " << *s.max;
+        else
+          m << "a finite number";
         m << ")";
         issues.push_back({s.key, m.str()});
         continue;
       }
     }
-    if (auto* str = std::get_if<std::string>(&v); str && !s.choices.empty() &&
+    if (auto* str = std::get_if<std::string>(&v);
+        str && !s.choices.empty() &&
         std::find(s.choices.begin(), s.choices.end(), *str) == s.choices.end()) {
       std::string msg = "option '" + s.key + "' = \"" + *str + "\" is not one of:";
       for (const std::string& c : s.choices) msg += " " + c;

@@ -49,7 +49,8 @@ class Registry {
   void add(Entry entry) {
     PluginRegistrations* plugin = plugin_registrations();
     if (find(entry.name)) {
-      if (!plugin) throw std::logic_error(axis_ + ": component '" + entry.name + "' registered twice");
+      if (!plugin)
+        throw std::logic_error(axis_ + ": component '" + entry.name + "' registered twice");
       plugin->clashes.push_back(axis_ + ": " + entry.name);
       return;
     }
@@ -97,10 +98,10 @@ class Registry {
 
 #define ABLATE_REGISTRY_CONCAT_INNER(a, b) a##b
 #define ABLATE_REGISTRY_CONCAT(a, b) ABLATE_REGISTRY_CONCAT_INNER(a, b)
-#define ABLATE_REGISTER(registry, ...)                                            \
-  static const bool ABLATE_REGISTRY_CONCAT(ablate_registered_, __LINE__) = [] {   \
-    (registry).add(__VA_ARGS__);                                                  \
-    return true;                                                                  \
+#define ABLATE_REGISTER(registry, ...)                                          \
+  static const bool ABLATE_REGISTRY_CONCAT(ablate_registered_, __LINE__) = [] { \
+    (registry).add(__VA_ARGS__);                                                \
+    return true;                                                                \
   }()
 
 }  // namespace ablate::nn

@@ -18,7 +18,8 @@ namespace {
 template <class R>
 AxisInfo describe(const R& registry) {
   AxisInfo axis{registry.axis(), {}};
-  for (const auto& e : registry.entries()) axis.components.push_back({e.name, e.description, e.options});
+  for (const auto& e : registry.entries())
+    axis.components.push_back({e.name, e.description, e.options});
   return axis;
 }
 
@@ -56,9 +57,15 @@ std::string format_registry_listing() {
         s << "      " << o.key << " = " << option_to_string(o.default_value) << "  (" << o.doc;
         if (o.min || o.max) {
           s << "; range ";
-          if (o.min) s << *o.min; else s << "-inf";
+          if (o.min)
+            s << *o.min;
+          else
+            s << "-inf";
           s << " .. ";
-          if (o.max) s << *o.max; else s << "inf";
+          if (o.max)
+            s << *o.max;
+          else
+            s << "inf";
         }
         if (!o.choices.empty()) {
           s << "; one of";

@@ -38,14 +38,16 @@ using json = nlohmann::json;
   throw std::runtime_error(path + ": " + what);
 }
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 struct DTypeName {
   DType dtype;
   const char* name;
 };
-constexpr std::array<DTypeName, 4> kDTypes{{
-    {DType::f32, "F32"}, {DType::f64, "F64"}, {DType::i32, "I32"}, {DType::b8, "BOOL"}}};
+constexpr std::array<DTypeName, 4> kDTypes{
+    {{DType::f32, "F32"}, {DType::f64, "F64"}, {DType::i32, "I32"}, {DType::b8, "BOOL"}}};
 
 std::optional<DType> parse_dtype(const std::string& name) {
   for (const auto& d : kDTypes)
@@ -95,7 +97,8 @@ Entry parse_entry(const std::string& path, const std::string& name, const json& 
   const std::string dtype_name = dtype_json.get<std::string>();
   std::optional<DType> dtype = parse_dtype(dtype_name);
   if (!dtype)
-    fail(path, where + "unknown dtype " + quoted(dtype_name) + " (ablate reads F32, F64, I32 and BOOL)");
+    fail(path,
+         where + "unknown dtype " + quoted(dtype_name) + " (ablate reads F32, F64, I32 and BOOL)");
 
   const json& shape_json = value["shape"];
   if (!shape_json.is_array()) fail(path, where + "\"shape\" is not an array");
@@ -111,12 +114,13 @@ Entry parse_entry(const std::string& path, const std::string& name, const json& 
                    "; ablate tensors have rank at most " + std::to_string(Shape::kMaxRank));
 
   const json& offsets_json = value["data_offsets"];
-  if (!offsets_json.is_array() || offsets_json.size() != 2 || !offsets_json[0].is_number_unsigned() ||
-      !offsets_json[1].is_number_unsigned())
+  if (!offsets_json.is_array() || offsets_json.size() != 2 ||
+      !offsets_json[0].is_number_unsigned() || !offsets_json[1].is_number_unsigned())
     fail(path, where + "\"data_offsets\" is not [begin, end] of two non-negative integers");
   const std::uint64_t begin = offsets_json[0].get<std::uint64_t>();
   const std::uint64_t end = offsets_json[1].get<std::uint64_t>();
-  const std::string offsets = "data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) + "]";
+  const std::string offsets =
+      "data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) + "]";
 
   // Bytes that dtype × shape need, refusing sizes that overflow (a hostile header).
   std::uint64_t bytes = dtype_size(*dtype);
@@ -129,7 +133,8 @@ Entry parse_entry(const std::string& path, const std::string& name, const json& 
       bytes *= d;
   }
   if (overflow)
-    fail(path, where + "shape " + shape_text(dims) + " of " + dtype_name + " is too large to exist");
+    fail(path,
+         where + "shape " + shape_text(dims) + " of " + dtype_name + " is too large to exist");
   if (begin > end || end - begin != bytes)
     fail(path, where + offsets + " do not match " + dtype_name + " " + shape_text(dims) + " (" +
                    std::to_string(bytes) + " bytes)");
@@ -160,8 +165,8 @@ void check_tiling(const std::string& path, std::vector<Entry>& entries, std::uin
     previous = &e;
   }
   if (next != data_size)
-    fail(path, "the data section has " + std::to_string(data_size) + " bytes but its tensors cover " +
-                   std::to_string(next));
+    fail(path, "the data section has " + std::to_string(data_size) +
+                   " bytes but its tensors cover " + std::to_string(next));
 }
 
 // ---- writing ---------------------------------------------------------------------
@@ -264,7 +269,8 @@ SafetensorsFile read_safetensors(const std::string& path) {
   const std::uint64_t file_size = std::uint64_t(st.st_size);
 
   if (file_size < 8)
-    fail(path, "file of " + std::to_string(file_size) + " bytes is too short for the 8-byte header length");
+    fail(path, "file of " + std::to_string(file_size) +
+                   " bytes is too short for the 8-byte header length");
   std::uint8_t length_bytes[8];
   if (std::fread(length_bytes, 1, 8, f.get()) != 8) fail(path, "cannot read the header length");
   std::uint64_t header_length = 0;

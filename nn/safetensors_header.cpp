@@ -63,7 +63,7 @@ json parse_safetensors_header(const std::string& path, const std::string& text) 
     return true;
   };
   try {
-    return json::parse(text, check);  // also rejects text that is not UTF-8
+    return json::parse(text, check);    // also rejects text that is not UTF-8
   } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e99999 (fuzzer)
     // nlohmann's message ends with the token last read, which can be the whole header.
     fail(path, std::string("header is not valid JSON (") + excerpt(e.what(), 160) + ")");

@@ -11,14 +11,16 @@ namespace ablate::test_paths {
 
 // `relative` resolved against the directory of the running test executable.
 inline std::string from_test_binary(const char* relative) {
-  static const std::filesystem::path dir = std::filesystem::canonical("/proc/self/exe").parent_path();
+  static const std::filesystem::path dir =
+      std::filesystem::canonical("/proc/self/exe").parent_path();
   return (dir / relative).lexically_normal().string();
 }
 
 }  // namespace ablate::test_paths
 
 #ifdef ABLATE_TEST_DATA_DIR_FROM_BINARY  // tests/ of the source tree
-#define ABLATE_TEST_DATA_DIR ::ablate::test_paths::from_test_binary(ABLATE_TEST_DATA_DIR_FROM_BINARY)
+#define ABLATE_TEST_DATA_DIR \
+  ::ablate::test_paths::from_test_binary(ABLATE_TEST_DATA_DIR_FROM_BINARY)
 #endif
 #ifdef ABLATE_SOURCE_DIR_FROM_BINARY  // the source tree's root
 #define ABLATE_SOURCE_DIR ::ablate::test_paths::from_test_binary(ABLATE_SOURCE_DIR_FROM_BINARY)
@@ -27,11 +29,13 @@ inline std::string from_test_binary(const char* relative) {
 #define ABLATE_CLI ::ablate::test_paths::from_test_binary(ABLATE_CLI_FROM_BINARY)
 #endif
 #ifdef ABLATE_PLUGIN_SCALE_NORM_FROM_BINARY
-#define ABLATE_PLUGIN_SCALE_NORM ::ablate::test_paths::from_test_binary(ABLATE_PLUGIN_SCALE_NORM_FROM_BINARY)
+#define ABLATE_PLUGIN_SCALE_NORM \
+  ::ablate::test_paths::from_test_binary(ABLATE_PLUGIN_SCALE_NORM_FROM_BINARY)
 #endif
 #ifdef ABLATE_PLUGIN_CLASH_FROM_BINARY
 #define ABLATE_PLUGIN_CLASH ::ablate::test_paths::from_test_binary(ABLATE_PLUGIN_CLASH_FROM_BINARY)
 #endif
 #ifdef ABLATE_PLUGIN_UNRESOLVED_FROM_BINARY
-#define ABLATE_PLUGIN_UNRESOLVED ::ablate::test_paths::from_test_binary(ABLATE_PLUGIN_UNRESOLVED_FROM_BINARY)
+#define ABLATE_PLUGIN_UNRESOLVED \
+  ::ablate::test_paths::from_test_binary(ABLATE_PLUGIN_UNRESOLVED_FROM_BINARY)
 #endif

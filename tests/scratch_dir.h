@@ -22,7 +22,8 @@ class ScratchDir {
     std::string pattern = (std::filesystem::temp_directory_path() /
                            ("ablate_test_" + name + "_" + std::to_string(::getpid()) + "_XXXXXX"))
                               .string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error(pattern + ": cannot create a scratch directory");
+    if (!::mkdtemp(pattern.data()))
+      throw std::runtime_error(pattern + ": cannot create a scratch directory");
     path_ = pattern;
   }
   ScratchDir(const ScratchDir&) = delete;  // one owner removes it

@@ -13,7 +13,7 @@ namespace ablate::kernels {
 
 inline std::uint16_t bf16_bits(float x) {
   std::uint32_t u = std::bit_cast<std::uint32_t>(x);
-  if ((u & 0x7f800000u) == 0) return std::uint16_t((u >> 16) & 0x8000u);        // zero, denormal
+  if ((u & 0x7f800000u) == 0) return std::uint16_t((u >> 16) & 0x8000u);         // zero, denormal
   if ((u & 0x7fffffffu) > 0x7f800000u) return std::uint16_t((u >> 16) | 0x40u);  // quiet NaN
   u += 0x7fffu + ((u >> 16) & 1u);  // to nearest, ties to even (overflows to infinity)
   return std::uint16_t(u >> 16);
@@ -30,6 +30,7 @@ inline float round_to_bf16(float x) {
 
 // dst[r * cols + c] = bf16(src[r * ld + c]): a rows × cols block of a row-major matrix
 // with leading dimension ld, packed contiguously.
-void to_bf16(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::uint16_t* dst);
+void to_bf16(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+             std::uint16_t* dst);
 
 }  // namespace ablate::kernels

@@ -3,8 +3,8 @@
 #include "autograd/kernels/small_gemm.h"
 
 #include <cblas.h>
-#include <malloc.h>
 #include <dnnl.h>
+#include <malloc.h>
 #include <omp.h>
 
 #include <Eigen/Core>
@@ -191,8 +191,9 @@ thread_local MatmulPrecision t_matmul_precision = MatmulPrecision::f32;
 // reference models' shapes, 300-450 GFLOP/s vs sgemm's 190-220).
 extern "C" dnnl_status_t dnnl_gemm_bf16bf16f32(char transa, char transb, dnnl_dim_t M, dnnl_dim_t N,
                                                dnnl_dim_t K, float alpha, const std::uint16_t* A,
-                                               dnnl_dim_t lda, const std::uint16_t* B, dnnl_dim_t ldb,
-                                               float beta, float* C, dnnl_dim_t ldc);
+                                               dnnl_dim_t lda, const std::uint16_t* B,
+                                               dnnl_dim_t ldb, float beta, float* C,
+                                               dnnl_dim_t ldc);
 
 // Grow-only per-thread buffers for the rounded operands: steady-state products neither
 // allocate nor page-fault.
@@ -204,11 +205,11 @@ T* grow(std::vector<T>& buffer, std::int64_t n) {
 
 // false when oneDNN cannot run bf16 on this CPU (it then returns unimplemented).
 bool onednn_gemm_bf16(bool ta, bool tb, std::int64_t M, std::int64_t N, std::int64_t K,
-                      const std::uint16_t* A, std::int64_t lda, const std::uint16_t* B, std::int64_t ldb,
-                      float* C, std::int64_t ldc, bool accumulate) {
+                      const std::uint16_t* A, std::int64_t lda, const std::uint16_t* B,
+                      std::int64_t ldb, float* C, std::int64_t ldc, bool accumulate) {
   apply_gemm_threads();
-  dnnl_status_t status = dnnl_gemm_bf16bf16f32(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, 1.0f, A, lda, B, ldb,
-                                               accumulate ? 1.0f : 0.0f, C, ldc);
+  dnnl_status_t status = dnnl_gemm_bf16bf16f32(ta ? 'T' : 'N', tb ? 'T' : 'N', M, N, K, 1.0f, A,
+                                               lda, B, ldb, accumulate ? 1.0f : 0.0f, C, ldc);
   if (status == dnnl_unimplemented) return false;
   if (status != dnnl_success)
     throw std::runtime_error("oneDNN bf16 gemm failed with status " + std::to_string(int(status)) +
@@ -232,8 +233,8 @@ const char* matmul_precision_name(MatmulPrecision precision) {
 }
 
 void gemm_bf16_operands(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,
-                        const std::uint16_t* A, std::int64_t lda, const std::uint16_t* B, std::int64_t ldb, float* C,
-                        std::int64_t ldc, bool accumulate) {
+                        const std::uint16_t* A, std::int64_t lda, const std::uint16_t* B,
+                        std::int64_t ldb, float* C, std::int64_t ldc, bool accumulate) {
   if (M == 0 || N == 0) return;
   thread_local bool onednn_runs_bf16 = true;
   if (K > 0 && gemm_backend() == GemmBackend::onednn && onednn_runs_bf16) {
@@ -253,8 +254,9 @@ void gemm_bf16_operands(bool trans_a, bool trans_b, std::int64_t M, std::int64_t
   gemm<float>(trans_a, trans_b, M, N, K, pa, a_cols, pb, b_cols, C, ldc, accumulate);
 }
 
-void gemm_bf16(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
-               std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc, bool accumulate) {
+void gemm_bf16(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,
+               const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C,
+               std::int64_t ldc, bool accumulate) {
   // The operands as stored: A is [M, K] or, transposed, [K, M]; B is [K, N] or [N, K].
   std::int64_t a_rows = trans_a ? K : M, a_cols = trans_a ? M : K;
   std::int64_t b_rows = trans_b ? N : K, b_cols = trans_b ? K : N;
@@ -287,9 +289,12 @@ void set_gemm_backend(GemmBackend backend) {
 
 const char* gemm_backend_name(GemmBackend backend) {
   switch (backend) {
-    case GemmBackend::onednn: return "onednn";
-    case GemmBackend::openblas: return "openblas";
-    case GemmBackend::eigen: return "eigen";
+    case GemmBackend::onednn:
+      return "onednn";
+    case GemmBackend::openblas:
+      return "openblas";
+    case GemmBackend::eigen:
+      return "eigen";
   }
   return "?";
 }

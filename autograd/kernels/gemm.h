@@ -73,21 +73,23 @@ class MatmulPrecisionScope {
 // oneDNN's bf16bf16f32 GEMM when the backend is onednn and the CPU runs it; otherwise
 // (another backend, or a CPU without bf16 support in oneDNN) the rounded inputs go to
 // gemm<float>, which computes the same products in the same precision.
-void gemm_bf16(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const float* A,
-               std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc, bool accumulate);
+void gemm_bf16(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,
+               const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C,
+               std::int64_t ldc, bool accumulate);
 
 // The same product from operands already rounded (bf16 bits, kernels/bf16.h): for ops
 // that convert an operand once and use it in several products (linear converts its
 // input and weight in the forward and reuses them in the backward).
 void gemm_bf16_operands(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,
-                        const std::uint16_t* A, std::int64_t lda, const std::uint16_t* B, std::int64_t ldb, float* C,
-                        std::int64_t ldc, bool accumulate);
+                        const std::uint16_t* A, std::int64_t lda, const std::uint16_t* B,
+                        std::int64_t ldb, float* C, std::int64_t ldc, bool accumulate);
 
 // What the linear and matmul ops call: gemm_bf16 for f32 operands when this thread's
 // precision is bf16, gemm<T> otherwise (f64 is never rounded: gradchecks stay exact).
 template <class T>
-void gemm_at_precision(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const T* A,
-                       std::int64_t lda, const T* B, std::int64_t ldb, T* C, std::int64_t ldc, bool accumulate) {
+void gemm_at_precision(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,
+                       const T* A, std::int64_t lda, const T* B, std::int64_t ldb, T* C,
+                       std::int64_t ldc, bool accumulate) {
   if constexpr (std::is_same_v<T, float>)
     if (matmul_precision() == MatmulPrecision::bf16)
       return gemm_bf16(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);

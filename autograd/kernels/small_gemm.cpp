@@ -52,7 +52,8 @@ void row_block(std::int64_t i0, std::int64_t K, const __mmask16* __restrict mask
 #pragma GCC unroll 4
     for (int v = 0; v < V; ++v) {
       float* c = C + (i0 + r) * ldc + 16 * v;
-      __m512 out = accumulate ? _mm512_add_ps(_mm512_maskz_loadu_ps(mask[v], c), acc[r][v]) : acc[r][v];
+      __m512 out =
+          accumulate ? _mm512_add_ps(_mm512_maskz_loadu_ps(mask[v], c), acc[r][v]) : acc[r][v];
       _mm512_mask_storeu_ps(c, mask[v], out);
     }
 }
@@ -68,7 +69,8 @@ void rows_times_b(std::int64_t M, std::int64_t N, std::int64_t K, const float* A
     mask[v] = left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1);
   }
   std::int64_t i = 0;
-  for (; i + R <= M; i += R) row_block<V, R>(i, K, mask, A, a_row, a_col, B, ldb, C, ldc, accumulate);
+  for (; i + R <= M; i += R)
+    row_block<V, R>(i, K, mask, A, a_row, a_col, B, ldb, C, ldc, accumulate);
   for (; i < M; ++i) row_block<V, 1>(i, K, mask, A, a_row, a_col, B, ldb, C, ldc, accumulate);
 }
 
@@ -100,10 +102,18 @@ void small_gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std:
   }
   std::int64_t a_row = trans_a ? 1 : lda, a_col = trans_a ? lda : 1;
   switch ((N + 15) / 16) {
-    case 1: rows_times_b<1>(M, N, K, A, a_row, a_col, B, ldb, C, ldc, accumulate); break;
-    case 2: rows_times_b<2>(M, N, K, A, a_row, a_col, B, ldb, C, ldc, accumulate); break;
-    case 3: rows_times_b<3>(M, N, K, A, a_row, a_col, B, ldb, C, ldc, accumulate); break;
-    default: rows_times_b<4>(M, N, K, A, a_row, a_col, B, ldb, C, ldc, accumulate); break;
+    case 1:
+      rows_times_b<1>(M, N, K, A, a_row, a_col, B, ldb, C, ldc, accumulate);
+      break;
+    case 2:
+      rows_times_b<2>(M, N, K, A, a_row, a_col, B, ldb, C, ldc, accumulate);
+      break;
+    case 3:
+      rows_times_b<3>(M, N, K, A, a_row, a_col, B, ldb, C, ldc, accumulate);
+      break;
+    default:
+      rows_times_b<4>(M, N, K, A, a_row, a_col, B, ldb, C, ldc, accumulate);
+      break;
   }
 #else
   (void)trans_a, (void)trans_b, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb,

@@ -10,8 +10,8 @@
 #include <limits>
 
 #include "autograd/kernels/checks.h"
-#include "autograd/kernels/gemm.h"
 #include "autograd/kernels/eigen_maps.h"
+#include "autograd/kernels/gemm.h"
 #include "autograd/op_builder.h"
 #include "autograd/ops.h"
 
@@ -26,9 +26,10 @@ struct AttentionDims {
 AttentionDims attention_dims(const Shape& q, const Shape& k, const Shape& v, std::int64_t heads) {
   if (q.rank() != 3 || k.rank() != 3 || v.rank() != 3 || q[0] != k[0] || k[0] != v[0] ||
       k[1] != v[1] || q[2] != k[2] || heads <= 0 || q[2] % heads != 0 || v[2] % heads != 0)
-    throw ShapeError("attention: expected q [B, Tq, H·d_k], k [B, Tk, H·d_k], v [B, Tk, H·d_v] "
-                     "with H = " + std::to_string(heads) + ", got " + q.str() + ", " + k.str() +
-                     ", " + v.str());
+    throw ShapeError(
+        "attention: expected q [B, Tq, H·d_k], k [B, Tk, H·d_k], v [B, Tk, H·d_v] "
+        "with H = " +
+        std::to_string(heads) + ", got " + q.str() + ", " + k.str() + ", " + v.str());
   return {q[0], q[1], k[1], heads, q[2] / heads, v[2] / heads};
 }
 
@@ -103,8 +104,8 @@ Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads, cons
   });
   // dV = Pᵀ·dY, dP = dY·Vᵀ, dS = scale · P ⊙ (dP - rowsum(dP ⊙ P)), dQ = dS·K, dK = dSᵀ·Q.
   return op.finish(y, [](BackwardContext& c) {
-    AttentionDims d = attention_dims(c.input(0).shape(), c.input(1).shape(), c.input(2).shape(),
-                                     c.integer(0));
+    AttentionDims d =
+        attention_dims(c.input(0).shape(), c.input(1).shape(), c.input(2).shape(), c.integer(0));
     dispatch_float(c.dtype(), "attention backward", [&]<class T>() {
       const T* pq = c.input(0).data<T>();
       const T* pk = c.input(1).data<T>();
@@ -121,7 +122,8 @@ Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads, cons
       std::array<T*, 3> grad{};
       for (int i = 0; i < 3; ++i) {
         if (!c.needs_grad(i)) continue;
-        slot[std::size_t(i)] = shared ? BackwardContext::GradSlot{c.input_grad(i), true} : c.input_grad_slot(i);
+        slot[std::size_t(i)] =
+            shared ? BackwardContext::GradSlot{c.input_grad(i), true} : c.input_grad_slot(i);
         grad[std::size_t(i)] = slot[std::size_t(i)].grad.template data<T>();
       }
       Tensor dp_buffer = c.scratch(Shape{d.Tq, d.Tk}, c.dtype());

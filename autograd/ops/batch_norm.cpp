@@ -30,8 +30,8 @@ Var batch_norm(const Var& x, const Tensor& row_mask, const Var& gamma, const Var
     kernels::require_dtype(row_mask, DType::b8, "batch_norm", "row_mask");
     if (row_mask.numel() != rows)
       throw ShapeError("batch_norm: row_mask of shape " + row_mask.shape().str() + " has " +
-                       std::to_string(row_mask.numel()) + " entries for " +
-                       std::to_string(rows) + " rows of " + s.str());
+                       std::to_string(row_mask.numel()) + " entries for " + std::to_string(rows) +
+                       " rows of " + s.str());
     mask = row_mask.data<std::uint8_t>();
   }
   std::int64_t counted = 0;
@@ -126,7 +126,8 @@ Var batch_norm(const Var& x, const Tensor& row_mask, const Var& gamma, const Var
       }
       if (!c.needs_grad(0)) return;
       auto dx = kernels::rows<T>(c.input_grad(0), D);
-      const std::uint8_t* counted = c.saved(2).defined() ? c.saved(2).data<std::uint8_t>() : nullptr;
+      const std::uint8_t* counted =
+          c.saved(2).defined() ? c.saved(2).data<std::uint8_t>() : nullptr;
       for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t j = 0; j < D; ++j) {
           T gj = g(r, j), dj = gam ? gj * gam[j] : gj;

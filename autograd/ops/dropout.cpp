@@ -24,7 +24,8 @@ Var dropout(const Var& x, double p, bool training, Generator& gen) {
     dispatch_float(c.dtype(), "dropout backward", [&]<class T>() {
       auto [gx, accumulate] = c.input_grad_slot(0);
       kernels::write_or_add(kernels::flat<T>(gx),
-                            kernels::cflat<T>(c.output_grad()) * kernels::cflat<T>(c.saved(0)), accumulate);
+                            kernels::cflat<T>(c.output_grad()) * kernels::cflat<T>(c.saved(0)),
+                            accumulate);
     });
   });
 }

@@ -19,7 +19,8 @@ namespace {
 // bf16 copies live in the arena as raw bytes (DType::b8, two per element): no tensor a
 // user sees is ever bf16, so DType has none.
 template <class Alloc>
-std::uint16_t* bf16_copy(Alloc&& alloc, const float* src, std::int64_t rows, std::int64_t cols, Tensor* keep) {
+std::uint16_t* bf16_copy(Alloc&& alloc, const float* src, std::int64_t rows, std::int64_t cols,
+                         Tensor* keep) {
   *keep = alloc(Shape{rows * cols * 2}, DType::b8);
   auto* dst = reinterpret_cast<std::uint16_t*>(keep->data<std::uint8_t>());
   kernels::to_bf16(src, rows, cols, cols, dst);
@@ -43,7 +44,8 @@ Var linear_op(OpKind kind, const Var& x, const Var& weight, const Var& bias) {
   if (has_bias) {
     kernels::require_same_dtype(x.dtype(), bias.dtype(), "linear");
     if (!(bias.shape() == Shape{out}))
-      throw ShapeError("linear: bias must be [" + std::to_string(out) + "], got " + bias.shape().str());
+      throw ShapeError("linear: bias must be [" + std::to_string(out) + "], got " +
+                       bias.shape().str());
   }
   std::array<Var, 3> inputs{x, weight, bias};
   OpBuilder op(kind, std::span<const Var>(inputs.data(), has_bias ? 3 : 2));
@@ -59,18 +61,20 @@ Var linear_op(OpKind kind, const Var& x, const Var& weight, const Var& bias) {
       const T* pb = op.input(2).data<T>();
       for (std::int64_t r = 0; r < rows; ++r) std::copy(pb, pb + out, py + r * out);
     }
-    const bool bf16 = std::is_same_v<T, float> && kernels::matmul_precision() == kernels::MatmulPrecision::bf16;
+    const bool bf16 =
+        std::is_same_v<T, float> && kernels::matmul_precision() == kernels::MatmulPrecision::bf16;
     if (bf16) {
       auto scratch = [&](const Shape& shape, DType dtype) { return op.scratch(shape, dtype); };
       Tensor xb, wb;
       const std::uint16_t* x16 = bf16_copy(scratch, op.input(0).data<float>(), rows, in, &xb);
       const std::uint16_t* w16 = bf16_copy(scratch, op.input(1).data<float>(), out, in, &wb);
-      kernels::gemm_bf16_operands(false, true, rows, out, in, x16, in, w16, in, y.data<float>(), out, has_bias);
+      kernels::gemm_bf16_operands(false, true, rows, out, in, x16, in, w16, in, y.data<float>(),
+                                  out, has_bias);
       op.save(0, xb);  // the backward's products use these (and know bf16 by them)
       op.save(1, wb);
     } else {
-      kernels::gemm<T>(false, true, rows, out, in, op.input(0).data<T>(), in, op.input(1).data<T>(), in, py, out,
-                       has_bias);
+      kernels::gemm<T>(false, true, rows, out, in, op.input(0).data<T>(), in, op.input(1).data<T>(),
+                       in, py, out, has_bias);
     }
     if (apply_relu)
       for (std::int64_t i = 0, n = rows * out; i < n; ++i) py[i] = py[i] > T(0) ? py[i] : T(0);
@@ -81,7 +85,8 @@ Var linear_op(OpKind kind, const Var& x, const Var& weight, const Var& bias) {
     dispatch_float(c.dtype(), "linear backward", [&]<class T>() {
       const T* g = c.output_grad().template data<T>();
       if (c.integer(0)) {  // ReLU: the gradient passes where the output is positive
-        Tensor masked = c.output_grad_is_private() ? c.output_grad() : c.scratch(c.output().shape(), c.dtype());
+        Tensor masked =
+            c.output_grad_is_private() ? c.output_grad() : c.scratch(c.output().shape(), c.dtype());
         T* gm = masked.template data<T>();
         const T* y = c.output().data<T>();
         for (std::int64_t i = 0, n = rows * out; i < n; ++i) gm[i] = y[i] > T(0) ? g[i] : T(0);
@@ -100,20 +105,20 @@ Var linear_op(OpKind kind, const Var& x, const Var& weight, const Var& bias) {
       if (c.needs_grad(0)) {  // dx [rows, in] = g [rows, out] · W [out, in]
         auto [gx, accumulate] = c.input_grad_slot(0);
         if (bf16)
-          kernels::gemm_bf16_operands(false, false, rows, in, out, g16, out, bf16_data(c.saved(1)), in,
-                                      gx.template data<float>(), in, accumulate);
+          kernels::gemm_bf16_operands(false, false, rows, in, out, g16, out, bf16_data(c.saved(1)),
+                                      in, gx.template data<float>(), in, accumulate);
         else
-          kernels::gemm<T>(false, false, rows, in, out, g, out, c.input(1).data<T>(), in, gx.template data<T>(), in,
-                           accumulate);
+          kernels::gemm<T>(false, false, rows, in, out, g, out, c.input(1).data<T>(), in,
+                           gx.template data<T>(), in, accumulate);
       }
       if (c.needs_grad(1)) {  // dW [out, in] = gᵀ · x
         auto [gw, accumulate] = c.input_grad_slot(1);
         if (bf16)
-          kernels::gemm_bf16_operands(true, false, out, in, rows, g16, out, bf16_data(c.saved(0)), in,
-                                      gw.template data<float>(), in, accumulate);
+          kernels::gemm_bf16_operands(true, false, out, in, rows, g16, out, bf16_data(c.saved(0)),
+                                      in, gw.template data<float>(), in, accumulate);
         else
-          kernels::gemm<T>(true, false, out, in, rows, g, out, c.input(0).data<T>(), in, gw.template data<T>(), in,
-                           accumulate);
+          kernels::gemm<T>(true, false, out, in, rows, g, out, c.input(0).data<T>(), in,
+                           gw.template data<T>(), in, accumulate);
       }
       if (c.num_inputs() == 3 && c.needs_grad(2)) {  // db = Σ_rows g
         T* gb = c.input_grad(2).template data<T>();

@@ -84,7 +84,7 @@ Var matmul(const Var& a, const Var& b, bool trans_a, bool trans_b) {
     T* pc = y.data<T>();
     for (std::int64_t i = 0; i < p.batch; ++i)
       kernels::gemm_at_precision<T>(trans_a, trans_b, p.M, p.N, p.K, pa + i * p.stride_a, p.lda,
-                       pb + i * p.stride_b, p.ldb, pc + i * p.stride_c, p.N, false);
+                                    pb + i * p.stride_b, p.ldb, pc + i * p.stride_c, p.N, false);
   });
   return op.finish(y, [](BackwardContext& c) {
     bool ta = c.integer(0), tb = c.integer(1);
@@ -110,16 +110,20 @@ Var matmul(const Var& a, const Var& b, bool trans_a, bool trans_b) {
         if (ga) {
           T* GA = ga + i * p.stride_a;
           if (!ta)  // dA = dC · op(B)ᵀ
-            kernels::gemm_at_precision<T>(false, !tb, p.M, p.K, p.N, G, p.N, B, p.ldb, GA, p.lda, acc_a);
+            kernels::gemm_at_precision<T>(false, !tb, p.M, p.K, p.N, G, p.N, B, p.ldb, GA, p.lda,
+                                          acc_a);
           else  // dA (stored [K, M]) = op(B) · dCᵀ
-            kernels::gemm_at_precision<T>(tb, true, p.K, p.M, p.N, B, p.ldb, G, p.N, GA, p.lda, acc_a);
+            kernels::gemm_at_precision<T>(tb, true, p.K, p.M, p.N, B, p.ldb, G, p.N, GA, p.lda,
+                                          acc_a);
         }
         if (gb) {
           T* GB = gb + i * p.stride_b;
           if (!tb)  // dB = op(A)ᵀ · dC
-            kernels::gemm_at_precision<T>(!ta, false, p.K, p.N, p.M, A, p.lda, G, p.N, GB, p.ldb, acc_b);
+            kernels::gemm_at_precision<T>(!ta, false, p.K, p.N, p.M, A, p.lda, G, p.N, GB, p.ldb,
+                                          acc_b);
           else  // dB (stored [N, K]) = dCᵀ · op(A)
-            kernels::gemm_at_precision<T>(true, ta, p.N, p.K, p.M, G, p.N, A, p.lda, GB, p.ldb, acc_b);
+            kernels::gemm_at_precision<T>(true, ta, p.N, p.K, p.M, G, p.N, A, p.lda, GB, p.ldb,
+                                          acc_b);
         }
       }
     });

@@ -113,9 +113,11 @@ Var permute(const Var& x, std::span<const int> order) {
       auto [slot, accumulate] = c.input_grad_slot(0);
       T* gx = slot.template data<T>();
       if (accumulate)
-        for_each_permuted(in, ord, in.rank(), [&](std::int64_t o, std::int64_t i) { gx[i] += g[o]; });
+        for_each_permuted(in, ord, in.rank(),
+                          [&](std::int64_t o, std::int64_t i) { gx[i] += g[o]; });
       else  // a permutation writes every element once
-        for_each_permuted(in, ord, in.rank(), [&](std::int64_t o, std::int64_t i) { gx[i] = g[o]; });
+        for_each_permuted(in, ord, in.rank(),
+                          [&](std::int64_t o, std::int64_t i) { gx[i] = g[o]; });
     });
   });
 }

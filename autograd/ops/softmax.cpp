@@ -60,7 +60,8 @@ Var softmax(const Var& x, const Tensor& mask, double scale) {
       for (std::int64_t i = 0; i < r.rows; ++i) {
         ConstArrayMap<T> y(r.y + i * r.D, r.D), g(r.g + i * r.D, r.D);
         T dot = (g * y).sum();
-        kernels::write_or_add(ArrayMap<T>(r.dx + i * r.D, r.D), r.scale * y * (g - dot), r.slot.accumulate);
+        kernels::write_or_add(ArrayMap<T>(r.dx + i * r.D, r.D), r.scale * y * (g - dot),
+                              r.slot.accumulate);
       }
     });
   });

@@ -35,7 +35,8 @@ class Rewriter {
   Rewriter(const std::string& text, const std::string& file) : in_(text), file_(file) {}
 
   AsciiToml run() {
-    if (in_.compare(0, 3, "\xEF\xBB\xBF") == 0) i_ = 3;  // a byte order mark, which TOML++ skips too
+    if (in_.compare(0, 3, "\xEF\xBB\xBF") == 0)
+      i_ = 3;  // a byte order mark, which TOML++ skips too
     while (i_ < in_.size()) {
       if (at("#")) {
         comment();
@@ -51,8 +52,9 @@ class Rewriter {
         literal_string(false);
       } else if (byte(i_) >= 0x80) {
         CodePoint c = decode(i_);
-        fail(i_, "non-ASCII character " + describe(i_, c) +
-                     " outside a string or comment; TOML allows them only inside strings and comments");
+        fail(i_,
+             "non-ASCII character " + describe(i_, c) +
+                 " outside a string or comment; TOML allows them only inside strings and comments");
       } else {
         copy(1);
       }
@@ -138,7 +140,8 @@ class Rewriter {
   void escape_code_point() {
     CodePoint c = decode(i_);
     char escape[16];
-    std::snprintf(escape, sizeof escape, c.value > 0xFFFF ? "\\U%08X" : "\\u%04X", unsigned(c.value));
+    std::snprintf(escape, sizeof escape, c.value > 0xFFFF ? "\\U%08X" : "\\u%04X",
+                  unsigned(c.value));
     replace(escape, c.length);
   }
 
@@ -187,7 +190,8 @@ class Rewriter {
     std::size_t end = i_ + quotes;  // the closing quotes, or the line's / text's end
     bool ascii = true;
     while (end < in_.size()) {
-      if (multi_line ? in_.compare(end, 3, "'''") == 0 : in_[end] == '\'' || in_[end] == '\n') break;
+      if (multi_line ? in_.compare(end, 3, "'''") == 0 : in_[end] == '\'' || in_[end] == '\n')
+        break;
       ascii = ascii && byte(end) < 0x80;
       ++end;
     }
@@ -199,24 +203,31 @@ class Rewriter {
       return;
     }
     if (multi_line && closing > 5)
-      fail(end, "a multi-line literal string may end with at most two quotes before its closing '''");
+      fail(end,
+           "a multi-line literal string may end with at most two quotes before its closing '''");
     for (std::size_t k = 0; k < quotes; ++k) replace("\"", 1);
     while (i_ < end) {
-      if (at("\\")) replace("\\\\", 1);
-      else if (at("\"")) replace("\\\"", 1);
-      else if (byte(i_) >= 0x80) escape_code_point();
-      else copy(1);
+      if (at("\\"))
+        replace("\\\\", 1);
+      else if (at("\""))
+        replace("\\\"", 1);
+      else if (byte(i_) >= 0x80)
+        escape_code_point();
+      else
+        copy(1);
     }
     if (closing == 0) return;  // unterminated: TOML++ reports it
-    copy(closing - quotes);  // quotes that belong to the content ('' before ''')
+    copy(closing - quotes);    // quotes that belong to the content ('' before ''')
     for (std::size_t k = 0; k < quotes; ++k) replace("\"", 1);
   }
 
   // # … to the line's end.
   void comment() {
     while (i_ < in_.size() && !at("\n")) {
-      if (byte(i_) >= 0x80) replace("?", decode(i_).length);
-      else copy(1);
+      if (byte(i_) >= 0x80)
+        replace("?", decode(i_).length);
+      else
+        copy(1);
     }
   }
 

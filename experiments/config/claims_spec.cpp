@@ -19,8 +19,8 @@ std::string joined(const std::vector<std::string>& items) {
 
 // The entries of `axis` whose values agree with every (key, value) of `named` that is
 // one of the axis's keys (all entries when none is).
-std::vector<std::size_t> matching_entries(const AxisValues& axis,
-                                          const std::vector<std::pair<std::string, std::string>>& named) {
+std::vector<std::size_t> matching_entries(
+    const AxisValues& axis, const std::vector<std::pair<std::string, std::string>>& named) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < axis.values[0].size(); ++i) {
     bool fits = true;
@@ -34,11 +34,13 @@ std::vector<std::size_t> matching_entries(const AxisValues& axis,
 
 // The point of `claim` read from `c`; problems for keys that are not swept and values
 // that are not swept values.
-std::vector<std::pair<std::string, std::string>> read_point(TomlReader& c, const std::vector<AxisValues>& axes) {
+std::vector<std::pair<std::string, std::string>> read_point(TomlReader& c,
+                                                            const std::vector<AxisValues>& axes) {
   std::vector<std::pair<std::string, std::string>> point;
   if (!c.raw() || !c.raw()->get("point")) {
-    c.problem("", "missing required key 'point' (the swept values that pick the point, e.g. point = { "
-                  "\"model.heads\" = 1 })");
+    c.problem("",
+              "missing required key 'point' (the swept values that pick the point, e.g. point = { "
+              "\"model.heads\" = 1 })");
     c.node("point");
     return point;
   }
@@ -47,7 +49,9 @@ std::vector<std::pair<std::string, std::string>> read_point(TomlReader& c, const
   TomlReader p = c.child(table, "point");
   std::vector<std::string> swept;
   for (const AxisValues& a : axes) swept.insert(swept.end(), a.keys.begin(), a.keys.end());
-  if (table->empty()) c.problem("point", std::string("names no swept key; a claim's point names swept keys: ") + joined(swept));
+  if (table->empty())
+    c.problem("point", std::string("names no swept key; a claim's point names swept keys: ") +
+                           joined(swept));
   for (const auto& [k, v] : *table) {
     const std::string key(k.str());
     p.node(key);
@@ -55,15 +59,19 @@ std::vector<std::pair<std::string, std::string>> read_point(TomlReader& c, const
       return std::find(a.keys.begin(), a.keys.end(), key) != a.keys.end();
     });
     if (axis == axes.end()) {
-      p.problem(key, swept.empty() ? "the experiment sweeps nothing, so there is no point to compare"
-                                   : std::string("is not a swept key; a claim's point names swept keys: ") + joined(swept));
+      p.problem(key, swept.empty()
+                         ? "the experiment sweeps nothing, so there is no point to compare"
+                         : std::string("is not a swept key; a claim's point names swept keys: ") +
+                               joined(swept));
       continue;
     }
-    const std::size_t k_index = std::size_t(std::find(axis->keys.begin(), axis->keys.end(), key) - axis->keys.begin());
+    const std::size_t k_index =
+        std::size_t(std::find(axis->keys.begin(), axis->keys.end(), key) - axis->keys.begin());
     const std::vector<std::string>& values = axis->values[k_index];
     const std::string value = display_value(v);
     if (std::find(values.begin(), values.end(), value) == values.end()) {
-      p.problem(key, std::string("\"").append(value).append("\" is not one of the swept values: ") + joined(values));
+      p.problem(key, std::string("\"").append(value).append("\" is not one of the swept values: ") +
+                         joined(values));
       continue;
     }
     point.emplace_back(key, value);
@@ -75,7 +83,8 @@ std::vector<std::pair<std::string, std::string>> read_point(TomlReader& c, const
 // A problem when `point` picks no sweep point (values of one [sweep.zip] group that no
 // entry has together) or picks a baseline, which is compared with nothing.
 void check_pick(TomlReader& c, const std::vector<std::pair<std::string, std::string>>& point,
-                const std::vector<AxisValues>& axes, const std::vector<std::pair<std::string, std::string>>& baseline) {
+                const std::vector<AxisValues>& axes,
+                const std::vector<std::pair<std::string, std::string>>& baseline) {
   bool picks_a_baseline = true;
   std::string baseline_picked;  // the values it shares with the baseline, for the message
   for (const AxisValues& a : axes) {
@@ -83,27 +92,36 @@ void check_pick(TomlReader& c, const std::vector<std::pair<std::string, std::str
     if (picked.empty()) {
       std::vector<std::string> given;
       for (const auto& [key, value] : point)
-        if (std::find(a.keys.begin(), a.keys.end(), key) != a.keys.end()) given.push_back(key + " = " + value);
-      c.problem("point", std::string("picks no point: no entry of its [sweep.zip] group has ") + joined(given) + " together");
+        if (std::find(a.keys.begin(), a.keys.end(), key) != a.keys.end())
+          given.push_back(key + " = " + value);
+      c.problem("point", std::string("picks no point: no entry of its [sweep.zip] group has ") +
+                             joined(given) + " together");
       return;
     }
     const std::vector<std::size_t> as_baseline = matching_entries(a, baseline);
-    auto shared = std::find_first_of(picked.begin(), picked.end(), as_baseline.begin(), as_baseline.end());
-    if (shared == picked.end()) picks_a_baseline = false;
+    auto shared =
+        std::find_first_of(picked.begin(), picked.end(), as_baseline.begin(), as_baseline.end());
+    if (shared == picked.end())
+      picks_a_baseline = false;
     else
       for (std::size_t k = 0; k < a.keys.size(); ++k)
-        if (std::any_of(baseline.begin(), baseline.end(), [&](const auto& kv) { return kv.first == a.keys[k]; }))
-          baseline_picked.append(baseline_picked.empty() ? "" : " ").append(a.keys[k] + "=" + a.values[k][*shared]);
+        if (std::any_of(baseline.begin(), baseline.end(),
+                        [&](const auto& kv) { return kv.first == a.keys[k]; }))
+          baseline_picked.append(baseline_picked.empty() ? "" : " ")
+              .append(a.keys[k] + "=" + a.values[k][*shared]);
   }
   if (picks_a_baseline && !axes.empty())
-    c.problem("point", std::string("picks a baseline point (") + baseline_picked +
-                           "), which is compared with nothing: name values that differ from [report] baseline");
+    c.problem(
+        "point",
+        std::string("picks a baseline point (") + baseline_picked +
+            "), which is compared with nothing: name values that differ from [report] baseline");
 }
 
 }  // namespace
 
 const std::vector<std::string>& claim_expectations() {
-  static const std::vector<std::string> all{"better", "worse", "equivalent", "not_worse", "not_better"};
+  static const std::vector<std::string> all{"better", "worse", "equivalent", "not_worse",
+                                            "not_better"};
   return all;
 }
 
@@ -121,8 +139,9 @@ std::optional<double> claim_margin(const ClaimSpec& claim, const std::string& pr
   return claim_metric(claim, primary) == primary ? equivalence_margin : std::nullopt;
 }
 
-std::vector<ClaimSpec> read_claims(TomlReader& report, const std::vector<AxisValues>& axes,
-                                   const std::vector<std::pair<std::string, std::string>>& baseline) {
+std::vector<ClaimSpec> read_claims(
+    TomlReader& report, const std::vector<AxisValues>& axes,
+    const std::vector<std::pair<std::string, std::string>>& baseline) {
   std::vector<ClaimSpec> claims;
   const toml::node* node = report.node("claims");
   if (!node) return claims;
@@ -132,10 +151,12 @@ std::vector<ClaimSpec> read_claims(TomlReader& report, const std::vector<AxisVal
     return claims;
   }
   for (std::size_t i = 0; i < array->size(); ++i) {
-    TomlReader c = report.child((*array)[i].as_table(), std::string("claims[") + std::to_string(i) + "]");
+    TomlReader c =
+        report.child((*array)[i].as_table(), std::string("claims[") + std::to_string(i) + "]");
     ClaimSpec claim;
     claim.claim = c.required_string("claim");
-    if (c.raw()->contains("claim") && claim.claim.empty()) c.problem("claim", "is empty: state the finding");
+    if (c.raw()->contains("claim") && claim.claim.empty())
+      c.problem("claim", "is empty: state the finding");
     claim.expect = c.required_string("expect", claim_expectations());
     claim.metric = c.string("metric", "");
     if (c.raw()->contains("margin")) claim.margin = c.number("margin", 0.0, 1e-300, 1e300);
@@ -147,8 +168,8 @@ std::vector<ClaimSpec> read_claims(TomlReader& report, const std::vector<AxisVal
   return claims;
 }
 
-std::vector<ConfigProblem> check_claims(const ReportSpec& spec, const std::string& task_kind, const std::string& file,
-                                        const PositionIndex& positions) {
+std::vector<ConfigProblem> check_claims(const ReportSpec& spec, const std::string& task_kind,
+                                        const std::string& file, const PositionIndex& positions) {
   std::vector<ConfigProblem> problems;
   const std::string primary = primary_metric(spec.metric, task_kind);
   const std::vector<std::string>& tested = test_metrics(task_kind);
@@ -172,15 +193,20 @@ std::vector<ConfigProblem> check_claims(const ReportSpec& spec, const std::strin
     };
     const std::string metric = claim_metric(claim, primary);
     const bool known = std::find(tested.begin(), tested.end(), metric) != tested.end() ||
-                       std::find(curves.begin(), curves.end(), metric) != curves.end() || is_variant(metric);
+                       std::find(curves.begin(), curves.end(), metric) != curves.end() ||
+                       is_variant(metric);
     if (!known)
-      problem("metric", std::string("\"") + metric + "\" is not a metric this run reports; allowed: " + joined(tested) +
-                            ", their per-length <metric>_len<L> and per-context <metric>_ctx<L> variants, " +
-                            joined(curves));
-    if (expectation_needs_margin(claim.expect) && !claim_margin(claim, primary, spec.equivalence_margin))
-      problem("expect", std::string("\"") + claim.expect + "\" is judged against a margin: give the claim a margin (in units of " +
-                            metric + ")" +
-                            (metric == primary ? " or [report] equivalence_margin" : std::string()));
+      problem("metric",
+              std::string("\"") + metric +
+                  "\" is not a metric this run reports; allowed: " + joined(tested) +
+                  ", their per-length <metric>_len<L> and per-context <metric>_ctx<L> variants, " +
+                  joined(curves));
+    if (expectation_needs_margin(claim.expect) &&
+        !claim_margin(claim, primary, spec.equivalence_margin))
+      problem("expect",
+              std::string("\"") + claim.expect +
+                  "\" is judged against a margin: give the claim a margin (in units of " + metric +
+                  ")" + (metric == primary ? " or [report] equivalence_margin" : std::string()));
   }
   return problems;
 }

@@ -17,9 +17,10 @@ std::string ConfigProblem::str() const {
 
 namespace {
 std::string join(std::vector<ConfigProblem> problems) {
-  std::stable_sort(problems.begin(), problems.end(), [](const ConfigProblem& a, const ConfigProblem& b) {
-    return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
+  std::stable_sort(problems.begin(), problems.end(),
+                   [](const ConfigProblem& a, const ConfigProblem& b) {
+                     return a.line != b.line ? a.line < b.line : a.column < b.column;
+                   });
   std::ostringstream s;
   for (std::size_t i = 0; i < problems.size(); ++i) s << (i ? "\n" : "") << problems[i].str();
   return s.str();

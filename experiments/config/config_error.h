@@ -1,7 +1,8 @@
 #pragma once
 // Problems found in an experiment file. Validation collects every problem before
 // anything runs, and each names the file, line, column and key path:
-//   experiments/studies/attention.toml:14:7: model.heads: d_model = 64 is not divisible by heads = 5
+//   experiments/studies/attention.toml:14:7: model.heads: d_model = 64 is not divisible by heads =
+//   5
 #include <cstdint>
 #include <stdexcept>
 #include <string>

@@ -70,7 +70,8 @@ std::string declared_allowed(const nn::OptionSpec& s) {
     return out;
   }
   if (s.min && s.max && *s.min <= -1e300 && *s.max >= 1e300) return "any number";
-  if (s.min && *s.min > 0 && *s.min < 1e-200) return s.max && *s.max < 1e300 ? "> 0, ≤ " + bound(*s.max) : "> 0";
+  if (s.min && *s.min > 0 && *s.min < 1e-200)
+    return s.max && *s.max < 1e300 ? "> 0, ≤ " + bound(*s.max) : "> 0";
   if (s.min || s.max) return (s.min ? bound(*s.min) : "−∞") + " – " + (s.max ? bound(*s.max) : "∞");
   return "";
 }

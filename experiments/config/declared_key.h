@@ -19,12 +19,13 @@ constexpr double kMaxDeclaredInt = double(std::numeric_limits<std::int64_t>::max
 // the spec's default when absent (a problem, and the default, when invalid).
 nn::OptionValue read_declared(TomlReader& r, const nn::OptionSpec& spec);
 
-std::string declared_type_name(const nn::OptionValue& v);  // bool, integer, float, string
+std::string declared_type_name(const nn::OptionValue& v);   // bool, integer, float, string
 std::string declared_value_text(const nn::OptionValue& v);  // as TOML writes it: 0.0, not 0
 std::string declared_allowed(const nn::OptionSpec& spec);   // `a`, `b` | 1 – 64 | ""
 
 // The header of a generated key table.
-inline const char* kKeyTableHeader = "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
+inline const char* kKeyTableHeader =
+    "| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
 
 // The words of a dotted path ("model.attention.d_k" → model, attention, d_k), for the
 // fuzz dictionary.

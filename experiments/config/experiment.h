@@ -19,7 +19,7 @@ namespace ablate::experiments {
 
 struct Trial {
   TrialConfig config;
-  std::string id;             // 16 hex digits: FNV-1a of the resolved config.toml
+  std::string id;  // 16 hex digits: FNV-1a of the resolved config.toml
   // The sweep point, whatever the seed: the id of the same config with trial_seed 0
   // and no name. Equal across runs and files for equal configs, so comparisons can
   // match points.
@@ -27,18 +27,18 @@ struct Trial {
   // What the trial is evaluated on: the hash of its resolved [task] and data seed.
   // Trials with equal data_id have the same validation and test sets.
   std::string data_id;
-  std::string config_toml;    // the resolved config
+  std::string config_toml;  // the resolved config
   // The swept keys and this trial's values (as written in TOML), in sweep order.
   std::vector<std::pair<std::string, std::string>> point;
   // The [tune] keys and this trial's values: a setting searched for its point.
   std::vector<std::pair<std::string, std::string>> tune;
-  std::string point_label() const;  // "model.attention.qk=shared model.attention.scale=0.5"
-  std::string tune_label() const;   // "train.lr=0.001" ("" without [tune])
+  std::string point_label() const;   // "model.attention.qk=shared model.attention.scale=0.5"
+  std::string tune_label() const;    // "train.lr=0.001" ("" without [tune])
   std::string seeded_label() const;  // point_label(), tune_label() and "seed=N": this replicate
 };
 
 struct Experiment {
-  std::string file;      // as given
+  std::string file;  // as given
   // Where relative data paths resolve: the file's directory — or, for a trial's
   // config.toml inside its run directory (<run>/trials/<id>/config.toml), the
   // directory of the experiment file that sweep was run from (recorded in the run's
@@ -56,9 +56,9 @@ struct Experiment {
   // report chooses each point's setting by validation loss).
   std::vector<std::string> tune_keys;
   std::vector<std::uint64_t> seeds;
-  ReportSpec report;  // [report]: how summary.md and comparisons.csv compare points
-  std::vector<Trial> trials;  // grid order (first swept key slowest), seeds innermost
-  std::vector<PluginRef> plugins;  // loaded, in order; every trial's config lists them
+  ReportSpec report;                // [report]: how summary.md and comparisons.csv compare points
+  std::vector<Trial> trials;        // grid order (first swept key slowest), seeds innermost
+  std::vector<PluginRef> plugins;   // loaded, in order; every trial's config lists them
   std::vector<Override> overrides;  // applied to the file's document, in order
   // The text a run records as its experiment.toml: the file's, then the overrides.
   std::string text_as_run() const;
@@ -86,8 +86,9 @@ Experiment load_experiment(const std::string& path, const LoadOptions& options =
 // `plugins_sha256` when recorded), then those named on the command line, loaded in
 // order; every problem is appended (at `path`'s keys). load_experiment uses it, and so
 // does anything rebuilding a trial from its resolved config (ablate predict).
-std::vector<PluginRef> load_plugins(const toml::table& doc, const std::string& path, const std::string& base_dir,
-                                    const PositionIndex& positions, const std::vector<std::string>& from_command_line,
+std::vector<PluginRef> load_plugins(const toml::table& doc, const std::string& path,
+                                    const std::string& base_dir, const PositionIndex& positions,
+                                    const std::vector<std::string>& from_command_line,
                                     std::vector<ConfigProblem>& problems);
 
 // FNV-1a 64-bit: a stable hash (the same on every machine and compiler).

@@ -20,7 +20,8 @@ std::vector<Override> parse_overrides(const std::vector<std::string>& texts) {
   for (const std::string& text : texts) {
     const std::string where = "override '" + text + "'";
     if (text.find('=') == std::string::npos) {
-      problems.push_back({where, 0, 0, "", "expected key=value (a TOML key and value, e.g. train.steps=2000)"});
+      problems.push_back(
+          {where, 0, 0, "", "expected key=value (a TOML key and value, e.g. train.steps=2000)"});
       continue;
     }
     Override o;
@@ -44,7 +45,8 @@ std::vector<Override> parse_overrides(const std::vector<std::string>& texts) {
       t = below && !below->is_inline() ? below : nullptr;
     }
     if (t || o.keys.empty()) {
-      problems.push_back({where, 0, 0, "", "sets more than one key; give one key=value per argument"});
+      problems.push_back(
+          {where, 0, 0, "", "sets more than one key; give one key=value per argument"});
       continue;
     }
     out.push_back(std::move(o));
@@ -53,7 +55,8 @@ std::vector<Override> parse_overrides(const std::vector<std::string>& texts) {
   return out;
 }
 
-std::string set_key_path(toml::table& doc, const std::vector<std::string>& keys, const toml::node& value) {
+std::string set_key_path(toml::table& doc, const std::vector<std::string>& keys,
+                         const toml::node& value) {
   toml::table* t = &doc;
   for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
     toml::node* next = t->get(keys[i]);
@@ -66,7 +69,8 @@ std::string set_key_path(toml::table& doc, const std::vector<std::string>& keys,
       next = t->get(keys[i]);
     }
     if (!next->is_table())
-      return "cannot set a key inside '" + dotted({keys.begin(), keys.begin() + std::ptrdiff_t(i) + 1}) +
+      return "cannot set a key inside '" +
+             dotted({keys.begin(), keys.begin() + std::ptrdiff_t(i) + 1}) +
              "', which is not a table";
     t = next->as_table();
   }
@@ -84,8 +88,14 @@ std::string overrides_block(const std::vector<Override>& overrides) {
   std::string quick, given;
   for (const Override& o : overrides) (o.file.empty() ? given : quick) += "#   " + o.text + "\n";
   std::string out;
-  if (!quick.empty()) out += "\n# ---- --quick: the file's [quick] values, applied to the file above in this order:\n" + quick;
-  if (!given.empty()) out += "\n# ---- overrides given on the command line, applied to the file above in this order:\n" + given;
+  if (!quick.empty())
+    out +=
+        "\n# ---- --quick: the file's [quick] values, applied to the file above in this order:\n" +
+        quick;
+  if (!given.empty())
+    out +=
+        "\n# ---- overrides given on the command line, applied to the file above in this order:\n" +
+        given;
   return out;
 }
 
@@ -93,7 +103,9 @@ const Override* override_of(const std::vector<Override>& overrides, const std::s
   const Override* found = nullptr;
   for (const Override& o : overrides) {  // the last one wins, as when applied
     const std::string path = dotted(o.keys);
-    auto under = [](const std::string& a, const std::string& b) { return a == b || a.rfind(b + ".", 0) == 0; };
+    auto under = [](const std::string& a, const std::string& b) {
+      return a == b || a.rfind(b + ".", 0) == 0;
+    };
     // A sweep entry's problems are reported at the swept key itself.
     const std::string swept = path.rfind("sweep.", 0) == 0 ? path.substr(6) : "";
     if (under(key, path) || under(path, key) || (!swept.empty() && under(key, swept))) found = &o;

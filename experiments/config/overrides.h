@@ -35,7 +35,8 @@ std::vector<Override> parse_overrides(const std::vector<std::string>& texts);
 std::string apply_override(toml::table& doc, const Override& o);
 
 // Sets `value` at the key path `keys` of `doc` the same way (used by sweeps too).
-std::string set_key_path(toml::table& doc, const std::vector<std::string>& keys, const toml::node& value);
+std::string set_key_path(toml::table& doc, const std::vector<std::string>& keys,
+                         const toml::node& value);
 
 // The comment block recorded after the experiment file's text in experiment.toml
 // (the --quick ones first, marked as such).

@@ -96,13 +96,16 @@ std::vector<PlainKey> model_keys() {
           {"d_ff", I(0), "feed-forward inner width; 0 = 4 · d_model", 0.0, double(1 << 20)},
           FIELD(model.transformer.d_ff)),
       key("model",
-          {"dropout", 0.0, "after attention and feed-forward, before the residual add", 0.0, nn::TransformerLimits::max_dropout},
+          {"dropout", 0.0, "after attention and feed-forward, before the residual add", 0.0,
+           nn::TransformerLimits::max_dropout},
           FIELD(model.transformer.dropout)),
       key("model", {"bias", true, "projections carry biases"}, FIELD(model.transformer.bias)),
       key("model", {"residual", true, "residual connections"}, FIELD(model.transformer.residual)),
       key("model", {"scale_embeddings", true, "embeddings × sqrt(d_model)"},
           FIELD(model.transformer.scale_embeddings)),
-      key("model", {"embedding_dropout", 0.0, "on embeddings + positions", 0.0, nn::TransformerLimits::max_dropout},
+      key("model",
+          {"embedding_dropout", 0.0, "on embeddings + positions", 0.0,
+           nn::TransformerLimits::max_dropout},
           FIELD(model.transformer.embedding_dropout)),
       key("model",
           {"spatial_embedding_dropout", false, "embedding dropout drops whole feature channels"},
@@ -150,24 +153,17 @@ std::vector<PlainKey> model_subtable_keys() {
           {"d_v", I(0), "value width per head; 0 = d_model / heads", 0.0, 65536.0},
           FIELD(model.transformer.attention.d_v)),
       key("model.attention",
-          {"dropout", 0.0, "on the attention weights, while training", 0.0, nn::TransformerLimits::max_dropout},
+          {"dropout", 0.0, "on the attention weights, while training", 0.0,
+           nn::TransformerLimits::max_dropout},
           FIELD(model.transformer.attention.dropout)),
       // [model.norm] (besides its kind and options; when norm is written as a table)
       key("model.norm",
-          {"placement",
-           std::string("post"),
-           "post (Vaswani et al.) or pre (with a final norm)",
-           std::nullopt,
-           std::nullopt,
-           nn::TransformerLimits::placements()},
+          {"placement", std::string("post"), "post (Vaswani et al.) or pre (with a final norm)",
+           std::nullopt, std::nullopt, nn::TransformerLimits::placements()},
           FIELD(model.transformer.placement)),
       key("model.norm",
-          {"final",
-           std::string("auto"),
-           "a final norm after each stack; auto = with pre",
-           std::nullopt,
-           std::nullopt,
-           nn::TransformerLimits::final_norms()},
+          {"final", std::string("auto"), "a final norm after each stack; auto = with pre",
+           std::nullopt, std::nullopt, nn::TransformerLimits::final_norms()},
           FIELD(model.transformer.final_norm)),
   };
 }
@@ -312,8 +308,8 @@ std::string plain_keys_markdown(const std::string& table) {
   for (const PlainKey& k : plain_keys())
     if (k.table == table)
       out += "| `" + k.spec.key + "` | " + declared_type_name(k.spec.default_value) + " | `" +
-             declared_value_text(k.spec.default_value) + "` | " + declared_allowed(k.spec) + " | " + k.spec.doc +
-             identity_note(k) + " |\n";
+             declared_value_text(k.spec.default_value) + "` | " + declared_allowed(k.spec) + " | " +
+             k.spec.doc + identity_note(k) + " |\n";
   return out;
 }
 
@@ -347,7 +343,8 @@ std::string format_plain_keys() {
   for (const PlainKey& k : plain_keys()) {
     std::string path = k.path();
     out += "  " + path + std::string(path.size() < 34 ? 34 - path.size() : 1, ' ') +
-           declared_type_name(k.spec.default_value) + " = " + declared_value_text(k.spec.default_value);
+           declared_type_name(k.spec.default_value) + " = " +
+           declared_value_text(k.spec.default_value);
     if (std::string a = declared_allowed(k.spec); !a.empty()) out += "  [" + a + "]";
     out += "  " + k.spec.doc + identity_note(k) + "\n";
   }

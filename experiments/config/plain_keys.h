@@ -30,7 +30,8 @@ namespace ablate::experiments {
 enum class InIdentity { always, unless_neutral, never };
 
 struct PlainKey {
-  std::string table;    // dotted path of its table: "" (top level), "model", "model.attention", "train", ...
+  std::string
+      table;  // dotted path of its table: "" (top level), "model", "model.attention", "train", ...
   nn::OptionSpec spec;  // key, default (its type is the key's type), doc, range, choices
   InIdentity identity = InIdentity::always;
   nn::OptionValue neutral{};  // for unless_neutral

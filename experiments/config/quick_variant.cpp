@@ -7,12 +7,14 @@
 namespace ablate::experiments {
 
 std::vector<Override> quick_overrides(const toml::table& doc, const std::string& path,
-                                      const PositionIndex& positions, std::vector<ConfigProblem>& problems) {
+                                      const PositionIndex& positions,
+                                      std::vector<ConfigProblem>& problems) {
   const toml::node* node = doc.get("quick");
   if (!node) {
-    problems.push_back({path, 0, 0, "quick",
-                        "--quick needs a [quick] table in the file: the overrides of its reduced variant, e.g. "
-                        "\"train.steps\" = 300"});
+    problems.push_back(
+        {path, 0, 0, "quick",
+         "--quick needs a [quick] table in the file: the overrides of its reduced variant, e.g. "
+         "\"train.steps\" = 300"});
     return {};
   }
   const toml::table* quick = node->as_table();
@@ -31,8 +33,9 @@ std::vector<Override> quick_overrides(const toml::table& doc, const std::string&
   for (const auto& [key, value] : entries) {
     auto [l, c] = positions.find("quick." + key);
     if (value->is_table() && !value->as_table()->is_inline()) {
-      problems.push_back({path, l, c, "quick." + key,
-                          "write each key of [quick] as one quoted dotted key, \"" + key + ".<key>\" = value"});
+      problems.push_back(
+          {path, l, c, "quick." + key,
+           "write each key of [quick] as one quoted dotted key, \"" + key + ".<key>\" = value"});
       continue;
     }
     const std::string text = key + " = " + toml_value_text(*value);
@@ -50,7 +53,7 @@ std::vector<Override> quick_overrides(const toml::table& doc, const std::string&
   }
   if (const toml::node* name = doc.get("name"); name && name->is_string()) {
     Override named = parse_overrides({"name = " + toml_value_text(toml::value<std::string>(
-                                                     name->as_string()->get() + "-quick"))})
+                                                      name->as_string()->get() + "-quick"))})
                          .front();
     auto [l, c] = positions.find("quick");
     named.file = path;
@@ -62,8 +65,8 @@ std::vector<Override> quick_overrides(const toml::table& doc, const std::string&
   return out;
 }
 
-void check_quick_table(const toml::table& doc, const std::string& path, const PositionIndex& positions,
-                       std::vector<ConfigProblem>& problems) {
+void check_quick_table(const toml::table& doc, const std::string& path,
+                       const PositionIndex& positions, std::vector<ConfigProblem>& problems) {
   if (doc.contains("quick")) quick_overrides(doc, path, positions, problems);
 }
 

@@ -21,10 +21,11 @@ namespace ablate::experiments {
 // `path`, so that a problem in its value points at that line), then the name. A file
 // without [quick], or an entry that is not `"dotted.key" = value`, appends a problem.
 std::vector<Override> quick_overrides(const toml::table& doc, const std::string& path,
-                                      const PositionIndex& positions, std::vector<ConfigProblem>& problems);
+                                      const PositionIndex& positions,
+                                      std::vector<ConfigProblem>& problems);
 
 // What quick_overrides would complain about, for a load without --quick.
-void check_quick_table(const toml::table& doc, const std::string& path, const PositionIndex& positions,
-                       std::vector<ConfigProblem>& problems);
+void check_quick_table(const toml::table& doc, const std::string& path,
+                       const PositionIndex& positions, std::vector<ConfigProblem>& problems);
 
 }  // namespace ablate::experiments

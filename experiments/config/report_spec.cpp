@@ -21,8 +21,9 @@ std::string joined(const std::vector<std::string>& items) {
 
 }  // namespace
 
-ReportSpec read_report_spec(const toml::table& doc, const std::string& file, const PositionIndex& positions,
-                            const std::vector<AxisValues>& axes, std::vector<ConfigProblem>& problems) {
+ReportSpec read_report_spec(const toml::table& doc, const std::string& file,
+                            const PositionIndex& positions, const std::vector<AxisValues>& axes,
+                            std::vector<ConfigProblem>& problems) {
   ReportSpec spec;
   TomlReader top(&doc, "", file, problems, positions);
   const toml::table* table = top.table("report");
@@ -42,11 +43,13 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
         return std::find(a.keys.begin(), a.keys.end(), key) != a.keys.end();
       });
       if (axis == axes.end()) {
-        b.problem(key, swept.empty() ? "the experiment sweeps nothing, so there is no baseline to choose"
-                                     : "is not a swept key; the baseline names swept keys: " + joined(swept));
+        b.problem(key, swept.empty()
+                           ? "the experiment sweeps nothing, so there is no baseline to choose"
+                           : "is not a swept key; the baseline names swept keys: " + joined(swept));
         continue;
       }
-      const std::size_t k_index = std::size_t(std::find(axis->keys.begin(), axis->keys.end(), key) - axis->keys.begin());
+      const std::size_t k_index =
+          std::size_t(std::find(axis->keys.begin(), axis->keys.end(), key) - axis->keys.begin());
       const std::vector<std::string>& values = axis->values[k_index];
       const std::string value = display_value(v);
       if (std::find(values.begin(), values.end(), value) == values.end()) {
@@ -64,20 +67,24 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file, con
     for (std::size_t i = 0; i < a.values[0].size(); ++i) {
       bool fits = true;
       for (std::size_t k = 0; k < a.keys.size(); ++k)
-        if (auto it = named.find(a.keys[k]); it != named.end() && a.values[k][i] != it->second) fits = false;
+        if (auto it = named.find(a.keys[k]); it != named.end() && a.values[k][i] != it->second)
+          fits = false;
       if (fits) candidates.push_back(i);
     }
     if (candidates.empty()) {
       std::vector<std::string> given;
       for (const std::string& k : a.keys)
         if (named.count(k)) given.push_back(k + " = " + named[k]);
-      r.problem("baseline", "names values of one [sweep.zip] group that no entry has together (" + joined(given) + ")");
+      r.problem("baseline", "names values of one [sweep.zip] group that no entry has together (" +
+                                joined(given) + ")");
       continue;
     }
-    bool any_named = std::any_of(a.keys.begin(), a.keys.end(), [&](const std::string& k) { return named.count(k); });
+    bool any_named = std::any_of(a.keys.begin(), a.keys.end(),
+                                 [&](const std::string& k) { return named.count(k); });
     const bool default_axis = !table || !table->contains("baseline");
     if (!any_named && !default_axis) continue;  // an axis the baseline leaves free
-    for (std::size_t k = 0; k < a.keys.size(); ++k) spec.baseline.emplace_back(a.keys[k], a.values[k][candidates[0]]);
+    for (std::size_t k = 0; k < a.keys.size(); ++k)
+      spec.baseline.emplace_back(a.keys[k], a.values[k][candidates[0]]);
   }
   spec.claims = read_claims(r, axes, spec.baseline);
   r.finish();
@@ -112,8 +119,9 @@ MetricRange metric_range(const std::string& metric) {
   std::string base = metric.starts_with("auc_") ? metric.substr(4) : metric;
   // <m>_len<L> and <m>_ctx<L> (by-length and by-context variants) are <m>'s.
   for (const char* kind : {"_len", "_ctx"})
-    if (auto at = base.rfind(kind); at != std::string::npos && at + 4 < base.size() &&
-                                    base.find_first_not_of("0123456789", at + 4) == std::string::npos)
+    if (auto at = base.rfind(kind);
+        at != std::string::npos && at + 4 < base.size() &&
+        base.find_first_not_of("0123456789", at + 4) == std::string::npos)
       base.resize(at);
   if (base.find("accuracy") != std::string::npos) return {0, 1};
   if (base == "bleu" || base == "chrf") return {0, 100};
@@ -122,7 +130,8 @@ MetricRange metric_range(const std::string& metric) {
   return {0, inf};
 }
 
-std::vector<std::string> curve_metric_names(const std::string& primary, std::optional<double> threshold) {
+std::vector<std::string> curve_metric_names(const std::string& primary,
+                                            std::optional<double> threshold) {
   std::vector<std::string> names{std::string("auc_") + primary};
   if (threshold) {
     std::ostringstream t;
@@ -138,7 +147,9 @@ std::string metric_split(const std::string& metric) {
 
 std::string check_report_metric(const ReportSpec& spec, const std::string& task_kind) {
   const std::vector<std::string>& allowed = test_metrics(task_kind);
-  if (spec.metric.empty() || std::find(allowed.begin(), allowed.end(), spec.metric) != allowed.end()) return "";
+  if (spec.metric.empty() ||
+      std::find(allowed.begin(), allowed.end(), spec.metric) != allowed.end())
+    return "";
   return "\"" + spec.metric + "\" is not a test metric of this task; allowed: " + joined(allowed);
 }
 

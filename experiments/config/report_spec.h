@@ -48,8 +48,9 @@ struct AxisValues {
   std::vector<std::vector<std::string>> values;
 };
 
-ReportSpec read_report_spec(const toml::table& doc, const std::string& file, const PositionIndex& positions,
-                            const std::vector<AxisValues>& axes, std::vector<ConfigProblem>& problems);
+ReportSpec read_report_spec(const toml::table& doc, const std::string& file,
+                            const PositionIndex& positions, const std::vector<AxisValues>& axes,
+                            std::vector<ConfigProblem>& problems);
 
 // The test metrics of a task kind ("copy", "g2p", "forecast", ...), the primary one
 // first: g2p per, wer, ...; text_pairs sequence_accuracy, cer, wer, bleu, chrf, ...;
@@ -70,7 +71,8 @@ struct MetricRange {
 MetricRange metric_range(const std::string& metric);
 // The curve metrics of a run whose primary metric is `primary` (reports/curve_metrics.h):
 // auc_<primary>, and steps_to_<primary>_<T> with a threshold T (six significant digits).
-std::vector<std::string> curve_metric_names(const std::string& primary, std::optional<double> threshold);
+std::vector<std::string> curve_metric_names(const std::string& primary,
+                                            std::optional<double> threshold);
 // "validation" for the curve metrics (auc_*, steps_to_*), else "test".
 std::string metric_split(const std::string& metric);
 // "" when spec.metric is one of test_metrics(task_kind) (or empty), else the problem.

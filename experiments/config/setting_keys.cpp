@@ -30,8 +30,14 @@ SettingKey<Settings> key(std::string table, nn::OptionSpec spec, Field field,
   return k;
 }
 
-#define REPORT_FIELD(member) [](ReportSpec& s) -> auto& { return s.member; }
-#define STUDY_FIELD(member) [](StudySettings& s) -> auto& { return s.member; }
+#define REPORT_FIELD(member)    \
+  [](ReportSpec & s) -> auto& { \
+    return s.member;            \
+  }
+#define STUDY_FIELD(member)        \
+  [](StudySettings & s) -> auto& { \
+    return s.member;               \
+  }
 
 // In the order they are read and listed.
 std::vector<SettingKey<ReportSpec>> declare_report_keys() {
@@ -63,10 +69,10 @@ std::vector<SettingKey<ReportSpec>> declare_report_keys() {
 
 std::vector<SettingKey<StudySettings>> declare_study_keys() {
   return {
-      key<StudySettings>("study",
-                         {"kind", std::string(), "the study", std::nullopt, std::nullopt,
-                          {"scaling_gradient"}},
-                         STUDY_FIELD(kind), Presence::required),
+      key<StudySettings>(
+          "study",
+          {"kind", std::string(), "the study", std::nullopt, std::nullopt, {"scaling_gradient"}},
+          STUDY_FIELD(kind), Presence::required),
       key<StudySettings>("study",
                          {"literal", true,
                           "the blog's snippets, exactly as its code computes them (its "
@@ -85,7 +91,8 @@ std::vector<SettingKey<StudySettings>> declare_study_keys() {
       key<StudySettings>("study.attention",
                          {"enabled", true, "the variance argument at the attention level"},
                          STUDY_FIELD(attention)),
-      key<StudySettings>("study.attention", {"length", std::int64_t(32), "positions L", 1.0, 4096.0},
+      key<StudySettings>("study.attention",
+                         {"length", std::int64_t(32), "positions L", 1.0, 4096.0},
                          STUDY_FIELD(attention_length)),
       key<StudySettings>("study.attention",
                          {"seeds", std::int64_t(20),
@@ -115,9 +122,10 @@ void add_markdown(const std::vector<SettingKey<Settings>>& keys, const std::stri
                   std::string& rows) {
   for (const SettingKey<Settings>& k : keys) {
     if (k.table != table) continue;
-    const std::string given = k.presence == Presence::required   ? "(required)"
-                              : k.presence == Presence::optional ? "(not set)"
-                                                                 : "`" + declared_value_text(k.spec.default_value) + "`";
+    const std::string given = k.presence == Presence::required ? "(required)"
+                              : k.presence == Presence::optional
+                                  ? "(not set)"
+                                  : "`" + declared_value_text(k.spec.default_value) + "`";
     rows += "| `" + k.spec.key + "` | " + declared_type_name(k.spec.default_value) + " | " + given +
             " | " + declared_allowed(k.spec) + " | " + k.spec.doc + " |\n";
   }
@@ -127,9 +135,10 @@ template <class Settings>
 void add_lines(const std::vector<SettingKey<Settings>>& keys, std::string& out) {
   for (const SettingKey<Settings>& k : keys) {
     const std::string path = k.path();
-    const std::string given = k.presence == Presence::required   ? " (required)"
-                              : k.presence == Presence::optional ? " (optional)"
-                                                                 : " = " + declared_value_text(k.spec.default_value);
+    const std::string given = k.presence == Presence::required ? " (required)"
+                              : k.presence == Presence::optional
+                                  ? " (optional)"
+                                  : " = " + declared_value_text(k.spec.default_value);
     out += "  " + path + std::string(path.size() < 34 ? 34 - path.size() : 1, ' ') +
            declared_type_name(k.spec.default_value) + given;
     if (std::string a = declared_allowed(k.spec); !a.empty()) out += "  [" + a + "]";
@@ -149,8 +158,12 @@ const std::vector<SettingKey<StudySettings>>& study_keys() {
   return keys;
 }
 
-void read_setting_keys(TomlReader& r, ReportSpec& settings) { read_keys(r, settings, report_keys()); }
-void read_setting_keys(TomlReader& r, StudySettings& settings) { read_keys(r, settings, study_keys()); }
+void read_setting_keys(TomlReader& r, ReportSpec& settings) {
+  read_keys(r, settings, report_keys());
+}
+void read_setting_keys(TomlReader& r, StudySettings& settings) {
+  read_keys(r, settings, study_keys());
+}
 
 std::string setting_keys_markdown(const std::string& table) {
   std::string rows;

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
-
 namespace ablate::experiments {
 
-std::pair<std::int64_t, std::int64_t> PositionIndex::original(const toml::source_position& p) const {
+std::pair<std::int64_t, std::int64_t> PositionIndex::original(
+    const toml::source_position& p) const {
   const std::int64_t line = p.line, column = p.column;
   return {line, columns_ ? columns_->original(line, column) : column};
 }
@@ -43,7 +43,10 @@ std::pair<std::int64_t, std::int64_t> PositionIndex::find(const std::string& pat
 
 TomlReader::TomlReader(const toml::table* table, std::string path, std::string file,
                        std::vector<ConfigProblem>& problems, const PositionIndex& positions)
-    : table_(table), path_(std::move(path)), file_(std::move(file)), problems_(problems),
+    : table_(table),
+      path_(std::move(path)),
+      file_(std::move(file)),
+      problems_(problems),
       positions_(positions) {}
 
 TomlReader TomlReader::child(const toml::table* table, const std::string& key) const {
@@ -61,18 +64,27 @@ const toml::node* TomlReader::get(const std::string& key) {
   return table_ ? table_->get(key) : nullptr;
 }
 
-const toml::node* TomlReader::node(const std::string& key) { return get(key); }
+const toml::node* TomlReader::node(const std::string& key) {
+  return get(key);
+}
 
 namespace {
 std::string type_name(const toml::node& n) {
   switch (n.type()) {
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a float";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::table: return "a table";
-    default: return "a date/time";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date/time";
   }
 }
 }  // namespace
@@ -140,7 +152,8 @@ std::string TomlReader::string(const std::string& key, const std::string& fallba
   return v;
 }
 
-std::string TomlReader::required_string(const std::string& key, const std::vector<std::string>& choices) {
+std::string TomlReader::required_string(const std::string& key,
+                                        const std::vector<std::string>& choices) {
   if (!table_ || !table_->get(key)) {
     known_.insert(key);
     problem("", "missing required key '" + key + "'");
@@ -161,8 +174,9 @@ const toml::table* TomlReader::table(const std::string& key) {
 
 TomlDocument parse_experiment_file(const std::string& path) {
   if (std::filesystem::is_directory(path))
-    throw ConfigError({{path, 0, 0, "", "is a directory, not an experiment file (.toml); to write the reports "
-                                        "of a run directory: ablate report DIR"}});
+    throw ConfigError({{path, 0, 0, "",
+                        "is a directory, not an experiment file (.toml); to write the reports "
+                        "of a run directory: ablate report DIR"}});
   if (!std::filesystem::is_regular_file(path))
     throw ConfigError({{path, 0, 0, "", "cannot read the experiment file (no such file)"}});
   std::ifstream in(path, std::ios::binary);
@@ -221,7 +235,8 @@ void TomlReader::finish() {
     std::string key(k.str());
     if (known_.count(key)) continue;
     std::string msg = "unknown key";
-    if (auto m = nn::did_you_mean(key, known)) msg += " (did you mean '" + *m + "'?)";
+    if (auto m = nn::did_you_mean(key, known))
+      msg += " (did you mean '" + *m + "'?)";
     else {
       msg += "; allowed here:";
       for (const std::string& c : known) msg += " " + c;

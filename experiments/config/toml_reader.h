@@ -51,7 +51,8 @@ class TomlReader {
   TomlReader(const toml::table* table, std::string path, std::string file,
              std::vector<ConfigProblem>& problems, const PositionIndex& positions);
 
-  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max);
+  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t min,
+                       std::int64_t max);
   double number(const std::string& key, double fallback, double min, double max);
   bool boolean(const std::string& key, bool fallback);
   std::string string(const std::string& key, const std::string& fallback,
@@ -73,7 +74,9 @@ class TomlReader {
   void problem(const std::string& key, const std::string& message);
   // A sub-reader for a child table (null if absent), sharing problems and positions.
   TomlReader child(const toml::table* table, const std::string& key) const;
-  std::string key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  std::string key_path(const std::string& key) const {
+    return path_.empty() ? key : path_ + "." + key;
+  }
   const std::string& path() const { return path_; }
   const std::string& file() const { return file_; }
   const toml::table* raw() const { return table_; }

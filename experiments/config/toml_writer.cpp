@@ -1,9 +1,9 @@
 #include "experiments/config/toml_writer.h"
 
 #include <charconv>
-#include <sstream>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <stdexcept>
 
 namespace ablate::experiments {
@@ -16,13 +16,27 @@ std::string quoted(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\t': out += "\\t"; break;
-      case '\n': out += "\\n"; break;
-      case '\f': out += "\\f"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if ((unsigned char)c < 0x20 || c == 0x7f) {
           char escape[8];
@@ -39,12 +53,15 @@ std::string quoted(std::string_view text) {
 bool bare_key(std::string_view key) {
   if (key.empty()) return false;
   for (char c : key)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+          c == '-'))
       return false;
   return true;
 }
 
-std::string key_text(std::string_view key) { return bare_key(key) ? std::string(key) : quoted(key); }
+std::string key_text(std::string_view key) {
+  return bare_key(key) ? std::string(key) : quoted(key);
+}
 
 void write_table(const toml::table& table, const std::string& path, std::string& out) {
   for (const auto& [key, value] : table)
@@ -76,7 +93,8 @@ std::string toml_value_text(const toml::node& value) {
   if (auto b = value.as_boolean()) return b->get() ? "true" : "false";
   if (auto array = value.as_array()) {
     std::string out = "[";
-    for (std::size_t i = 0; i < array->size(); ++i) out += (i ? ", " : "") + toml_value_text(*array->get(i));
+    for (std::size_t i = 0; i < array->size(); ++i)
+      out += (i ? ", " : "") + toml_value_text(*array->get(i));
     return out + "]";
   }
   if (auto table = value.as_table()) {
@@ -106,7 +124,8 @@ std::string display_value(const toml::node& n) {
     s << str->get();
   } else if (auto array = n.as_array()) {
     s << "[";
-    for (std::size_t i = 0; i < array->size(); ++i) s << (i ? ", " : "") << display_value(*array->get(i));
+    for (std::size_t i = 0; i < array->size(); ++i)
+      s << (i ? ", " : "") << display_value(*array->get(i));
     s << "]";
   } else if (auto table = n.as_table()) {
     s << "{";

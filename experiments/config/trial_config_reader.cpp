@@ -4,9 +4,9 @@
 #include <regex>
 
 #include "experiments/config/plain_keys.h"
+#include "experiments/config/task_cache.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/config/trial_config.h"
-#include "experiments/config/task_cache.h"
 #include "experiments/models/model_factory.h"
 #include "experiments/tasks/task.h"
 #include "nn/attention/query_key.h"
@@ -22,7 +22,6 @@ namespace ablate::experiments {
 
 namespace {
 
-
 // A run's name is its directory's: ASCII letters, digits, '_', '-', '.' and any
 // non-ASCII character (a Chinese or accented name is fine; the file is valid UTF-8 by
 // now) except the invisible ones — C1 controls, no-break and other Unicode spaces,
@@ -31,11 +30,13 @@ namespace {
 // trial's config.toml) that no longer matches means the data changed since that trial
 // ran: an error, since running it would not reproduce it. A file that cannot be read
 // is left to the task, whose own error names it.
-void read_file_digests(TomlReader& task, const TaskRegistry::Entry& entry, const std::string& base_dir,
+void read_file_digests(TomlReader& task, const TaskRegistry::Entry& entry,
+                       const std::string& base_dir,
                        const std::map<std::string, std::string>& recorded, FileDigests& digests,
                        TaskSpec& spec) {
   for (const nn::OptionSpec& o : entry.options) {
-    if (!o.names_file || !spec.options.has(o.key) || spec.options.get_string(o.key).empty()) continue;
+    if (!o.names_file || !spec.options.has(o.key) || spec.options.get_string(o.key).empty())
+      continue;
     std::string path;
     try {
       path = resolve_data_path(base_dir, spec.options.get_string(o.key));
@@ -50,9 +51,10 @@ void read_file_digests(TomlReader& task, const TaskRegistry::Entry& entry, const
       continue;
     }
     if (auto r = recorded.find(o.key); r != recorded.end() && r->second != digest)
-      task.problem(o.key + "_sha256", path + " has changed since this config was resolved (SHA-256 " +
-                                          r->second.substr(0, 12) + "… recorded, " + digest.substr(0, 12) +
-                                          "… now); delete this key to run on the new content");
+      task.problem(o.key + "_sha256",
+                   path + " has changed since this config was resolved (SHA-256 " +
+                       r->second.substr(0, 12) + "… recorded, " + digest.substr(0, 12) +
+                       "… now); delete this key to run on the new content");
     spec.file_sha256[o.key] = digest;
   }
 }
@@ -88,7 +90,8 @@ nn::Component resolve(TomlReader& r, const std::string& kind_key, const Registry
 
 // The rest of a component table: "kind" plus options (other keys already read).
 template <class Registry>
-nn::Component component_from_table(TomlReader& r, const Registry& registry, const std::string& fallback) {
+nn::Component component_from_table(TomlReader& r, const Registry& registry,
+                                   const std::string& fallback) {
   std::string kind = r.string("kind", fallback);
   return resolve(r, "kind", registry, kind, r.remaining_as_options());
 }
@@ -146,7 +149,8 @@ void read_model(TomlReader& top, TrialConfig& c) {
     t.norm = component_from_table(n, nn::norm_registry(), "layer");
     n.finish();
   } else {
-    TomlReader defaults = r.child(nullptr, "norm");  // norm = "rms": placement and final keep their defaults
+    TomlReader defaults =
+        r.child(nullptr, "norm");  // norm = "rms": placement and final keep their defaults
     read_plain_keys(defaults, c);
     t.norm = component_at(r, "norm", nn::norm_registry(), "layer");
   }
@@ -177,24 +181,29 @@ void read_train(TomlReader& top, TrialConfig& c) {
 
 TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
                               const std::string& base_dir, const PositionIndex& positions,
-                              std::vector<ConfigProblem>& problems, FileDigests& digests, TaskCache* tasks) {
+                              std::vector<ConfigProblem>& problems, FileDigests& digests,
+                              TaskCache* tasks) {
   TrialConfig c;
   std::size_t before = problems.size();
   TomlReader top(&doc, "", file, problems, positions);
   c.name = top.required_string("name");
   if (!c.name.empty() && !is_run_name(c.name))
-    top.problem("name", "\"" + c.name + "\" may only contain letters (of any script), digits, '_', '-' and '.', "
-                        "and not only dots (it names the run directory)");
+    top.problem("name",
+                "\"" + c.name +
+                    "\" may only contain letters (of any script), digits, '_', '-' and '.', "
+                    "and not only dots (it names the run directory)");
   // description, seed and trial_seed: a single trial's own seed, as its resolved
   // config.toml records it (so that file runs exactly that trial again); sweeps set it
   // from sweep.seeds instead.
   read_plain_keys(top, c);
-  top.node("sweep");  // expanded by the sweep, not part of a trial
-  top.node("plugins");  // loaded (and recorded in c.plugins) by load_experiment, before any trial is read
+  top.node("sweep");    // expanded by the sweep, not part of a trial
+  top.node("plugins");  // loaded (and recorded in c.plugins) by load_experiment, before any trial
+                        // is read
   top.node("plugins_sha256");
-  top.node("study");  // a study file's analytic parts (experiments/study/), not part of a trial
-  top.node("tune");  // expanded by load_experiment, like the sweep
-  top.node("quick");  // the reduced variant's overrides (quick_variant.h), applied by load_experiment under --quick
+  top.node("study");   // a study file's analytic parts (experiments/study/), not part of a trial
+  top.node("tune");    // expanded by load_experiment, like the sweep
+  top.node("quick");   // the reduced variant's overrides (quick_variant.h), applied by
+                       // load_experiment under --quick
   top.node("report");  // how reports compare the points (report_spec.h), read by load_experiment
 
   const toml::table* task_table = top.table("task");
@@ -211,7 +220,8 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
         if (std::string r = task.string(o.key + "_sha256", ""); !r.empty()) recorded[o.key] = r;
   nn::Component t = resolve(task, "kind", task_registry(), kind, task.remaining_as_options());
   c.task = {t.kind, t.options, {}};
-  if (task_entry && problems.size() == before) read_file_digests(task, *task_entry, base_dir, recorded, digests, c.task);
+  if (task_entry && problems.size() == before)
+    read_file_digests(task, *task_entry, base_dir, recorded, digests, c.task);
   task.finish();
 
   read_model(top, c);

@@ -2,8 +2,8 @@
 // for the trial id.
 
 #include "experiments/config/plain_keys.h"
-#include "experiments/config/trial_config.h"
 #include "experiments/config/toml_writer.h"
+#include "experiments/config/trial_config.h"
 #include "experiments/tasks/task.h"
 
 namespace ablate::experiments {
@@ -26,7 +26,8 @@ toml::table task_component(const TaskSpec& task) {
   toml::table t = component({task.kind, task.options});
   if (const auto* entry = task_registry().find(task.kind))
     for (const nn::OptionSpec& o : entry->options)
-      if (o.omit_at_default && task.options.has(o.key) && task.options.values().at(o.key) == o.default_value)
+      if (o.omit_at_default && task.options.has(o.key) &&
+          task.options.values().at(o.key) == o.default_value)
         t.erase(o.key);
   return t;
 }
@@ -36,7 +37,8 @@ toml::table task_component(const TaskSpec& task) {
 toml::table to_toml(const TrialConfig& c) {
   const nn::TransformerConfig& m = c.model.transformer;
   toml::table task = task_component(c.task);
-  for (const auto& [key, digest] : c.task.file_sha256) task.insert_or_assign(key + "_sha256", digest);
+  for (const auto& [key, digest] : c.task.file_sha256)
+    task.insert_or_assign(key + "_sha256", digest);
   // Components here; every plain key from its declaration (plain_keys.h).
   toml::table attention{{"qk", component(m.attention.qk)},
                         {"v", component(m.attention.v)},
@@ -52,7 +54,8 @@ toml::table to_toml(const TrialConfig& c) {
                     {"norm", norm},
                     {"ffn", component(m.ffn)}};
   write_plain_keys(c, "model", model);
-  toml::table train{{"optimizer", component(c.train.optimizer)}, {"schedule", component(c.train.schedule)}};
+  toml::table train{{"optimizer", component(c.train.optimizer)},
+                    {"schedule", component(c.train.schedule)}};
   write_plain_keys(c, "train", train);
   toml::table doc{{"name", c.name}, {"task", task}, {"model", model}, {"train", train}};
   write_plain_keys(c, "", doc);

@@ -9,9 +9,9 @@
 #include <utility>
 
 #include "experiments/config/overrides.h"
+#include "experiments/config/task_cache.h"
 #include "experiments/config/toml_writer.h"
 #include "experiments/io/file_digest.h"
-#include "experiments/config/task_cache.h"
 
 namespace ablate::experiments {
 

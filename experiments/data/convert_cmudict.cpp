@@ -36,11 +36,11 @@ Conversion convert_cmudict(const std::string& unpacked, const std::string& out) 
     std::smatch m;
     if (!std::regex_match(line, m, entry)) {
       // Only the module's own lines are not entries: a comment, the export, the brace.
-      if (line.rfind("/**", 0) == 0 || line.rfind("export const dictionary", 0) == 0 || line == "}" ||
-          line == "};" || line.empty())
+      if (line.rfind("/**", 0) == 0 || line.rfind("export const dictionary", 0) == 0 ||
+          line == "}" || line == "};" || line.empty())
         continue;
-      throw std::runtime_error(source + ":" + std::to_string(line_no) + ": not a dictionary entry: " +
-                               line.substr(0, 80));
+      throw std::runtime_error(source + ":" + std::to_string(line_no) +
+                               ": not a dictionary entry: " + line.substr(0, 80));
     }
     ++entries;
     std::string word = m[1], phonemes = m[2];

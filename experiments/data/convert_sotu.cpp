@@ -19,7 +19,8 @@ namespace ablate::experiments {
 
 Conversion convert_sotu(const std::string& unpacked, const std::string& out) {
   const std::filesystem::path dir = std::filesystem::path(unpacked) / "package" / "data";
-  if (!std::filesystem::is_directory(dir)) throw std::runtime_error(dir.string() + ": missing from the package");
+  if (!std::filesystem::is_directory(dir))
+    throw std::runtime_error(dir.string() + ": missing from the package");
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir))
     if (e.path().extension() == ".json") files.push_back(e.path());
@@ -38,14 +39,17 @@ Conversion convert_sotu(const std::string& unpacked, const std::string& out) {
     if (!speech.contains("text") || !speech["text"].is_string())
       throw std::runtime_error(f.string() + ": no \"text\" string");
     std::string body = speech["text"].get<std::string>();
-    std::replace_if(body.begin(), body.end(), [](char ch) { return ch == '\n' || ch == '\r' || ch == '\t'; }, ' ');
+    std::replace_if(
+        body.begin(), body.end(), [](char ch) { return ch == '\n' || ch == '\r' || ch == '\t'; },
+        ' ');
     const std::string id = f.stem().string();
     const std::string split = hash_split(id);
     text[split] += body + "\n";
     long long characters = 0;  // code points
     for (unsigned char ch : body) characters += (ch & 0xC0) != 0x80;
-    listing += id + "\t" + std::to_string(speech.value("year", 0)) + "\t" + speech.value("name", std::string()) +
-               "\t" + speech.value("party", std::string()) + "\t" + split + "\t" + std::to_string(characters) + "\n";
+    listing += id + "\t" + std::to_string(speech.value("year", 0)) + "\t" +
+               speech.value("name", std::string()) + "\t" + speech.value("party", std::string()) +
+               "\t" + split + "\t" + std::to_string(characters) + "\n";
     c.counts[split + "_documents"] += 1;
     c.counts[split + "_characters"] += characters;
   }

@@ -20,7 +20,8 @@ Conversion convert_statsmodels(const std::string& unpacked, const std::string& o
   Conversion c;
   for (const char* name : {"co2", "nile", "sunspots", "elec_equip", "macrodata"}) {
     const std::string from = root + name + "/" + name + ".csv";
-    if (!std::filesystem::exists(from)) throw std::runtime_error(from + ": missing from the package");
+    if (!std::filesystem::exists(from))
+      throw std::runtime_error(from + ": missing from the package");
     std::filesystem::copy_file(from, out + "/" + name + ".csv");
     c.files.push_back(std::string(name) + ".csv");
     long long lines = 0;

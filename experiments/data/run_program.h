@@ -12,7 +12,8 @@ struct ProgramResult {
 };
 
 // Runs argv[0] (looked up on PATH) in `working_dir` (empty: the current one) and waits.
-ProgramResult run_program(const std::vector<std::string>& argv, const std::string& working_dir = "");
+ProgramResult run_program(const std::vector<std::string>& argv,
+                          const std::string& working_dir = "");
 
 // True when `program` is an executable on PATH.
 bool program_on_path(const std::string& program);

@@ -48,7 +48,9 @@ class Sha256 {
 
 std::string sha256_of_file(const std::string& path, std::uint64_t max_bytes) {
   RegularFile in(path);  // never a device or FIFO: hashing /dev/zero would never end
-  auto too_large = [&] { return std::runtime_error(path + ": more than " + size_in_words(max_bytes)); };
+  auto too_large = [&] {
+    return std::runtime_error(path + ": more than " + size_in_words(max_bytes));
+  };
   if (in.size() > max_bytes) throw too_large();
   Sha256 digest(path);
   std::vector<char> buffer(1 << 16);
@@ -68,7 +70,8 @@ std::string sha256_of_bytes(const std::string& bytes) {
 
 const std::string& FileDigests::sha256(const std::string& path) {
   auto it = digests_.find(path);
-  if (it == digests_.end()) it = digests_.emplace(path, sha256_of_file(path, kCorpusMaxBytes)).first;
+  if (it == digests_.end())
+    it = digests_.emplace(path, sha256_of_file(path, kCorpusMaxBytes)).first;
   return it->second;
 }
 

@@ -17,9 +17,12 @@ int nesting_depth(std::string_view text, int limit) {
   bool in_string = false, escaped = false;
   for (char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
@@ -44,7 +47,9 @@ nlohmann::json parse_json(std::string_view text, const std::string& what) {
   }
 }
 
-nlohmann::json read_json_file(const std::string& path) { return parse_json(read_file(path), path); }
+nlohmann::json read_json_file(const std::string& path) {
+  return parse_json(read_file(path), path);
+}
 
 nlohmann::json parse_json_or_discarded(const std::string& path) {
   try {

@@ -13,7 +13,8 @@ namespace ablate::experiments {
 ScratchFolder::ScratchFolder(const std::string& prefix) {
   std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
   if (!::mkdtemp(pattern.data()))
-    throw std::runtime_error("cannot make a temporary directory: " + std::string(std::strerror(errno)));
+    throw std::runtime_error("cannot make a temporary directory: " +
+                             std::string(std::strerror(errno)));
   path_ = pattern;
 }
 

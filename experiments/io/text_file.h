@@ -27,9 +27,11 @@ namespace ablate::experiments {
 // in memory (a TSV or CSV becomes one string per token or cell); the real datasets are
 // far below (the State of the Union corpus 10 MB, cmudict 4 MB). The largest of them
 // also bounds what a data file's SHA-256 is computed over (file_digest.h).
-inline constexpr std::uint64_t kCorpusMaxBytes = std::uint64_t(1) << 30;        // lm: each file, 1 GiB
-inline constexpr std::uint64_t kTableMaxBytes = std::uint64_t(256) << 20;       // TSV, g2p dictionary, CSV: 256 MiB
-inline constexpr std::uint64_t kPredictInputMaxBytes = std::uint64_t(64) << 20;  // predict's input: 64 MiB
+inline constexpr std::uint64_t kCorpusMaxBytes = std::uint64_t(1) << 30;  // lm: each file, 1 GiB
+inline constexpr std::uint64_t kTableMaxBytes = std::uint64_t(256)
+                                                << 20;  // TSV, g2p dictionary, CSV: 256 MiB
+inline constexpr std::uint64_t kPredictInputMaxBytes = std::uint64_t(64)
+                                                       << 20;  // predict's input: 64 MiB
 
 class TextFile {
  public:

@@ -52,13 +52,18 @@ std::size_t closest_ref_len(std::size_t hyp_len, const std::vector<std::size_t>&
 }
 
 // utils.my_log: log floored so that a zero precision gives a (finite) huge negative.
-double my_log(double x) { return x == 0.0 ? -9999999999.0 : std::log(x); }
+double my_log(double x) {
+  return x == 0.0 ? -9999999999.0 : std::log(x);
+}
 
 const char* tokenizer_name(BleuTokenizer t) {
   switch (t) {
-    case BleuTokenizer::k13a: return "13a";
-    case BleuTokenizer::kNone: return "none";
-    case BleuTokenizer::kChar: return "char";
+    case BleuTokenizer::k13a:
+      return "13a";
+    case BleuTokenizer::kNone:
+      return "none";
+    case BleuTokenizer::kChar:
+      return "char";
   }
   return "?";
 }
@@ -68,8 +73,10 @@ const char* tokenizer_name(BleuTokenizer t) {
 std::string bleu_tokenize(std::string_view segment, BleuTokenizer tokenizer) {
   const std::string line = rstrip_whitespace(segment);
   switch (tokenizer) {
-    case BleuTokenizer::k13a: return tokenize_13a(line);
-    case BleuTokenizer::kNone: return line;
+    case BleuTokenizer::k13a:
+      return tokenize_13a(line);
+    case BleuTokenizer::kNone:
+      return line;
     case BleuTokenizer::kChar: {
       // tokenizer_char.py: " ".join(every character).
       std::string out;
@@ -97,16 +104,21 @@ BleuScore compute_bleu(std::span<const std::size_t> correct, std::span<const std
   result.precisions.assign(order, 0.0);
 
   if (sys_len < ref_len)
-    result.bp = sys_len > 0 ? std::exp(1.0 - static_cast<double>(ref_len) / static_cast<double>(sys_len)) : 0.0;
+    result.bp = sys_len > 0
+                    ? std::exp(1.0 - static_cast<double>(ref_len) / static_cast<double>(sys_len))
+                    : 0.0;
   else
     result.bp = 1.0;
 
   // Early stop if there are no matches at all (sacreBLEU #141).
-  if (std::all_of(correct.begin(), correct.end(), [](std::size_t c) { return c == 0; })) return result;
+  if (std::all_of(correct.begin(), correct.end(), [](std::size_t c) { return c == 0; }))
+    return result;
 
   double smooth_value = 0.0;
-  if (options.smooth_method == BleuSmoothing::kFloor) smooth_value = options.smooth_value.value_or(0.1);
-  if (options.smooth_method == BleuSmoothing::kAddK) smooth_value = options.smooth_value.value_or(1.0);
+  if (options.smooth_method == BleuSmoothing::kFloor)
+    smooth_value = options.smooth_value.value_or(0.1);
+  if (options.smooth_method == BleuSmoothing::kAddK)
+    smooth_value = options.smooth_value.value_or(1.0);
 
   double smooth_mteval = 1.0;
   std::size_t eff_order = order;
@@ -152,7 +164,8 @@ BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
     NgramCounts ref_ngrams;
     std::vector<std::size_t> ref_lens;
     for (const auto& ref : nonempty_references(references[i])) {
-      const std::vector<std::string> tokens = split_whitespace(bleu_tokenize(ref, options.tokenizer));
+      const std::vector<std::string> tokens =
+          split_whitespace(bleu_tokenize(ref, options.tokenizer));
       ref_lens.push_back(tokens.size());
       for (const auto& [ngram, count] : extract_ngrams(tokens, options.max_ngram_order)) {
         std::size_t& best = ref_ngrams[ngram];
@@ -160,7 +173,8 @@ BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
       }
     }
     // BLEU._compute_segment_statistics.
-    const std::vector<std::string> hyp_tokens = split_whitespace(bleu_tokenize(hypotheses[i], options.tokenizer));
+    const std::vector<std::string> hyp_tokens =
+        split_whitespace(bleu_tokenize(hypotheses[i], options.tokenizer));
     sys_len += hyp_tokens.size();
     ref_len += closest_ref_len(hyp_tokens.size(), ref_lens);
     for (const auto& [ngram, count] : extract_ngrams(hyp_tokens, options.max_ngram_order)) {
@@ -180,17 +194,23 @@ BleuScore sentence_bleu(const std::string& hypothesis, const std::vector<std::st
   return corpus_bleu({hypothesis}, {references}, options);
 }
 
-std::string bleu_signature(const BleuOptions& options, std::string_view nrefs, std::string_view version) {
+std::string bleu_signature(const BleuOptions& options, std::string_view nrefs,
+                           std::string_view version) {
   // BLEUSignature: smooth_method plus "[value:.2f]" for the methods that take a value.
   std::string smooth;
   switch (options.smooth_method) {
-    case BleuSmoothing::kExp: smooth = "exp"; break;
-    case BleuSmoothing::kNone: smooth = "none"; break;
+    case BleuSmoothing::kExp:
+      smooth = "exp";
+      break;
+    case BleuSmoothing::kNone:
+      smooth = "none";
+      break;
     case BleuSmoothing::kFloor:
     case BleuSmoothing::kAddK: {
       const bool floor = options.smooth_method == BleuSmoothing::kFloor;
       char value[64];
-      std::snprintf(value, sizeof value, "[%.2f]", options.smooth_value.value_or(floor ? 0.1 : 1.0));
+      std::snprintf(value, sizeof value, "[%.2f]",
+                    options.smooth_value.value_or(floor ? 0.1 : 1.0));
       smooth = std::string(floor ? "floor" : "add-k") + value;
       break;
     }

@@ -31,7 +31,7 @@
 
 namespace ablate::experiments::metrics {
 
-enum class BleuTokenizer { k13a, kNone, kChar };        // signature "13a", "none", "char"
+enum class BleuTokenizer { k13a, kNone, kChar };          // signature "13a", "none", "char"
 enum class BleuSmoothing { kExp, kNone, kFloor, kAddK };  // "exp", "none", "floor", "add-k"
 
 struct BleuOptions {
@@ -43,15 +43,15 @@ struct BleuOptions {
 };
 
 struct BleuScore {
-  double score = 0;               // 0–100
-  std::vector<double> precisions; // p_1..p_N in percent, after smoothing
-  double bp = 0;                  // brevity penalty
-  std::size_t sys_len = 0;        // Σ hypothesis tokens
-  std::size_t ref_len = 0;        // Σ closest reference lengths
+  double score = 0;                // 0–100
+  std::vector<double> precisions;  // p_1..p_N in percent, after smoothing
+  double bp = 0;                   // brevity penalty
+  std::size_t sys_len = 0;         // Σ hypothesis tokens
+  std::size_t ref_len = 0;         // Σ closest reference lengths
   // Σ clipped matches and Σ hypothesis n-grams per order, before smoothing (sacreBLEU's
   // BLEUScore.counts/totals are the same except that add-k adds k to them in place).
   std::vector<std::size_t> counts, totals;
-  std::string nrefs = "1";        // for the signature: "1", "2", ..., or "var"
+  std::string nrefs = "1";  // for the signature: "1", "2", ..., or "var"
 };
 
 // The tokenization BLEU applies to one segment: rstrip(), then the chosen tokenizer.

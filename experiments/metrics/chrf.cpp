@@ -78,11 +78,13 @@ SegmentNgrams extract(const std::string& segment, const ChrfOptions& options) {
 
 // CHRF._get_match_statistics for one order.
 template <typename Counts>
-void append_match_statistics(const Counts& hyp, const Counts& ref, std::vector<std::size_t>& stats) {
+void append_match_statistics(const Counts& hyp, const Counts& ref,
+                             std::vector<std::size_t>& stats) {
   std::size_t match = 0, hyp_count = 0, ref_count = 0;
   for (const auto& entry : hyp) {
     hyp_count += entry.second;
-    if (const auto found = ref.find(entry.first); found != ref.end()) match += std::min(entry.second, found->second);
+    if (const auto found = ref.find(entry.first); found != ref.end())
+      match += std::min(entry.second, found->second);
   }
   for (const auto& entry : ref) ref_count += entry.second;
   // "Don't count hits if no reference exists for that n-gram" order.
@@ -94,8 +96,10 @@ void append_match_statistics(const Counts& hyp, const Counts& ref, std::vector<s
 std::vector<std::size_t> match_statistics(const SegmentNgrams& hyp, const SegmentNgrams& ref) {
   std::vector<std::size_t> stats;
   stats.reserve(3 * (hyp.chars.size() + hyp.words.size()));
-  for (std::size_t k = 0; k < hyp.chars.size(); ++k) append_match_statistics(hyp.chars[k], ref.chars[k], stats);
-  for (std::size_t k = 0; k < hyp.words.size(); ++k) append_match_statistics(hyp.words[k], ref.words[k], stats);
+  for (std::size_t k = 0; k < hyp.chars.size(); ++k)
+    append_match_statistics(hyp.chars[k], ref.chars[k], stats);
+  for (std::size_t k = 0; k < hyp.words.size(); ++k)
+    append_match_statistics(hyp.words[k], ref.words[k], stats);
   return stats;
 }
 
@@ -103,13 +107,15 @@ std::vector<std::size_t> match_statistics(const SegmentNgrams& hyp, const Segmen
 
 double chrf_from_statistics(std::span<const std::size_t> statistics, const ChrfOptions& options) {
   const std::size_t order = static_cast<std::size_t>(options.char_order + options.word_order);
-  if (statistics.size() != 3 * order) throw std::invalid_argument("chrf_from_statistics: need 3 numbers per order");
+  if (statistics.size() != 3 * order)
+    throw std::invalid_argument("chrf_from_statistics: need 3 numbers per order");
   constexpr double eps = 1e-16;
   const double factor = static_cast<double>(options.beta) * static_cast<double>(options.beta);
   double score = 0.0, avg_prec = 0.0, avg_rec = 0.0;
   std::size_t effective_order = 0;
   for (std::size_t i = 0; i < order; ++i) {
-    const std::size_t n_hyp = statistics[3 * i], n_ref = statistics[3 * i + 1], n_match = statistics[3 * i + 2];
+    const std::size_t n_hyp = statistics[3 * i], n_ref = statistics[3 * i + 1],
+                      n_match = statistics[3 * i + 2];
     // chrF++.py style EPS smoothing (also used by Moses and NLTK).
     const double prec = n_hyp > 0 ? static_cast<double>(n_match) / static_cast<double>(n_hyp) : eps;
     const double rec = n_ref > 0 ? static_cast<double>(n_match) / static_cast<double>(n_ref) : eps;
@@ -141,7 +147,8 @@ ChrfScore corpus_chrf(const std::vector<std::string>& hypotheses,
                       const ChrfOptions& options) {
   if (hypotheses.size() != references.size())
     throw std::invalid_argument("corpus_chrf: hypotheses and references differ in count");
-  if (options.char_order < 0 || options.word_order < 0 || options.char_order + options.word_order == 0)
+  if (options.char_order < 0 || options.word_order < 0 ||
+      options.char_order + options.word_order == 0)
     throw std::invalid_argument("corpus_chrf: need a positive char_order + word_order");
   const std::size_t order = static_cast<std::size_t>(options.char_order + options.word_order);
 
@@ -172,10 +179,12 @@ ChrfScore sentence_chrf(const std::string& hypothesis, const std::vector<std::st
 }
 
 std::string chrf_name(const ChrfOptions& options) {
-  return "chrF" + std::to_string(options.beta) + std::string(static_cast<std::size_t>(std::max(0, options.word_order)), '+');
+  return "chrF" + std::to_string(options.beta) +
+         std::string(static_cast<std::size_t>(std::max(0, options.word_order)), '+');
 }
 
-std::string chrf_signature(const ChrfOptions& options, std::string_view nrefs, std::string_view version) {
+std::string chrf_signature(const ChrfOptions& options, std::string_view nrefs,
+                           std::string_view version) {
   std::string s = "nrefs:" + std::string(nrefs);
   s += "|case:mixed";
   s += options.eps_smoothing ? "|eff:no" : "|eff:yes";

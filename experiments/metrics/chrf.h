@@ -47,7 +47,8 @@ struct ChrfScore {
 };
 
 // CHRF._compute_f_score on (summed) statistics laid out as ChrfScore::statistics.
-double chrf_from_statistics(std::span<const std::size_t> statistics, const ChrfOptions& options = {});
+double chrf_from_statistics(std::span<const std::size_t> statistics,
+                            const ChrfOptions& options = {});
 
 // references[i] lists the references of hypotheses[i]; empty strings are dropped (see
 // sacrebleu_common.h). Throws std::invalid_argument if the counts differ or a sentence

@@ -58,12 +58,14 @@ std::size_t edit_distance(std::u32string_view a, std::u32string_view b) {
 
 ClosestReference closest_reference(const std::vector<std::int32_t>& hypothesis,
                                    const std::vector<std::vector<std::int32_t>>& references) {
-  return closest(hypothesis, references, [](const auto& h, const auto& r) { return edit_distance(h, r); });
+  return closest(hypothesis, references,
+                 [](const auto& h, const auto& r) { return edit_distance(h, r); });
 }
 
 ClosestReference closest_reference(const std::vector<std::string>& hypothesis,
                                    const std::vector<std::vector<std::string>>& references) {
-  return closest(hypothesis, references, [](const auto& h, const auto& r) { return edit_distance(h, r); });
+  return closest(hypothesis, references,
+                 [](const auto& h, const auto& r) { return edit_distance(h, r); });
 }
 
 ClosestReference closest_reference(std::u32string_view hypothesis,

@@ -14,7 +14,8 @@ void check_shapes(const std::vector<std::string>& hypotheses,
   if (hypotheses.size() != references.size())
     throw std::invalid_argument(std::string(what) + ": hypotheses and references differ in count");
   for (const auto& refs : references)
-    if (refs.empty()) throw std::invalid_argument(std::string(what) + ": a sentence has no reference");
+    if (refs.empty())
+      throw std::invalid_argument(std::string(what) + ": a sentence has no reference");
 }
 
 ErrorRate finish(ErrorRate total, const char* what) {

@@ -10,7 +10,9 @@ std::vector<std::string> nonempty_references(const std::vector<std::string>& ref
   std::vector<std::string> kept;
   for (const auto& r : references)
     if (!r.empty()) kept.push_back(r);
-  if (kept.empty()) throw std::invalid_argument("Empty reference sentence found (every reference of a sentence is empty)");
+  if (kept.empty())
+    throw std::invalid_argument(
+        "Empty reference sentence found (every reference of a sentence is empty)");
   return kept;
 }
 

@@ -27,8 +27,12 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
   s = std::move(out);
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_period_or_comma(char c) { return c == '.' || c == ','; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_period_or_comma(char c) {
+  return c == '.' || c == ',';
+}
 
 // [\{-\~\[-\` -\&\(-\+\:-\@\/] from tokenizer_re.py: { | } ~  [ \ ] ^ _ `  space ! " # $ % &
 // ( ) * +  : ; < = > ? @  /  — note ' , - . are not in it.

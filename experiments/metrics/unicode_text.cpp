@@ -37,7 +37,8 @@ char32_t next_code_point(std::string_view text, std::size_t& i) {
     if ((byte & 0xC0) != 0x80) malformed(start);
     value = (value << 6) | (byte & 0x3F);
   }
-  if (value < smallest || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) malformed(start);
+  if (value < smallest || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
+    malformed(start);
   i = start + length;
   return value;
 }
@@ -76,8 +77,8 @@ std::string encode_utf8(std::u32string_view code_points) {
 
 bool is_python_whitespace(char32_t c) {
   return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 ||
-         c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
-         c == 0x202F || c == 0x205F || c == 0x3000;
+         c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
+         c == 0x205F || c == 0x3000;
 }
 
 std::vector<std::string> split_whitespace(std::string_view text) {
@@ -115,7 +116,11 @@ std::string strip(std::string_view text, bool left) {
 }
 }  // namespace
 
-std::string strip_whitespace(std::string_view text) { return strip(text, true); }
-std::string rstrip_whitespace(std::string_view text) { return strip(text, false); }
+std::string strip_whitespace(std::string_view text) {
+  return strip(text, true);
+}
+std::string rstrip_whitespace(std::string_view text) {
+  return strip(text, false);
+}
 
 }  // namespace ablate::experiments::metrics

@@ -15,9 +15,9 @@ namespace ablate::experiments {
 struct MemoryEstimate {
   double parameters = 0;   // bytes: weights, gradients and two optimizer moments (Adam's)
   double activations = 0;  // bytes a training step keeps for its backward, attention maps aside
-  double attention = 0;    // bytes of attention maps: batch × heads × length² per attention module
-  double evaluation = 0;   // bytes of an evaluation's forward (no gradient, one layer at a time)
-  double total() const;    // parameters + the larger of training's and evaluation's share
+  double attention = 0;  // bytes of attention maps: batch × heads × length² per attention module
+  double evaluation = 0;  // bytes of an evaluation's forward (no gradient, one layer at a time)
+  double total() const;   // parameters + the larger of training's and evaluation's share
 };
 
 // For a config whose model.max_len is resolved and whose model has at most
@@ -29,6 +29,7 @@ double physical_memory_bytes();
 
 // "" when the estimate fits in `limit_bytes`, else the message: the estimate, its parts
 // with the numbers behind them, the limit, and what to lower.
-std::string memory_problem(const TrialConfig& config, const MemoryEstimate& estimate, double limit_bytes);
+std::string memory_problem(const TrialConfig& config, const MemoryEstimate& estimate,
+                           double limit_bytes);
 
 }  // namespace ablate::experiments

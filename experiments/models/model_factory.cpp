@@ -28,10 +28,11 @@ double parameter_bound(const TrialConfig& c, const Task& task) {
   double table_rows = 0;  // a position table (learned or sinusoidal)
   if (t.positions.options.has("max_len"))
     table_rows = std::max(double(t.positions.options.get_int("max_len")), double(t.max_len));
-  const double vocab = task.family() == TaskFamily::lm ? 2.0 * double(task.target_vocab())
-                       : task.family() == TaskFamily::forecast
-                           ? 2.0 * double(task.input_series() + task.series()) * (1.0 + double(task.horizon()))
-                           : 2.0 * double(task.source_vocab()) + 2.0 * double(task.target_vocab());
+  const double vocab =
+      task.family() == TaskFamily::lm ? 2.0 * double(task.target_vocab())
+      : task.family() == TaskFamily::forecast
+          ? 2.0 * double(task.input_series() + task.series()) * (1.0 + double(task.horizon()))
+          : 2.0 * double(task.source_vocab()) + 2.0 * double(task.target_vocab());
   return encoder + decoder + (table_rows + vocab + 1) * e;
 }
 
@@ -54,19 +55,22 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
   }
   if (!forecast && c.model.readout != "mean") {
     *key = "model.readout";
-    return "readout = \"" + c.model.readout + "\" is the forecasting head's; sequence tasks decode every position";
+    return "readout = \"" + c.model.readout +
+           "\" is the forecasting head's; sequence tasks decode every position";
   }
   // A language model is evaluated at up to max_context_factor × its training context.
   // A decoder-only model reads source, separator and target as one stream.
-  std::int64_t longest = forecast       ? task.lookback()
-                         : lm           ? task.context() * task.max_context_factor()
-                         : decoder_only ? longest_stream(task)
-                                        : std::max(task.max_source_length(), task.max_target_length());
-  const std::string longest_what = decoder_only ? "the task's longest stream (source " +
-                                                      std::to_string(task.max_source_length()) + " + separator + target " +
-                                                      std::to_string(task.max_target_length()) + " with <eos>: " +
-                                                      std::to_string(longest) + ")"
-                                                : "the task's longest sequence (" + std::to_string(longest) + ")";
+  std::int64_t longest = forecast ? task.lookback()
+                         : lm     ? task.context() * task.max_context_factor()
+                         : decoder_only
+                             ? longest_stream(task)
+                             : std::max(task.max_source_length(), task.max_target_length());
+  const std::string longest_what =
+      decoder_only
+          ? "the task's longest stream (source " + std::to_string(task.max_source_length()) +
+                " + separator + target " + std::to_string(task.max_target_length()) +
+                " with <eos>: " + std::to_string(longest) + ")"
+          : "the task's longest sequence (" + std::to_string(longest) + ")";
   if (t.max_len == 0) t.max_len = longest;
   if (t.max_len < longest) {
     *key = "model.max_len";
@@ -78,8 +82,9 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
   }
   if (t.positions.kind == "learned" && t.positions.options.get_int("max_len") < longest) {
     *key = "model.positions.max_len";
-    return "learned positions have max_len = " + std::to_string(t.positions.options.get_int("max_len")) +
-           " rows, shorter than " + longest_what;
+    return "learned positions have max_len = " +
+           std::to_string(t.positions.options.get_int("max_len")) + " rows, shorter than " +
+           longest_what;
   }
   if (c.model.share_embeddings && !lm && task.source_vocab() != task.target_vocab()) {
     *key = "model.share_embeddings";
@@ -90,9 +95,10 @@ std::string check_model_fits_task(TrialConfig& c, const Task& task, std::string*
     *key = "model";
     char size[32];
     std::snprintf(size, sizeof size, "%.2g", bound);
-    return "the model would have up to " + std::string(size) + " parameters (d_model = " +
-           std::to_string(t.d_model) + ", d_ff = " + std::to_string(t.d_ff) + ", " +
-           std::to_string(t.encoder_layers) + " + " + std::to_string(t.decoder_layers) +
+    return "the model would have up to " + std::string(size) +
+           " parameters (d_model = " + std::to_string(t.d_model) +
+           ", d_ff = " + std::to_string(t.d_ff) + ", " + std::to_string(t.encoder_layers) + " + " +
+           std::to_string(t.decoder_layers) +
            " layers), more than the 1e9 a trial may have (16 GB with gradients and Adam's moments)";
   }
   // Before anything is allocated: a step that cannot fit would die mid-trial.
@@ -119,13 +125,14 @@ TrialModel build_model(const TrialConfig& c, const Task& task) {
   transformer.recompute = c.train.recompute;
   if (c.model.kind == "decoder" && task.family() != TaskFamily::lm) {
     m.stream = stream_vocabulary(task, c.model.share_embeddings);
-    auto d = std::make_unique<nn::DecoderLanguageModel>(transformer, m.stream.size(), kPad, c.model.tie_output,
-                                                        c.trial_seed, m.stream.target_vocab);
+    auto d = std::make_unique<nn::DecoderLanguageModel>(transformer, m.stream.size(), kPad,
+                                                        c.model.tie_output, c.trial_seed,
+                                                        m.stream.target_vocab);
     m.decoder_only = d.get();
     m.module = std::move(d);
   } else if (c.model.kind == "decoder") {
-    auto d = std::make_unique<nn::DecoderLanguageModel>(transformer, task.target_vocab(), kPad, c.model.tie_output,
-                                                        c.trial_seed);
+    auto d = std::make_unique<nn::DecoderLanguageModel>(transformer, task.target_vocab(), kPad,
+                                                        c.model.tie_output, c.trial_seed);
     m.lm = d.get();
     m.module = std::move(d);
   } else if (c.model.kind == "encoder_regressor") {

@@ -13,9 +13,9 @@ namespace ablate::experiments {
 
 struct TrialModel {
   std::unique_ptr<nn::Module> module;
-  nn::Seq2SeqTransformer* seq2seq = nullptr;      // set for sequence tasks
-  nn::EncoderRegressor* regressor = nullptr;      // set for forecasting
-  nn::DecoderLanguageModel* lm = nullptr;         // set for language modelling
+  nn::Seq2SeqTransformer* seq2seq = nullptr;  // set for sequence tasks
+  nn::EncoderRegressor* regressor = nullptr;  // set for forecasting
+  nn::DecoderLanguageModel* lm = nullptr;     // set for language modelling
   // A decoder-only model of a sequence task (model.kind = "decoder"), reading the
   // streams of decoder_stream.h in `stream`'s ids.
   nn::DecoderLanguageModel* decoder_only = nullptr;

@@ -37,12 +37,13 @@ std::string elf_precheck_problem(std::string_view bytes) {
     return "is not a shared library (no ELF header; build it with ablate_add_plugin)";
   if (bytes[EI_CLASS] != ELFCLASS64) return "is not a 64-bit ELF file (this ablate is 64-bit)";
   if (bytes[EI_DATA] != ELFDATA2LSB) return "is not a little-endian ELF file";
-  if (file_size < sizeof(Elf64_Ehdr)) return size_text + ", shorter than an ELF header (truncated?)";
+  if (file_size < sizeof(Elf64_Ehdr))
+    return size_text + ", shorter than an ELF header (truncated?)";
   Elf64_Ehdr header;
   std::memcpy(&header, bytes.data(), sizeof header);
   if (header.e_machine != kMachine)
-    return "is built for another machine (ELF e_machine " + std::to_string(header.e_machine) + "; this ablate is " +
-           kMachineName + ", " + std::to_string(kMachine) + ")";
+    return "is built for another machine (ELF e_machine " + std::to_string(header.e_machine) +
+           "; this ablate is " + kMachineName + ", " + std::to_string(kMachine) + ")";
   if (header.e_type != ET_DYN)
     return "is not a shared library (ELF type " + std::to_string(header.e_type) + ", not ET_DYN)";
   if (header.e_phnum == 0) return "has no program headers, so nothing dlopen could map";
@@ -53,12 +54,14 @@ std::string elf_precheck_problem(std::string_view bytes) {
     return size_text + ", but its program headers end beyond it (truncated?)";
   for (std::uint16_t i = 0; i < header.e_phnum; ++i) {
     Elf64_Phdr segment;
-    std::memcpy(&segment, bytes.data() + header.e_phoff + std::uint64_t(i) * sizeof(Elf64_Phdr), sizeof segment);
+    std::memcpy(&segment, bytes.data() + header.e_phoff + std::uint64_t(i) * sizeof(Elf64_Phdr),
+                sizeof segment);
     if (segment.p_type != PT_LOAD) continue;
     if (!fits(segment.p_offset, 1, segment.p_filesz, file_size))
       return size_text + ", but its loadable segment " + std::to_string(i) + " ends at byte " +
-             (segment.p_offset > UINT64_MAX - segment.p_filesz ? std::string("beyond 2^64")
-                                                               : std::to_string(segment.p_offset + segment.p_filesz)) +
+             (segment.p_offset > UINT64_MAX - segment.p_filesz
+                  ? std::string("beyond 2^64")
+                  : std::to_string(segment.p_offset + segment.p_filesz)) +
              " (truncated?)";
   }
   // dlopen does not read the section headers, but a file cut short loses them last:

@@ -8,8 +8,8 @@
 #include <mutex>
 
 #include "experiments/io/atomic_file.h"
-#include "experiments/plugins/elf_precheck.h"
 #include "experiments/io/file_digest.h"
+#include "experiments/plugins/elf_precheck.h"
 #include "experiments/records/code_version.h"
 #include "experiments/tasks/task.h"
 #include "nn/registry.h"
@@ -45,7 +45,8 @@ const Plugin& load_plugin(const std::string& given) {
   std::error_code error;
   if (!fs::exists(path, error)) throw PluginError(given + ": no such plugin file");
   // A FIFO or a device would block the read below, or never end.
-  if (!fs::is_regular_file(path, error)) throw PluginError(given + ": is not a regular file (a plugin is a shared library)");
+  if (!fs::is_regular_file(path, error))
+    throw PluginError(given + ": is not a regular file (a plugin is a shared library)");
   std::string bytes;
   try {
     bytes = read_file(path);
@@ -55,7 +56,8 @@ const Plugin& load_plugin(const std::string& given) {
   const std::string sha256 = sha256_of_bytes(bytes);
   if (auto it = loaded.find(path); it != loaded.end()) {
     if (it->second->sha256 != sha256)
-      throw PluginError(given + ": the plugin file changed after it was loaded (rebuilt during the run?)");
+      throw PluginError(given +
+                        ": the plugin file changed after it was loaded (rebuilt during the run?)");
     return *it->second;
   }
   auto plugin = std::make_unique<Plugin>();
@@ -64,11 +66,13 @@ const Plugin& load_plugin(const std::string& given) {
   plugin->built_for = built_for(bytes);
   // Checked before dlopen runs any of the plugin's code.
   if (plugin->built_for.empty())
-    throw PluginError(given + ": not an ablate plugin (no ablate_add_plugin marker; build it with "
+    throw PluginError(given +
+                      ": not an ablate plugin (no ablate_add_plugin marker; build it with "
                       "ablate_add_plugin from the installed CMake package)");
   if (plugin->built_for != code_version())
-    throw PluginError(given + ": built against ablate " + plugin->built_for + ", but this is ablate " +
-                      code_version() + "; rebuild the plugin against this installation");
+    throw PluginError(given + ": built against ablate " + plugin->built_for +
+                      ", but this is ablate " + code_version() +
+                      "; rebuild the plugin against this installation");
   // A truncated or foreign library would crash dlopen (SIGBUS) or fail obscurely in it.
   if (const std::string problem = elf_precheck_problem(bytes); !problem.empty())
     throw PluginError(given + ": " + problem);
@@ -86,7 +90,8 @@ const Plugin& load_plugin(const std::string& given) {
     throw PluginError(given + ": cannot be loaded: " + std::string(why ? why : "unknown error"));
   }
   if (!registrations.clashes.empty())
-    throw PluginError(given + ": registers names that already exist (" + joined(registrations.clashes) +
+    throw PluginError(given + ": registers names that already exist (" +
+                      joined(registrations.clashes) +
                       "); rename them in its ABLATE_REGISTER lines");
   if (registrations.added.empty())
     throw PluginError(given + ": registers no component (no ABLATE_REGISTER line ran)");

@@ -25,9 +25,9 @@ struct PluginError : std::runtime_error {
 };
 
 struct Plugin {
-  std::string path;        // as resolved (absolute, normalised)
-  std::string sha256;      // of the file's bytes
-  std::string built_for;   // the ablate version it was built against
+  std::string path;                     // as resolved (absolute, normalised)
+  std::string sha256;                   // of the file's bytes
+  std::string built_for;                // the ablate version it was built against
   std::vector<std::string> components;  // what it registered: "norm: scale", ...
 };
 

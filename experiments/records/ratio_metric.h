@@ -41,5 +41,4 @@ class RatioMetric {
   double sum_a_ = 0, sum_d_ = 0;
 };
 
-
 }  // namespace ablate::experiments

@@ -45,16 +45,17 @@ struct TrainSpec {
   double lr = 1e-3;
   nn::Component optimizer{"adam"};
   nn::Component schedule{"constant"};
-  double clip_grad_norm = 0.0;     // 0 = off
-  std::int64_t eval_every = 100;   // steps between evaluations (and the last step)
-  std::int64_t patience = 0;       // evaluations without improvement before stopping; 0 = off
+  double clip_grad_norm = 0.0;    // 0 = off
+  std::int64_t eval_every = 100;  // steps between evaluations (and the last step)
+  std::int64_t patience = 0;      // evaluations without improvement before stopping; 0 = off
   double label_smoothing = 0.0;
   std::int64_t validation_batch = 128;
-  std::int64_t decode_examples = 0;   // validation sequences greedily decoded per evaluation (0 = all)
-  std::int64_t beam_width = 1;        // test decoding: 1 = greedy, else beam search
-  bool checkpoint = false;         // save checkpoint.safetensors at the end
+  std::int64_t decode_examples =
+      0;                        // validation sequences greedily decoded per evaluation (0 = all)
+  std::int64_t beam_width = 1;  // test decoding: 1 = greedy, else beam search
+  bool checkpoint = false;      // save checkpoint.safetensors at the end
   bool attention_telemetry = false;
-  bool norm_telemetry = false;     // BatchNorm: batch vs running statistics (norm_telemetry.h)
+  bool norm_telemetry = false;  // BatchNorm: batch vs running statistics (norm_telemetry.h)
   // "bf16": the matrix products of linear and matmul ops take bfloat16 inputs and
   // accumulate in f32 (kernels::MatmulPrecision); everything else stays f32. Part of
   // the trial's identity only when not "f32", so f32 trials keep their ids.
@@ -73,7 +74,7 @@ struct TrainSpec {
 // A plugin the trial's experiment loads (experiments/plugins/plugin.h), part of the
 // trial's identity by content.
 struct PluginRef {
-  std::string path;       // as the experiment file names it (relative to it), or absolute (--plugin)
+  std::string path;  // as the experiment file names it (relative to it), or absolute (--plugin)
   std::string sha256;
   std::string built_for;  // the ablate version it was built against
 };
@@ -94,7 +95,8 @@ struct TrialConfig {
 
 // The matmul precision a trial trains, evaluates and predicts in (train.precision).
 inline kernels::MatmulPrecision matmul_precision_of(const TrialConfig& c) {
-  return c.train.precision == "bf16" ? kernels::MatmulPrecision::bf16 : kernels::MatmulPrecision::f32;
+  return c.train.precision == "bf16" ? kernels::MatmulPrecision::bf16
+                                     : kernels::MatmulPrecision::f32;
 }
 
 }  // namespace ablate::experiments

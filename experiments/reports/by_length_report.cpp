@@ -13,7 +13,8 @@ std::string by_length_section(const RunPoints& run) {
   std::string kind;
   for (const std::string& m : run.test_metrics)
     for (const char* k : {"_len", "_ctx"})
-      if (m.rfind(primary + k, 0) == 0 && m.size() > primary.size() + 4) columns.push_back(m), kind = k;
+      if (m.rfind(primary + k, 0) == 0 && m.size() > primary.size() + 4)
+        columns.push_back(m), kind = k;
   if (columns.empty()) return "";
   const bool context = kind == "_ctx";
   std::vector<std::string> headers;
@@ -22,12 +23,15 @@ std::string by_length_section(const RunPoints& run) {
     headers.push_back(c == primary ? "T (training)" : c.substr(primary.size() + 4));
   std::ostringstream md;
   md << "\n## Test " << primary << " by " << (context ? "context" : "length") << "\n\n"
-     << "Mean over seeds per sweep point (" << (higher_is_better(primary) ? "higher" : "lower") << " is better), "
-     << (context ? "evaluated on the same test tokens with contexts of 2, 4, ... times the training context"
-                 : "per source length of the test set; lengths outside the training range measure generalisation")
-     << ". Intervals and verdicts per " << (context ? "context" : "length") << ": comparisons.csv (metric "
-     << primary << kind << "<L>). Plot: plots/" << primary << "_by_" << (context ? "context" : "length")
-     << ".png.\n\n| point |";
+     << "Mean over seeds per sweep point (" << (higher_is_better(primary) ? "higher" : "lower")
+     << " is better), "
+     << (context ? "evaluated on the same test tokens with contexts of 2, 4, ... times the "
+                   "training context"
+                 : "per source length of the test set; lengths outside the training range measure "
+                   "generalisation")
+     << ". Intervals and verdicts per " << (context ? "context" : "length")
+     << ": comparisons.csv (metric " << primary << kind << "<L>). Plot: plots/" << primary << "_by_"
+     << (context ? "context" : "length") << ".png.\n\n| point |";
   for (const std::string& h : headers) md << " " << h << " |";
   md << "\n|---|";
   for (std::size_t i = 0; i < headers.size(); ++i) md << "---|";

@@ -16,8 +16,9 @@ namespace {
 
 // Adds `p` to `merged`, or merges its seeds into the point with the same id.
 void merge_point(std::vector<PointResults>& merged, const PointResults& p) {
-  auto same = std::find_if(merged.begin(), merged.end(),
-                           [&](const PointResults& q) { return !p.point_id.empty() && q.point_id == p.point_id; });
+  auto same = std::find_if(merged.begin(), merged.end(), [&](const PointResults& q) {
+    return !p.point_id.empty() && q.point_id == p.point_id;
+  });
   if (same == merged.end()) {
     merged.push_back(p);
     return;
@@ -40,7 +41,8 @@ std::size_t find_baseline(const std::vector<PointResults>& points, const RunPoin
     if (matches.size() == 1) return matches[0];
     std::string ids;
     for (const PointResults& p : points) ids += "\n  " + p.point_id + "  " + p.run + ": " + p.label;
-    throw std::invalid_argument("--baseline " + wanted + (matches.empty() ? " names no point" : " is ambiguous") +
+    throw std::invalid_argument("--baseline " + wanted +
+                                (matches.empty() ? " names no point" : " is ambiguous") +
                                 "; the points (point_id, run, values):" + ids);
   }
   // The first run's baseline: its first point with the [report] baseline's values.
@@ -66,7 +68,8 @@ std::string compare_runs(const CompareOptions& o) {
     const RunSource source(dir);
     runs.push_back(read_run_points(source.run_dir()));
     if (runs.back().forecast != runs.front().forecast)
-      throw std::invalid_argument(dir + ": a " + (runs.back().forecast ? "forecasting" : "sequence") +
+      throw std::invalid_argument(dir + ": a " +
+                                  (runs.back().forecast ? "forecasting" : "sequence") +
                                   " run cannot be compared with " + o.run_dirs.front() + ", a " +
                                   (runs.front().forecast ? "forecasting" : "sequence") + " run");
   }
@@ -77,10 +80,12 @@ std::string compare_runs(const CompareOptions& o) {
   merged.test_metrics = runs.front().test_metrics;
   for (const RunPoints& r : runs)
     for (const std::string& m : r.test_metrics)
-      if (std::find(merged.test_metrics.begin(), merged.test_metrics.end(), m) == merged.test_metrics.end())
+      if (std::find(merged.test_metrics.begin(), merged.test_metrics.end(), m) ==
+          merged.test_metrics.end())
         merged.test_metrics.push_back(m);
   merged.metric = o.metric.empty() ? runs.front().metric : o.metric;
-  merged.equivalence_margin = o.equivalence_margin ? o.equivalence_margin : runs.front().equivalence_margin;
+  merged.equivalence_margin =
+      o.equivalence_margin ? o.equivalence_margin : runs.front().equivalence_margin;
   // The curve metrics each run computed follow its primary metric: kept unless --metric changes it.
   if (merged.metric == runs.front().metric) {
     merged.curve_metrics = runs.front().curve_metrics;
@@ -92,7 +97,8 @@ std::string compare_runs(const CompareOptions& o) {
     throw std::invalid_argument("--metric " + err);
   for (const RunPoints& r : runs) {
     for (const std::string& k : r.keys)
-      if (std::find(merged.keys.begin(), merged.keys.end(), k) == merged.keys.end()) merged.keys.push_back(k);
+      if (std::find(merged.keys.begin(), merged.keys.end(), k) == merged.keys.end())
+        merged.keys.push_back(k);
     for (const PointResults& p : r.points) merge_point(merged.points, p);
   }
   const std::size_t baseline = find_baseline(merged.points, runs.front(), o.baseline);
@@ -101,8 +107,8 @@ std::string compare_runs(const CompareOptions& o) {
     if (i != baseline) baselines[i] = baseline;
   const PointResults& b = merged.points[baseline];
   merged.baseline.assign(b.values.begin(), b.values.end());
-  const ComparisonReport report =
-      comparison_report(merged, baselines, b.run + ": " + (b.label.empty() ? "its only point" : b.label));
+  const ComparisonReport report = comparison_report(
+      merged, baselines, b.run + ": " + (b.label.empty() ? "its only point" : b.label));
   std::string runs_list;
   for (const RunPoints& r : runs) runs_list += (runs_list.empty() ? "" : ", ") + r.name;
   const std::string markdown = "# Comparison of " + runs_list + "\n\n" + report.markdown;

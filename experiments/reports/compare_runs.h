@@ -16,7 +16,7 @@ struct CompareOptions {
   std::string baseline;  // a point_id, or a unique prefix of one; "" = the first run's baseline
   std::string metric;    // "" = the first run's [report] metric (or the task's primary)
   std::optional<double> equivalence_margin;  // none = the first run's
-  std::string out_dir;   // receives comparisons.csv and comparisons.md
+  std::string out_dir;                       // receives comparisons.csv and comparisons.md
 };
 
 // Writes out_dir/comparisons.csv and out_dir/comparisons.md and returns the markdown.

@@ -47,7 +47,8 @@ std::vector<std::uint64_t> seeds_with(const PointResults& p, const std::string& 
 }  // namespace
 
 std::vector<std::optional<std::size_t>> find_baselines(
-    const std::vector<PointResults>& points, const std::vector<std::pair<std::string, std::string>>& baseline) {
+    const std::vector<PointResults>& points,
+    const std::vector<std::pair<std::string, std::string>>& baseline) {
   std::vector<std::optional<std::size_t>> out(points.size());
   if (baseline.empty()) return out;
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -85,7 +86,8 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
       clip_to_range(row.summary, metric_range(metric));
       const std::vector<double> se = values_of(p.test_se, metric, seeds);
       for (double v : se) row.eval_se += v / double(se.size());
-      if (se.size() < x.size()) row.eval_se = NAN;  // not every trial's is known (a record from results.csv)
+      if (se.size() < x.size())
+        row.eval_se = NAN;  // not every trial's is known (a record from results.csv)
       if (!row.baseline) {
         row.verdict = baseline_points.count(i) ? "baseline" : "";
         rows.push_back(row);
@@ -96,7 +98,8 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
       const std::vector<std::uint64_t> b_seeds = seeds_with(b, metric);
       // Paired only when nothing is left out on either side: a paired test on the
       // seeds both happen to have would hide a point's diverged or missing trials.
-      const bool complete = p.diverged + p.failed + p.missing == 0 && b.diverged + b.failed + b.missing == 0;
+      const bool complete =
+          p.diverged + p.failed + p.missing == 0 && b.diverged + b.failed + b.missing == 0;
       const std::vector<double> y = values_of(b.test, metric, b_seeds);
       if (complete && seeds == b_seeds && seeds.size() >= 2)
         row.comparison = stats::paired_t(x, y);
@@ -107,15 +110,17 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
       if (row.comparison) {
         stats::Comparison& c = *row.comparison;
         if (!row.same_data)
-          stats::withhold_test(c, "tested on other data than its baseline, so the difference mixes the variant "
-                                  "with the data");
+          stats::withhold_test(
+              c,
+              "tested on other data than its baseline, so the difference mixes the variant "
+              "with the data");
         clip_to_range(c, metric_range(metric));
         row.p_permutation = stats::permutation_p_two_sided(c);
         row.bootstrap = stats::bootstrap_interval(c, 0.025);
         const bool primary = metric == settings.metrics.front();
-        row.verdict = stats::exploratory_verdict(c, higher_is_better(metric),
-                                                 primary ? settings.equivalence_margin : std::nullopt, stats::kAlpha,
-                                                 row.p_permutation);
+        row.verdict = stats::exploratory_verdict(
+            c, higher_is_better(metric), primary ? settings.equivalence_margin : std::nullopt,
+            stats::kAlpha, row.p_permutation);
       }
       rows.push_back(row);
     }
@@ -123,45 +128,54 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
   return rows;
 }
 
-std::string comparisons_csv(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows) {
+std::string comparisons_csv(const std::vector<PointResults>& points,
+                            const std::vector<ComparisonRow>& rows) {
   std::ostringstream csv;
-  csv << "run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,sd,ci_low,ci_high,eval_se,"
-         "diff,diff_ci_low,diff_ci_high,p_value,p_permutation,bootstrap_ci_low,bootstrap_ci_high,effect_size,mde,method,"
+  csv << "run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,sd,ci_low,ci_"
+         "high,eval_se,"
+         "diff,diff_ci_low,diff_ci_high,p_value,p_permutation,bootstrap_ci_low,bootstrap_ci_high,"
+         "effect_size,mde,method,"
          "verdict,trials,diverged,failed,"
          "missing,tuned,same_test_data\n";
   for (const ComparisonRow& r : rows) {
     const PointResults& p = points[r.point];
     csv << csv_field(p.run) << "," << p.point_id << "," << csv_field(p.label) << ",";
-    if (r.baseline) csv << points[*r.baseline].point_id << "," << csv_field(points[*r.baseline].label);
-    else csv << ",";
-    csv << "," << r.metric << "," << r.split << "," << r.summary.n << "," << exact_number(r.summary.mean) << ","
-        << exact_number(r.summary.sd) << "," << exact_number(r.summary.ci_low) << "," << exact_number(r.summary.ci_high) << ","
+    if (r.baseline)
+      csv << points[*r.baseline].point_id << "," << csv_field(points[*r.baseline].label);
+    else
+      csv << ",";
+    csv << "," << r.metric << "," << r.split << "," << r.summary.n << ","
+        << exact_number(r.summary.mean) << "," << exact_number(r.summary.sd) << ","
+        << exact_number(r.summary.ci_low) << "," << exact_number(r.summary.ci_high) << ","
         << exact_number(r.eval_se) << ",";
     if (const auto& c = r.comparison; c && c->tested())
-      csv << exact_number(c->diff) << "," << exact_number(c->diff_ci_low) << "," << exact_number(c->diff_ci_high) << ","
-          << exact_number(c->p_value) << "," << exact_number(r.p_permutation) << ","
-          << exact_number(r.bootstrap.low) << "," << exact_number(r.bootstrap.high) << ","
-          << exact_number(c->effect_size) << "," << exact_number(c->mde) << "," << c->method;
+      csv << exact_number(c->diff) << "," << exact_number(c->diff_ci_low) << ","
+          << exact_number(c->diff_ci_high) << "," << exact_number(c->p_value) << ","
+          << exact_number(r.p_permutation) << "," << exact_number(r.bootstrap.low) << ","
+          << exact_number(r.bootstrap.high) << "," << exact_number(c->effect_size) << ","
+          << exact_number(c->mde) << "," << c->method;
     else if (c)  // no test: the difference alone
       csv << exact_number(c->diff) << ",,,,,,,,," << c->method;
     else
       csv << ",,,,,,,,,";
-    csv << "," << csv_field(r.verdict) << "," << p.trials << "," << p.diverged << "," << p.failed << ","
-        << p.missing << "," << csv_field(p.setting) << "," << (r.baseline ? (r.same_data ? "yes" : "no") : "")
-        << "\n";
+    csv << "," << csv_field(r.verdict) << "," << p.trials << "," << p.diverged << "," << p.failed
+        << "," << p.missing << "," << csv_field(p.setting) << ","
+        << (r.baseline ? (r.same_data ? "yes" : "no") : "") << "\n";
   }
   return csv.str();
 }
 
 std::string seeds_cell(int counted, int trials, int diverged, int failed, int missing) {
   std::string out = std::to_string(counted);
-  if (diverged) out += " (" + std::to_string(diverged) + " of " + std::to_string(trials) + " diverged)";
+  if (diverged)
+    out += " (" + std::to_string(diverged) + " of " + std::to_string(trials) + " diverged)";
   if (failed) out += " (+" + std::to_string(failed) + " failed)";
   if (missing) out += " (+" + std::to_string(missing) + " missing)";
   return out;
 }
 
-std::string comparisons_markdown(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows,
+std::string comparisons_markdown(const std::vector<PointResults>& points,
+                                 const std::vector<ComparisonRow>& rows,
                                  const std::vector<std::string>& keys, const std::string& metric) {
   std::vector<const ComparisonRow*> table;
   for (const ComparisonRow& r : rows)
@@ -182,25 +196,31 @@ std::string comparisons_markdown(const std::vector<PointResults>& points, const 
   for (const std::string& k : keys) md << " " << k << " |";
   if (tuned) md << " tuned |";
   md << " seeds | " << metric_split(metric) << " " << metric
-     << " [95% CI] | difference vs baseline [95% CI] | p | p (permutation) | effect size | detectable at 80% power | "
+     << " [95% CI] | difference vs baseline [95% CI] | p | p (permutation) | effect size | "
+        "detectable at 80% power | "
         "verdict (exploratory) |\n|";
-  for (std::size_t i = 0; i < keys.size() + 8 + (several_runs ? 1 : 0) + (tuned ? 1 : 0); ++i) md << "---|";
+  for (std::size_t i = 0; i < keys.size() + 8 + (several_runs ? 1 : 0) + (tuned ? 1 : 0); ++i)
+    md << "---|";
   md << "\n";
   for (const ComparisonRow* r : table) {
     const PointResults& p = points[r->point];
     md << "|";
     if (several_runs) md << " " << p.run << " |";
-    for (const std::string& k : keys) md << " " << (p.values.count(k) ? p.values.at(k) : "") << " |";
+    for (const std::string& k : keys)
+      md << " " << (p.values.count(k) ? p.values.at(k) : "") << " |";
     if (tuned) md << " " << p.setting << " |";
     md << " " << seeds_cell(r->summary.n, p.trials, p.diverged, p.failed, p.missing) << " | ";
-    if (r->summary.n == 0) md << "—";
-    else if (r->summary.n == 1) md << short_number(r->summary.mean);
-    else md << short_number(r->summary.mean) << " [" << short_number(r->summary.ci_low) << ", "
-            << short_number(r->summary.ci_high) << "]";
+    if (r->summary.n == 0)
+      md << "—";
+    else if (r->summary.n == 1)
+      md << short_number(r->summary.mean);
+    else
+      md << short_number(r->summary.mean) << " [" << short_number(r->summary.ci_low) << ", "
+         << short_number(r->summary.ci_high) << "]";
     md << " | ";
     if (const auto& c = r->comparison; c && c->tested())
-      md << difference_text(*c) << " | " << p_text(c->p_value) << " | " << p_text(r->p_permutation) << " | "
-         << short_number(c->effect_size) << " | ±" << short_number(c->mde) << " | ";
+      md << difference_text(*c) << " | " << p_text(c->p_value) << " | " << p_text(r->p_permutation)
+         << " | " << short_number(c->effect_size) << " | ±" << short_number(c->mde) << " | ";
     else if (c)
       md << (c->diff > 0 ? "+" : "") << short_number(c->diff) << " | — | — | — | — | ";
     else

@@ -42,24 +42,24 @@ struct PointResults {
   // of each test metric over the test set (its evaluation noise).
   std::map<std::uint64_t, std::map<std::string, double>> test, test_se;
   int trials = 0, diverged = 0, failed = 0, missing = 0;
-  std::string setting;                  // the [tune] setting chosen ("" without [tune])
+  std::string setting;  // the [tune] setting chosen ("" without [tune])
   // Per curve metric, how many trials never reached the threshold (censored).
   std::map<std::string, int> not_reached;
   std::vector<TuningSetting> settings;  // every setting searched (empty without [tune])
 };
 
 struct ComparisonRow {
-  std::size_t point = 0;                 // index into the points compared
-  std::optional<std::size_t> baseline;   // its baseline's index (none for a baseline itself)
+  std::size_t point = 0;                // index into the points compared
+  std::optional<std::size_t> baseline;  // its baseline's index (none for a baseline itself)
   std::string metric, split = "test";
-  stats::MeanSummary summary;            // over seeds
-  double eval_se = 0;                    // mean over seeds of the trials' test-set standard error
+  stats::MeanSummary summary;  // over seeds
+  double eval_se = 0;          // mean over seeds of the trials' test-set standard error
   // With ≥ 2 seeds on each side (without a test when they do not vary, or the point
   // was tested on other data than its baseline: Comparison::no_test says which).
   std::optional<stats::Comparison> comparison;
-  double p_permutation = 1;              // two-sided, when the comparison has a test
-  stats::Interval bootstrap;             // 95% percentile interval of the difference
-  std::string verdict;                   // "baseline", stats::exploratory_verdict, or why there is none
+  double p_permutation = 1;   // two-sided, when the comparison has a test
+  stats::Interval bootstrap;  // 95% percentile interval of the difference
+  std::string verdict;        // "baseline", stats::exploratory_verdict, or why there is none
   // False when the point and its baseline were evaluated on different data (another
   // task or data seed): their difference then mixes the variant with the data, and the
   // verdict says so.
@@ -68,14 +68,16 @@ struct ComparisonRow {
 
 struct ComparisonSettings {
   std::vector<std::string> metrics;  // primary first
-  std::optional<double> equivalence_margin;  // in the primary metric's units; other metrics get none
+  std::optional<double>
+      equivalence_margin;  // in the primary metric's units; other metrics get none
 };
 
 // The baseline of each point: the point with the values `baseline` names and the
 // point's own values for every other key, in the same run; none when the sweep has no
 // such point (or the point is its own baseline).
 std::vector<std::optional<std::size_t>> find_baselines(
-    const std::vector<PointResults>& points, const std::vector<std::pair<std::string, std::string>>& baseline);
+    const std::vector<PointResults>& points,
+    const std::vector<std::pair<std::string, std::string>>& baseline);
 
 // Rows in point order, metrics innermost.
 std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& points,
@@ -83,14 +85,16 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
                                           const ComparisonSettings& settings);
 
 // comparisons.csv: a header and one line per row (columns in experiments/README.md).
-std::string comparisons_csv(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows);
+std::string comparisons_csv(const std::vector<PointResults>& points,
+                            const std::vector<ComparisonRow>& rows);
 
 // A table's "seeds" cell: the seeds counted, then how many of the point's trials
 // diverged ("8 (2 of 10 diverged)"), failed or are missing.
 std::string seeds_cell(int counted, int trials, int diverged, int failed, int missing);
 
 // The headline table of summary.md: one line per point for `metric`, sorted best first.
-std::string comparisons_markdown(const std::vector<PointResults>& points, const std::vector<ComparisonRow>& rows,
+std::string comparisons_markdown(const std::vector<PointResults>& points,
+                                 const std::vector<ComparisonRow>& rows,
                                  const std::vector<std::string>& keys, const std::string& metric);
 
 }  // namespace ablate::experiments

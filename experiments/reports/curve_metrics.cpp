@@ -12,7 +12,8 @@ Curve read_curve(const std::string& metrics_jsonl, const std::string& key) {
   for (std::string line; std::getline(in, line);) {
     if (line.empty()) continue;
     const nlohmann::json e = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (e.is_discarded() || !e.contains(key) || !e[key].is_number() || !e.contains("step")) continue;
+    if (e.is_discarded() || !e.contains(key) || !e[key].is_number() || !e.contains("step"))
+      continue;
     const double v = e[key].get<double>();
     if (std::isfinite(v)) curve.emplace_back(e["step"].get<std::int64_t>(), v);
   }
@@ -26,7 +27,8 @@ double curve_auc(const Curve& curve, std::int64_t train_steps) {
   if (last <= first) return curve.back().second;
   double area = 0;
   for (std::size_t i = 1; i < curve.size(); ++i)
-    area += (double(curve[i].first - curve[i - 1].first)) * (curve[i].second + curve[i - 1].second) / 2;
+    area +=
+        (double(curve[i].first - curve[i - 1].first)) * (curve[i].second + curve[i - 1].second) / 2;
   area += (last - double(curve.back().first)) * curve.back().second;  // held after an early stop
   return area / (last - first);
 }

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "experiments/io/atomic_file.h"
-#include "experiments/tasks/forecast_baselines.h"
-#include "experiments/reports/mean_std.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/records/trial_summary.h"
+#include "experiments/reports/mean_std.h"
+#include "experiments/tasks/forecast_baselines.h"
 
 namespace ablate::experiments {
 
@@ -68,10 +68,14 @@ std::string forecast_baselines_section(const std::string& run_dir, const RunPoin
   if (!any) return "";
 
   std::ostringstream md;
-  md << "\n## Baselines\n\nTest metrics of the naive, seasonal naive and linear (least squares from the lookback "
-        "window) forecasts on the same test windows as the models, beside each point's mean over seeds "
-        "(experiments/tasks/README.md, forecast). mse and mae are in the model's units (z-scored with normalize); "
-        "mase and smape are in the data's units, averaged over the target series; lower is better.\n\n| forecast |";
+  md << "\n## Baselines\n\nTest metrics of the naive, seasonal naive and linear (least squares "
+        "from the lookback "
+        "window) forecasts on the same test windows as the models, beside each point's mean over "
+        "seeds "
+        "(experiments/tasks/README.md, forecast). mse and mae are in the model's units (z-scored "
+        "with normalize); "
+        "mase and smape are in the data's units, averaged over the target series; lower is "
+        "better.\n\n| forecast |";
   for (const std::string& m : shown_metrics()) md << " " << m << " |";
   md << "\n|---|";
   for (std::size_t i = 0; i < shown_metrics().size(); ++i) md << "---|";

@@ -22,12 +22,14 @@ std::string lm_samples_section(const std::string& run_dir, const RunPoints& run)
       if (t.seed < best_seed && std::filesystem::exists(path)) best_seed = t.seed, best_path = path;
     }
     if (best_path.empty()) continue;
-    out += "### " + (p.label.empty() ? std::string("samples") : p.label) + " (seed " + std::to_string(best_seed) +
-           ")\n\n```text\n" + read_file(best_path) + "```\n\n";
+    out += "### " + (p.label.empty() ? std::string("samples") : p.label) + " (seed " +
+           std::to_string(best_seed) + ")\n\n```text\n" + read_file(best_path) + "```\n\n";
   }
   if (out.empty()) return "";
-  return "## Samples\n\nText each point's model generated after the beginnings of test documents (sampled at "
-         "temperature 1 from its distribution, 200 tokens; samples.txt in the trial's directory).\n\n" +
+  return "## Samples\n\nText each point's model generated after the beginnings of test documents "
+         "(sampled at "
+         "temperature 1 from its distribution, 200 tokens; samples.txt in the trial's "
+         "directory).\n\n" +
          out;
 }
 

@@ -31,7 +31,8 @@ std::vector<Heading> headings_of(const std::vector<std::string>& lines) {
   std::vector<Heading> out;
   bool fenced = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].starts_with("```")) fenced = !fenced;
+    if (lines[i].starts_with("```"))
+      fenced = !fenced;
     else if (!fenced)
       if (const int level = heading_level(lines[i]); level > 0) out.push_back({i, level});
   }
@@ -58,13 +59,17 @@ std::string sections_missing_from(const std::string& original, const std::string
         end = headings[j].line;
         break;
       }
-    for (std::size_t i = h.line; i < end; ++i) kept += (heading_lines.count(i) ? "#" : "") + lines[i] + "\n";
+    for (std::size_t i = h.line; i < end; ++i)
+      kept += (heading_lines.count(i) ? "#" : "") + lines[i] + "\n";
     kept_until = end;
   }
   if (kept.empty()) return "";
-  return "\n## Not rebuilt: from the original report\n\nWhat follows needs what this folder's record does not hold "
-         "(validation curves, per-layer values, samples, the plots' data): it is the report made from the run "
-         "directory, not recomputed by the statistics above.\n\n" + kept;
+  return "\n## Not rebuilt: from the original report\n\nWhat follows needs what this folder's "
+         "record does not hold "
+         "(validation curves, per-layer values, samples, the plots' data): it is the report made "
+         "from the run "
+         "directory, not recomputed by the statistics above.\n\n" +
+         kept;
 }
 
 }  // namespace ablate::experiments

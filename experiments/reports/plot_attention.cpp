@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <sstream>
 
+#include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/io/atomic_file.h"
 #include "experiments/reports/plot_figures.h"
 #include "experiments/reports/plot_gnuplot.h"
 
@@ -70,7 +70,8 @@ std::vector<Figure> attention_figures(const PlotRun& run, const std::string& run
     for (std::size_t h = 0; h < heads.size(); ++h) {
       if (h) data << "\n\n";
       for (const nlohmann::json& row : heads[h]) {
-        for (std::size_t k = 0; k < row.size(); ++k) data << (k ? " " : "") << gp_number(row[k].get<double>());
+        for (std::size_t k = 0; k < row.size(); ++k)
+          data << (k ? " " : "") << gp_number(row[k].get<double>());
         data << "\n";
       }
     }
@@ -78,9 +79,11 @@ std::vector<Figure> attention_figures(const PlotRun& run, const std::string& run
     const nlohmann::json& keys = a[m.value("keys", "source")];
     std::ostringstream body;
     // The point's values go in a footer line: in the title they would not fit.
-    body << "set multiplot layout 1," << heads.size() << " title " << gp_string(name + "   (trial " + trial->id + ")")
-         << "\n"
-         << (label.empty() ? "" : "set label 1 " + gp_string(label) + " at screen 0.5, screen 0.015 center\n")
+    body << "set multiplot layout 1," << heads.size() << " title "
+         << gp_string(name + "   (trial " + trial->id + ")") << "\n"
+         << (label.empty()
+                 ? ""
+                 : "set label 1 " + gp_string(label) + " at screen 0.5, screen 0.015 center\n")
          << "set palette defined (0 '#ffffff', 1 '#08306b')\nset cbrange [0:1]\nunset colorbox\n"
          << "set xtics " << tics(keys) << " rotate by 90 right\nset ytics " << tics(queries) << "\n"
          << "set yrange [] reverse\nset xlabel 'key'\nset ylabel 'query'\nset size ratio -1\n";
@@ -88,9 +91,10 @@ std::vector<Figure> attention_figures(const PlotRun& run, const std::string& run
       body << "set title 'head " << h << "'\nplot 'data/" << stem << ".dat' index " << h
            << " matrix with image notitle\n";
     body << "unset multiplot\n";
-    std::string script = script_header(stem, "Attention weights of " + name + " on the first validation example") +
-                         gp_render_each(stem, int(std::max<std::size_t>(820, 360 * heads.size() + 80)), 500,
-                                        body.str());
+    std::string script =
+        script_header(stem, "Attention weights of " + name + " on the first validation example") +
+        gp_render_each(stem, int(std::max<std::size_t>(820, 360 * heads.size() + 80)), 500,
+                       body.str());
     figures.push_back({stem, data.str(), script});
   }
   return figures;

@@ -2,18 +2,17 @@
 
 #include <fcntl.h>
 #include <sys/prctl.h>
-#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
 #include "experiments/io/atomic_file.h"
-
 
 namespace ablate::experiments {
 
@@ -58,17 +57,21 @@ std::string output_variables(const std::string& stem) {
 
 std::string gp_render(const std::string& stem, int width, int height, const std::string& body) {
   std::string size = std::to_string(width) + "," + std::to_string(height);
-  return output_variables(stem) + "set terminal svg size " + size + " noenhanced background '#ffffff'\n" +
-         "set output svg_file\n" + body + "set terminal pngcairo size " + size +
-         " noenhanced background '#ffffff'\n" + "set output png_file\nreplot\nset output\n";
+  return output_variables(stem) + "set terminal svg size " + size +
+         " noenhanced background '#ffffff'\n" + "set output svg_file\n" + body +
+         "set terminal pngcairo size " + size + " noenhanced background '#ffffff'\n" +
+         "set output png_file\nreplot\nset output\n";
 }
 
-std::string gp_render_each(const std::string& stem, int width, int height, const std::string& body) {
+std::string gp_render_each(const std::string& stem, int width, int height,
+                           const std::string& body) {
   std::string size = std::to_string(width) + "," + std::to_string(height);
   std::string script = output_variables(stem);
-  for (const auto& [terminal, var] : {std::pair{"svg", "svg_file"}, std::pair{"pngcairo", "png_file"}})
-    script += std::string("set terminal ") + terminal + " size " + size + " noenhanced background '#ffffff'\n" +
-              "set output " + var + "\n" + body + "set output\n";
+  for (const auto& [terminal, var] :
+       {std::pair{"svg", "svg_file"}, std::pair{"pngcairo", "png_file"}})
+    script += std::string("set terminal ") + terminal + " size " + size +
+              " noenhanced background '#ffffff'\n" + "set output " + var + "\n" + body +
+              "set output\n";
   return script;
 }
 
@@ -93,7 +96,8 @@ std::string failure(const std::string& dir, const std::string& script, const std
 
 }  // namespace
 
-void run_gnuplot(const std::string& dir, const std::string& script, const std::string& definitions) {
+void run_gnuplot(const std::string& dir, const std::string& script,
+                 const std::string& definitions) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
     throw std::runtime_error(
@@ -111,7 +115,8 @@ void run_gnuplot(const std::string& dir, const std::string& script, const std::s
   pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0)
-    throw std::runtime_error(failure(dir, script, std::string("not started: fork: ") + std::strerror(errno), ""));
+    throw std::runtime_error(
+        failure(dir, script, std::string("not started: fork: ") + std::strerror(errno), ""));
   if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(126);  // the parent died before prctl
@@ -142,7 +147,8 @@ void run_gnuplot(const std::string& dir, const std::string& script, const std::s
     throw std::runtime_error(
         failure(dir, script, "was killed by signal " + std::to_string(WTERMSIG(status)), err));
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-    throw GnuplotMissing(failure(dir, script, "could not be started; install it (Debian: gnuplot-nox)", err));
+    throw GnuplotMissing(
+        failure(dir, script, "could not be started; install it (Debian: gnuplot-nox)", err));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw std::runtime_error(
         failure(dir, script, "exited with status " + std::to_string(WEXITSTATUS(status)), err));
@@ -185,10 +191,12 @@ void render_plot(const std::string& dir, const std::string& stem) {
     discard();
     throw;
   }
-  for (const auto& [file, ext] : {std::pair{svg, std::string(".svg")}, std::pair{png, std::string(".png")}})
+  for (const auto& [file, ext] :
+       {std::pair{svg, std::string(".svg")}, std::pair{png, std::string(".png")}})
     if (!image_complete(dir + "/" + file, ext)) {
       discard();
-      throw std::runtime_error(dir + "/" + stem + ext + ": gnuplot wrote an incomplete image (is the disk full?)");
+      throw std::runtime_error(dir + "/" + stem + ext +
+                               ": gnuplot wrote an incomplete image (is the disk full?)");
     }
   std::filesystem::rename(dir + "/" + svg, dir + "/" + stem + ".svg");
   std::filesystem::rename(dir + "/" + png, dir + "/" + stem + ".png");

@@ -37,7 +37,8 @@ std::string gp_render_each(const std::string& stem, int width, int height, const
 struct GnuplotMissing : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-void run_gnuplot(const std::string& dir, const std::string& script, const std::string& definitions = "");
+void run_gnuplot(const std::string& dir, const std::string& script,
+                 const std::string& definitions = "");
 // Renders <stem>.gp (written by gp_render or gp_render_each) in `dir` to <stem>.svg and
 // <stem>.png atomically: gnuplot writes temporary files, which must be complete images
 // before they are renamed into place. Throws std::runtime_error naming the file

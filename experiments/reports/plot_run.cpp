@@ -59,7 +59,8 @@ PlotRun load_plot_run(const std::string& run_dir, const json& trial_index) {
   if (trial_index.contains("swept_keys") && trial_index["swept_keys"].is_array())
     run.keys = trial_index["swept_keys"].get<std::vector<std::string>>();
   run.forecast = trial_index.value("family", "seq2seq") == "forecast";
-  run.primary = test_metrics(trial_index.value("task", std::string(run.forecast ? "forecast" : ""))).front();
+  run.primary =
+      test_metrics(trial_index.value("task", std::string(run.forecast ? "forecast" : ""))).front();
   run.higher_is_better = higher_is_better(run.primary);
   if (!trial_index.contains("trials") || !trial_index["trials"].is_array()) return run;
 

@@ -15,7 +15,8 @@ std::vector<std::string> write_plots(const std::string& run_dir, const nlohmann:
                                      std::size_t /*trials*/) {
   PlotRun run = load_plot_run(run_dir, trial_index);
   std::vector<Figure> figures;
-  for (auto* build : {&loss_curve_figures, &metric_vs_key_figures, &horizon_figures, &by_length_figures})
+  for (auto* build :
+       {&loss_curve_figures, &metric_vs_key_figures, &horizon_figures, &by_length_figures})
     for (Figure& f : build(run)) figures.push_back(std::move(f));
   for (Figure& f : attention_figures(run, run_dir)) figures.push_back(std::move(f));
   if (figures.empty()) return {};

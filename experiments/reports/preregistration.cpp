@@ -13,9 +13,9 @@
 #include "experiments/config/experiment.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/code_version.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/claims_report.h"
-#include "experiments/records/code_version.h"
 #include "experiments/stats/verdicts.h"
 
 namespace ablate::experiments {
@@ -45,7 +45,8 @@ std::string utc_now() {
 
 std::string seeds_text(const json& index) {
   std::set<std::uint64_t> seeds;
-  for (const json& t : index.value("trials", json::array())) seeds.insert(t.value("seed", std::uint64_t(0)));
+  for (const json& t : index.value("trials", json::array()))
+    seeds.insert(t.value("seed", std::uint64_t(0)));
   std::string out;
   for (std::uint64_t s : seeds) out += (out.empty() ? "" : ", ") + std::to_string(s);
   return out;
@@ -75,7 +76,8 @@ void freeze_preregistration(const std::string& run_dir, const Experiment& e) {
                     {"alpha", stats::kAlpha},
                     {"claims", claims_json(e.report.claims)},
                     {"metric", e.report.metric},
-                    {"equivalence_margin", e.report.equivalence_margin ? json(*e.report.equivalence_margin) : json()},
+                    {"equivalence_margin",
+                     e.report.equivalence_margin ? json(*e.report.equivalence_margin) : json()},
                     {"seeds", seeds_text(index)},
                     {"tune_grid", tune_grid_text(index)}};
   // Written whole beside its name, then linked to it: link() fails if another process
@@ -102,7 +104,8 @@ std::optional<Preregistration> read_preregistration(const std::string& run_dir) 
     p.tune_grid = record.at("tune_grid").get<std::string>();
     for (const ClaimSpec& c : p.claims) stats::expectation_from(c.expect);  // a word the rules know
     return p;
-  } catch (const std::exception& e) {  // a value of another type, a key missing, an unknown expectation
+  } catch (
+      const std::exception& e) {  // a value of another type, a key missing, an unknown expectation
     throw std::runtime_error(path + ": not a pre-registration record (" + e.what() + ")");
   }
 }

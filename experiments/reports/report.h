@@ -53,15 +53,16 @@ struct RunPoints {
   std::string name;  // the run directory's name
   std::vector<std::string> keys;
   bool forecast = false;
-  std::string task;  // its kind: which metrics it has (test_metrics)
+  std::string task;                       // its kind: which metrics it has (test_metrics)
   std::vector<std::string> test_metrics;  // the task's, with per-length / per-context ones found
   std::vector<std::pair<std::string, std::string>> baseline;
   std::string metric;  // "" = the primary test metric
   std::optional<double> equivalence_margin;
   std::optional<double> threshold;
   bool grad_norms_at_init = false;  // summary.md's table of them (telemetry_report.h)
-  std::vector<std::string> curve_metrics;  // auc_<primary>, and steps_to_<primary>_<T> with a threshold
-  std::vector<ClaimSpec> claims;           // [[report.claims]]
+  std::vector<std::string>
+      curve_metrics;              // auc_<primary>, and steps_to_<primary>_<T> with a threshold
+  std::vector<ClaimSpec> claims;  // [[report.claims]]
   // What was frozen when the run's first trial started (none for older runs), and the
   // seeds and [tune] grid now, to compare with it.
   std::optional<Preregistration> preregistration;
@@ -85,7 +86,8 @@ struct ComparisonReport {
   std::string csv, markdown;
   ClaimsReport claims;  // empty without [[report.claims]]
 };
-ComparisonReport comparison_report(const RunPoints& run, const std::vector<std::optional<std::size_t>>& baselines,
+ComparisonReport comparison_report(const RunPoints& run,
+                                   const std::vector<std::optional<std::size_t>>& baselines,
                                    const std::string& baseline_text);
 
 }  // namespace ablate::experiments

@@ -26,8 +26,8 @@ std::string p_text(double p) {
 }
 
 std::string difference_text(const stats::Comparison& c) {
-  return std::string(c.diff > 0 ? "+" : "") + short_number(c.diff) + " [" + short_number(c.diff_ci_low) + ", " +
-         short_number(c.diff_ci_high) + "]";
+  return std::string(c.diff > 0 ? "+" : "") + short_number(c.diff) + " [" +
+         short_number(c.diff_ci_low) + ", " + short_number(c.diff_ci_high) + "]";
 }
 
 std::string csv_field(const std::string& s) {

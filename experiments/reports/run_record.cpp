@@ -1,5 +1,6 @@
 #include "experiments/reports/run_record.h"
 
+#include <unistd.h>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -12,12 +13,11 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
-#include <unistd.h>
 
-#include "experiments/io/scratch_folder.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/csv_cells.h"
 #include "experiments/io/json_file.h"
+#include "experiments/io/scratch_folder.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/markdown_sections.h"
 #include "experiments/reports/plot_run.h"
@@ -65,7 +65,9 @@ std::string record_line(const std::string& id, const json& summary, const json* 
 
 std::string header_line(const std::string& source, const json& index, const std::string& run_dir,
                         const std::string& kept_sections) {
-  json header{{"record", "ablate run record"}, {"version", kVersion}, {"source", source},
+  json header{{"record", "ablate run record"},
+              {"version", kVersion},
+              {"source", source},
               {RunDir::kTrialIndex, portable_index(index)}};
   const RunDir run(run_dir);
   if (fs::exists(run.preregistration()))
@@ -79,8 +81,10 @@ std::string header_line(const std::string& source, const json& index, const std:
 // where a summary lacks them; a part that is not an object is an error naming `where`.
 void complete_summary(json& s, const std::string& where) {
   for (const char* part : {"final", "best", "test"}) {
-    if (!s.contains(part)) s[part] = json::object();
-    else if (!s[part].is_object()) throw std::runtime_error(where + ": summary." + part + " must be an object");
+    if (!s.contains(part))
+      s[part] = json::object();
+    else if (!s[part].is_object())
+      throw std::runtime_error(where + ": summary." + part + " must be an object");
   }
   for (const char* key : {"steps", "params", "wall_seconds", "steps_per_second"})
     if (!s.contains(key)) s[key] = nullptr;
@@ -95,8 +99,8 @@ void complete_summary(json& s, const std::string& where) {
 // A results.csv cell as the summary.json value it was printed from (report.cpp's
 // number(): six significant digits, or a string such as "inf").
 json cell_value(const std::string& cell) {
-  if (!cell.empty() && cell.size() < 19 && cell.find_first_not_of("0123456789", cell[0] == '-') == std::string::npos &&
-      cell != "-")
+  if (!cell.empty() && cell.size() < 19 &&
+      cell.find_first_not_of("0123456789", cell[0] == '-') == std::string::npos && cell != "-")
     return std::stoll(cell);  // a count: steps, a step, parameters
   const char* begin = cell.c_str();
   char* end = nullptr;
@@ -114,26 +118,37 @@ json summary_from_row(const std::vector<std::string>& header, const std::vector<
     const std::string& name = header[c];
     const std::string& cell = row[c];
     if (cell.empty()) continue;
-    if (name == "status") s["status"] = cell;
-    else if (name == "best_step") s["best"]["step"] = cell_value(cell);
-    else if (telemetry.count(name)) s["telemetry"][name] = cell_value(cell);
-    else if (name == "attention_path") s["computation"]["attention"]["path"] = cell;
-    else if (name == "gemm_backend" || name == "precision") s["computation"][name] = cell;
-    else if (name.starts_with("test_")) s["test"][name.substr(5)] = cell_value(cell);
-    else if (name.starts_with("final_")) s["final"][name.substr(6)] = cell_value(cell);
-    else if (name.starts_with("best_")) s["best"][name.substr(5)] = cell_value(cell);
-    else s[name] = cell_value(cell);
+    if (name == "status")
+      s["status"] = cell;
+    else if (name == "best_step")
+      s["best"]["step"] = cell_value(cell);
+    else if (telemetry.count(name))
+      s["telemetry"][name] = cell_value(cell);
+    else if (name == "attention_path")
+      s["computation"]["attention"]["path"] = cell;
+    else if (name == "gemm_backend" || name == "precision")
+      s["computation"][name] = cell;
+    else if (name.starts_with("test_"))
+      s["test"][name.substr(5)] = cell_value(cell);
+    else if (name.starts_with("final_"))
+      s["final"][name.substr(6)] = cell_value(cell);
+    else if (name.starts_with("best_"))
+      s["best"][name.substr(5)] = cell_value(cell);
+    else
+      s[name] = cell_value(cell);
   }
   complete_summary(s, RunDir::kResults);
   return s;
 }
 
 bool is_telemetry_column(const std::string& name) {
-  return name == "init_grad_norm" || name.starts_with("init_grad_ratio_") || name.starts_with("bn_");
+  return name == "init_grad_norm" || name.starts_with("init_grad_ratio_") ||
+         name.starts_with("bn_");
 }
 
 // A results.csv as trial id → column → cell.
-std::map<std::string, std::map<std::string, std::string>> csv_cells_by_trial(const std::string& csv) {
+std::map<std::string, std::map<std::string, std::string>> csv_cells_by_trial(
+    const std::string& csv) {
   std::map<std::string, std::map<std::string, std::string>> out;
   std::istringstream in(csv);
   std::string line;
@@ -143,7 +158,8 @@ std::map<std::string, std::map<std::string, std::string>> csv_cells_by_trial(con
     if (line.empty()) continue;
     const std::vector<std::string> cells = split_csv_cells(line);
     auto& row = out[cells[0]];
-    for (std::size_t c = 0; c < header.size(); ++c) row[header[c]] = c < cells.size() ? cells[c] : "";
+    for (std::size_t c = 0; c < header.size(); ++c)
+      row[header[c]] = c < cells.size() ? cells[c] : "";
   }
   return out;
 }
@@ -160,10 +176,11 @@ std::string first_difference(const std::string& original, const std::string& reb
       auto c = other->second.find(column);
       if (c == other->second.end()) return "column " + excerpt(column) + " is not rebuilt";
       if (c->second != cell)
-        return "trial " + id + ", " + excerpt(column) + ": \"" + excerpt(cell) + "\" rebuilt as \"" +
-               excerpt(c->second) + "\"";
+        return "trial " + id + ", " + excerpt(column) + ": \"" + excerpt(cell) +
+               "\" rebuilt as \"" + excerpt(c->second) + "\"";
     }
-    if (other->second.size() != row.size()) return "the rebuilt file has columns the original does not";
+    if (other->second.size() != row.size())
+      return "the rebuilt file has columns the original does not";
   }
   if (a.size() != b.size()) return "the rebuilt file has trials the original does not";
   return "";
@@ -186,8 +203,8 @@ struct ParsedRecord {
   json index, preregistration;  // preregistration null when none
   std::optional<std::string> experiment_toml;
   std::map<std::string, std::pair<json, std::string>> trials;  // id → summary, metrics.jsonl
-  std::map<std::string, json> attention;                        // id → attention.json
-  std::map<std::string, std::string> samples;                   // id → samples.txt
+  std::map<std::string, json> attention;                       // id → attention.json
+  std::map<std::string, std::string> samples;                  // id → samples.txt
 };
 
 // The record at `path`; whatever is wrong with it is a std::invalid_argument naming
@@ -213,14 +230,16 @@ ParsedRecord parse_run_record(const std::string& path) {
     if (!header.is_object() || header.value("record", json()) != "ablate run record")
       throw std::runtime_error(where() + ": not an ablate run record (its first line names none)");
     if (header.value("version", json()) != kVersion)
-      throw std::runtime_error(where() + ": record version " + excerpt(header.value("version", json()).dump()) +
+      throw std::runtime_error(where() + ": record version " +
+                               excerpt(header.value("version", json()).dump()) +
                                "; this ablate reads version " + std::to_string(kVersion));
     out.meta.source = header.value("source", "");
     if (out.meta.source != kFromRunDirectory && out.meta.source != kFromResultsCsv)
       throw std::runtime_error(where() + ": source must be \"run directory\" or \"results.csv\"");
     out.meta.kept_sections = header.value("kept_sections", "");
     out.index = header.at(RunDir::kTrialIndex);
-    if (!out.index.is_object()) throw std::runtime_error(where() + ": trials.json must be an object");
+    if (!out.index.is_object())
+      throw std::runtime_error(where() + ": trials.json must be an object");
     std::set<std::string> ids;
     for (const json& t : out.index.at("trials")) {
       const std::string id = t.at("id").get<std::string>();
@@ -234,8 +253,10 @@ ParsedRecord parse_run_record(const std::string& path) {
       out.experiment_toml = header[RunDir::kExperiment].get<std::string>();
     for (json t = next(false); !t.is_null(); t = next(false)) {
       const std::string id = t.at("id").get<std::string>();
-      if (!ids.count(id)) throw std::runtime_error(where() + ": trial \"" + excerpt(id) + "\" is not in trials.json");
-      if (out.trials.count(id)) throw std::runtime_error(where() + ": trial " + id + " is given twice");
+      if (!ids.count(id))
+        throw std::runtime_error(where() + ": trial \"" + excerpt(id) + "\" is not in trials.json");
+      if (out.trials.count(id))
+        throw std::runtime_error(where() + ": trial " + id + " is given twice");
       json summary = t.at("summary");
       if (!summary.is_object()) throw std::runtime_error(where() + ": summary must be an object");
       complete_summary(summary, where());
@@ -278,17 +299,23 @@ Unpacked unpack_record(const std::string& path, const std::string& run_dir) {
 
 std::string origin_note(const Unpacked& u) {
   if (u.source == kFromRunDirectory)
-    return "Rebuilt by `ablate report` from this folder's record.jsonl (the run's trial index and every trial's "
+    return "Rebuilt by `ablate report` from this folder's record.jsonl (the run's trial index and "
+           "every trial's "
            "summary and validation curve, at full precision).";
-  return "Rebuilt by `ablate report` from this folder's record.jsonl, which was derived from results.csv when "
-         "the run directory was no longer at hand: metrics to six significant digits, and no test-set standard "
-         "errors, validation curves or per-layer values. What needs those is not recomputed: the sections under "
+  return "Rebuilt by `ablate report` from this folder's record.jsonl, which was derived from "
+         "results.csv when "
+         "the run directory was no longer at hand: metrics to six significant digits, and no "
+         "test-set standard "
+         "errors, validation curves or per-layer values. What needs those is not recomputed: the "
+         "sections under "
          "\"Not rebuilt\" are the original report's, made from the run directory.";
 }
 
 }  // namespace
 
-void unpack_run_record(const std::string& path, const std::string& run_dir) { (void)unpack_record(path, run_dir); }
+void unpack_run_record(const std::string& path, const std::string& run_dir) {
+  (void)unpack_record(path, run_dir);
+}
 
 void write_run_record(const std::string& run_dir, const json& plotted_index) {
   const RunDir run(run_dir);
@@ -338,7 +365,8 @@ void derive_run_record(const std::string& results_dir, const Experiment& experim
   if (!std::getline(in, line)) throw std::runtime_error(csv_path + ": empty");
   const std::vector<std::string> header = split_csv_cells(line);
   if (header.size() < 2 || header[0] != "trial")
-    throw std::runtime_error(csv_path + ":1: not an ablate results.csv (its first column is not \"trial\")");
+    throw std::runtime_error(csv_path +
+                             ":1: not an ablate results.csv (its first column is not \"trial\")");
   const auto seed_column = std::find(header.begin(), header.end(), "seed");
   if (seed_column == header.end()) throw std::runtime_error(csv_path + ":1: no \"seed\" column");
   std::set<std::string> telemetry;
@@ -349,17 +377,20 @@ void derive_run_record(const std::string& results_dir, const Experiment& experim
     if (!line.empty()) {
       std::vector<std::string> cells = split_csv_cells(line);
       if (!rows.emplace(cells[0], cells).second)
-        throw std::runtime_error(csv_path + ":" + std::to_string(number) + ": trial " + excerpt(cells[0]) + " twice");
+        throw std::runtime_error(csv_path + ":" + std::to_string(number) + ": trial " +
+                                 excerpt(cells[0]) + " twice");
     }
   const json index = trial_index_json(experiment);
   std::set<std::string> defined;
   for (const json& t : index["trials"]) defined.insert(t["id"].get<std::string>());
   for (const auto& [id, row] : rows)
     if (!defined.count(id))
-      throw std::runtime_error(csv_path + ": trial " + excerpt(id) + " is not one the experiment file defines now");
+      throw std::runtime_error(csv_path + ": trial " + excerpt(id) +
+                               " is not one the experiment file defines now");
   for (const std::string& id : defined)
     if (!rows.count(id))
-      throw std::runtime_error(csv_path + ": the experiment file defines trial " + id + ", which it does not have");
+      throw std::runtime_error(csv_path + ": the experiment file defines trial " + id +
+                               ", which it does not have");
 
   const std::size_t first_value = std::size_t(seed_column - header.begin()) + 1;
   std::string record_trials;
@@ -367,7 +398,8 @@ void derive_run_record(const std::string& results_dir, const Experiment& experim
     const std::vector<std::string>& row = rows.at(t["id"].get<std::string>());
     const std::size_t status = first_value;
     if (row.size() <= status || row[status] == "missing") continue;
-    record_trials += record_line(t["id"], summary_from_row(header, row, telemetry, first_value), nullptr);
+    record_trials +=
+        record_line(t["id"], summary_from_row(header, row, telemetry, first_value), nullptr);
   }
 
   // Rebuild in a scratch folder: first to learn which sections of the original
@@ -397,7 +429,8 @@ void derive_run_record(const std::string& results_dir, const Experiment& experim
 ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
   const RunSource source(results_dir);
   if (!source.from_record())
-    throw std::invalid_argument(results_dir + " is a run directory: its reports are written from its trials");
+    throw std::invalid_argument(results_dir +
+                                " is a run directory: its reports are written from its trials");
   const RunDir run(source.run_dir()), results(results_dir);
   ReportSummary summary;
   try {
@@ -428,8 +461,10 @@ RunSource::RunSource(const std::string& dir) {
     return;
   }
   if (!fs::exists(given.record()))
-    throw std::runtime_error(dir + ": neither a run directory (no trials.json; run `ablate run` first) nor a "
-                             "results folder (no record.jsonl)");
+    throw std::runtime_error(
+        dir +
+        ": neither a run directory (no trials.json; run `ablate run` first) nor a "
+        "results folder (no record.jsonl)");
   // Should unpacking throw, the scratch folder (a member already made) goes with it.
   scratch_ = std::make_unique<ScratchFolder>("ablate-record");
   run_dir_ = scratch_->path() + "/" + folder_name(dir);

@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "experiments/io/atomic_file.h"
-#include "experiments/reports/mean_std.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
+#include "experiments/reports/mean_std.h"
 
 namespace ablate::experiments {
 
@@ -33,8 +33,10 @@ double number_of(const json& v) {
 bool natural_less(const std::string& a, const std::string& b) {
   std::size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
-      std::size_t i_end = a.find_first_not_of("0123456789", i), j_end = b.find_first_not_of("0123456789", j);
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t i_end = a.find_first_not_of("0123456789", i),
+                  j_end = b.find_first_not_of("0123456789", j);
       if (i_end == std::string::npos) i_end = a.size();
       if (j_end == std::string::npos) j_end = b.size();
       const std::string x = a.substr(i, i_end - i), y = b.substr(j, j_end - j);
@@ -72,7 +74,8 @@ std::vector<std::pair<std::string, double>> last_to_first_ratios(const json& gro
   std::vector<std::pair<std::string, double>> out;
   for (const std::string& stack : stacks) {
     const std::map<long, double>& norms = layers[stack];
-    if (norms.size() >= 2 && norms.begin()->first == 0) out.emplace_back(stack, norms.rbegin()->second / norms.at(0));
+    if (norms.size() >= 2 && norms.begin()->first == 0)
+      out.emplace_back(stack, norms.rbegin()->second / norms.at(0));
   }
   return out;
 }
@@ -86,7 +89,8 @@ double module_average(const json& modules, const char* which) {
 }
 
 // The summaries of a point's trials at its chosen setting that finished (ok or diverged).
-std::vector<json> finished_summaries(const std::string& run_dir, const json& index, const PointResults& point) {
+std::vector<json> finished_summaries(const std::string& run_dir, const json& index,
+                                     const PointResults& point) {
   std::vector<json> out;
   for (const TrialRef& t : chosen_trials(index, point)) {
     const std::string path = RunDir(run_dir).trial(t.id).summary();
@@ -100,7 +104,8 @@ std::vector<json> finished_summaries(const std::string& run_dir, const json& ind
 // "| k1 | k2 |" cells of a point's swept values, and the matching header and rule.
 std::string key_cells(const RunPoints& run, const PointResults& p) {
   std::string out = "|";
-  for (const std::string& k : run.keys) out += " " + (p.values.count(k) ? p.values.at(k) : std::string()) + " |";
+  for (const std::string& k : run.keys)
+    out += " " + (p.values.count(k) ? p.values.at(k) : std::string()) + " |";
   return out;
 }
 std::string table_head(const RunPoints& run, const std::vector<std::string>& columns) {
@@ -118,7 +123,8 @@ std::vector<std::pair<std::string, double>> telemetry_values(const json& summary
   if (summary.contains("telemetry") && summary["telemetry"].is_object())
     for (auto it = summary["telemetry"].begin(); it != summary["telemetry"].end(); ++it)
       out.emplace_back(it.key(), number_of(it.value()));
-  if (summary.contains("init_grad_norm")) out.emplace_back("init_grad_norm", number_of(summary.at("init_grad_norm")));
+  if (summary.contains("init_grad_norm"))
+    out.emplace_back("init_grad_norm", number_of(summary.at("init_grad_norm")));
   if (summary.contains("init_grad_norms"))
     for (const auto& [stack, ratio] : last_to_first_ratios(summary.at("init_grad_norms")))
       out.emplace_back("init_grad_ratio_" + stack, ratio);
@@ -143,7 +149,8 @@ std::vector<std::string> telemetry_columns(const std::vector<const json*>& summa
     for (const auto& [name, v] : telemetry_values(*s)) {
       init |= name == "init_grad_norm";
       drift |= name.starts_with("bn_");
-      if (name.starts_with("init_grad_ratio_") && std::find(ratios.begin(), ratios.end(), name) == ratios.end())
+      if (name.starts_with("init_grad_ratio_") &&
+          std::find(ratios.begin(), ratios.end(), name) == ratios.end())
         ratios.push_back(name);
     }
   }
@@ -151,7 +158,9 @@ std::vector<std::string> telemetry_columns(const std::vector<const json*>& summa
   std::vector<std::string> out;
   if (init) out.push_back("init_grad_norm");
   out.insert(out.end(), ratios.begin(), ratios.end());
-  if (drift) out.insert(out.end(), {"bn_mean_drift", "bn_var_drift", "bn_mean_drift_last", "bn_var_drift_last"});
+  if (drift)
+    out.insert(out.end(),
+               {"bn_mean_drift", "bn_var_drift", "bn_mean_drift_last", "bn_var_drift_last"});
   return out;
 }
 
@@ -169,12 +178,14 @@ std::string init_grad_norms_section(const std::string& run_dir, const RunPoints&
       values[i]["global"].push_back(number_of(s.value("init_grad_norm", json())));
       const json& norms = s.at("init_grad_norms");
       for (auto it = norms.begin(); it != norms.end(); ++it) {
-        if (std::find(groups.begin(), groups.end(), it.key()) == groups.end()) groups.push_back(it.key());
+        if (std::find(groups.begin(), groups.end(), it.key()) == groups.end())
+          groups.push_back(it.key());
         values[i][it.key()].push_back(number_of(it.value()));
       }
       for (const auto& [stack, ratio] : last_to_first_ratios(norms)) {
         const std::string column = stack + " last/first";
-        if (std::find(ratios.begin(), ratios.end(), column) == ratios.end()) ratios.push_back(column);
+        if (std::find(ratios.begin(), ratios.end(), column) == ratios.end())
+          ratios.push_back(column);
         values[i][column].push_back(ratio);
       }
     }
@@ -185,16 +196,23 @@ std::string init_grad_norms_section(const std::string& run_dir, const RunPoints&
   columns.insert(columns.end(), groups.begin(), groups.end());
   columns.insert(columns.end(), ratios.begin(), ratios.end());
   std::ostringstream md;
-  md << "\n## Gradient norms at initialisation\n\nThe gradient norm of each module group (parameter names' first "
-        "three components) for the first training batch at the initial weights, before clipping and before any "
-        "update, mean over seeds (diverged trials included: their first step is as valid as any); `global` is "
-        "the norm of all gradients, `<stack> last/first` the mean ratio of the stack's last layer to its first "
-        "(Xiong et al. 2020: large for post-LN, near 1 for pre-LN). Per trial: summary.json's init_grad_norms, "
+  md << "\n## Gradient norms at initialisation\n\nThe gradient norm of each module group "
+        "(parameter names' first "
+        "three components) for the first training batch at the initial weights, before clipping "
+        "and before any "
+        "update, mean over seeds (diverged trials included: their first step is as valid as any); "
+        "`global` is "
+        "the norm of all gradients, `<stack> last/first` the mean ratio of the stack's last layer "
+        "to its first "
+        "(Xiong et al. 2020: large for post-LN, near 1 for pre-LN). Per trial: summary.json's "
+        "init_grad_norms, "
         "results.csv's init_grad_norm and init_grad_ratio_<stack>.\n\n"
      << table_head(run, columns);
   for (std::size_t i = 0; i < run.points.size(); ++i) {
     md << key_cells(run, run.points[i]) << " " << seeds[i] << " |";
-    for (std::size_t c = 1; c < columns.size(); ++c) md << " " << (values[i][columns[c]].empty() ? "—" : format_mean(values[i][columns[c]])) << " |";
+    for (std::size_t c = 1; c < columns.size(); ++c)
+      md << " " << (values[i][columns[c]].empty() ? "—" : format_mean(values[i][columns[c]]))
+         << " |";
     md << "\n";
   }
   return md.str();
@@ -202,7 +220,8 @@ std::string init_grad_norms_section(const std::string& run_dir, const RunPoints&
 
 std::string norm_drift_section(const std::string& run_dir, const RunPoints& run) {
   const json index = read_json_file(RunDir(run_dir).trial_index());
-  const std::vector<std::string> columns{"bn_mean_drift", "bn_var_drift", "bn_mean_drift_last", "bn_var_drift_last"};
+  const std::vector<std::string> columns{"bn_mean_drift", "bn_var_drift", "bn_mean_drift_last",
+                                         "bn_var_drift_last"};
   std::ostringstream rows;
   bool any = false;
   for (const PointResults& p : run.points) {
@@ -220,13 +239,20 @@ std::string norm_drift_section(const std::string& run_dir, const RunPoints& run)
     rows << "\n";
   }
   if (!any) return "";
-  return "\n## BatchNorm statistics drift\n\nHow far each training batch's statistics were from the BatchNorm "
-         "running statistics before the batch updated them (Shen et al. 2020, PowerNorm, Fig. 2): the distances "
-         "(1/d)·‖μ_B − μ‖ of the means and (1/d)·‖σ²_B − σ²‖ of the variances over the d features, averaged over "
-         "training batches and over the BatchNorm modules, mean ± std over seeds (non-finite values left out); "
-         "over all of training, and over the last evaluation interval (`_last`). Per module: summary.json's "
+  return "\n## BatchNorm statistics drift\n\nHow far each training batch's statistics were from "
+         "the BatchNorm "
+         "running statistics before the batch updated them (Shen et al. 2020, PowerNorm, Fig. 2): "
+         "the distances "
+         "(1/d)·‖μ_B − μ‖ of the means and (1/d)·‖σ²_B − σ²‖ of the variances over the d features, "
+         "averaged over "
+         "training batches and over the BatchNorm modules, mean ± std over seeds (non-finite "
+         "values left out); "
+         "over all of training, and over the last evaluation interval (`_last`). Per module: "
+         "summary.json's "
          "norm_drift, per evaluation: metrics.jsonl.\n\n" +
-         table_head(run, {"seeds", "mean drift", "var drift", "mean drift (last)", "var drift (last)"}) + rows.str();
+         table_head(run,
+                    {"seeds", "mean drift", "var drift", "mean drift (last)", "var drift (last)"}) +
+         rows.str();
 }
 
 }  // namespace ablate::experiments

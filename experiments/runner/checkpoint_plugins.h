@@ -29,11 +29,11 @@ std::vector<RecordedPlugin> recorded_plugins(const toml::table& config, const st
 // (load_plugin: every check before dlopen) and returns the config's references.
 // Before anything is loaded, throws std::invalid_argument naming the checkpoint when
 // a recorded plugin has no match: its path, its SHA-256, `uses` (what the config
-// names that only the plugin provides, asked only then), and the digest of each --plugin that is not
-// it. PluginError of a --plugin that cannot be loaded becomes std::invalid_argument.
-std::vector<PluginRef> load_checkpoint_plugins(const std::string& checkpoint,
-                                               const std::vector<RecordedPlugin>& recorded,
-                                               const std::vector<std::string>& command_line,
-                                               const std::function<std::vector<std::string>()>& uses);
+// names that only the plugin provides, asked only then), and the digest of each --plugin that is
+// not it. PluginError of a --plugin that cannot be loaded becomes std::invalid_argument.
+std::vector<PluginRef> load_checkpoint_plugins(
+    const std::string& checkpoint, const std::vector<RecordedPlugin>& recorded,
+    const std::vector<std::string>& command_line,
+    const std::function<std::vector<std::string>()>& uses);
 
 }  // namespace ablate::experiments

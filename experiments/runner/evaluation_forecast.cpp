@@ -6,10 +6,10 @@
 // compared with.
 #include <cmath>
 
-#include "experiments/tasks/forecast_baselines.h"
-#include "experiments/tasks/forecast_metrics.h"
 #include "experiments/runner/evaluation.h"
 #include "experiments/runner/stop_signal.h"
+#include "experiments/tasks/forecast_baselines.h"
+#include "experiments/tasks/forecast_metrics.h"
 
 namespace ablate::experiments {
 
@@ -18,7 +18,10 @@ Evaluation Evaluator::evaluate_forecast(Split split) {
   NoGradGuard no_grad;
   auto cached = windows_.find(split);
   if (cached == windows_.end())
-    cached = windows_.emplace(split, task_.forecast_evaluation_batches(split, config_.train.validation_batch)).first;
+    cached = windows_
+                 .emplace(split,
+                          task_.forecast_evaluation_batches(split, config_.train.validation_batch))
+                 .first;
   const std::int64_t H = task_.horizon(), S = task_.series();
   const ForecastContext fallback = identity_context(S);
   const ForecastContext& context = task_.forecast_context() ? *task_.forecast_context() : fallback;

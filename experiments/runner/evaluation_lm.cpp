@@ -8,8 +8,8 @@
 // Blocks are the units of the standard errors (perplexity's by the delta method).
 #include <cmath>
 
-#include "experiments/runner/evaluation.h"
 #include "experiments/records/ratio_metric.h"
+#include "experiments/runner/evaluation.h"
 #include "experiments/runner/stop_signal.h"
 
 namespace ablate::experiments {
@@ -25,9 +25,12 @@ Evaluation Evaluator::evaluate_lm(Split split) {
     auto cached = blocks_.find({split, context});
     if (cached == blocks_.end())
       // The same tokens per batch at every context (memory grows with the context too).
-      cached = blocks_.emplace(std::pair{split, context},
-                               task_.lm_evaluation_batches(
-                                   split, std::max<std::int64_t>(1, config_.train.validation_batch / factor), context))
+      cached = blocks_
+                   .emplace(std::pair{split, context},
+                            task_.lm_evaluation_batches(
+                                split,
+                                std::max<std::int64_t>(1, config_.train.validation_batch / factor),
+                                context))
                    .first;
     RatioMetric nats, bits, correct;
     for (const LmBatch& b : cached->second) {

@@ -4,7 +4,8 @@
 
 namespace ablate::experiments {
 
-InitialGradients measure_initial_gradients(const nn::Module& model, const std::vector<Parameter*>& parameters) {
+InitialGradients measure_initial_gradients(const nn::Module& model,
+                                           const std::vector<Parameter*>& parameters) {
   // Depth 3, the grouping of metrics.jsonl's grad_norms: "encoder.layers.0", "output".
   return {true, nn::global_grad_norm(parameters), nn::grad_norms_by_module(model, 3)};
 }

@@ -13,6 +13,7 @@ namespace ablate::experiments {
 
 // The model's gradients now (after the first backward pass, before clipping); its
 // parameters as clipping sees them, for the global norm.
-InitialGradients measure_initial_gradients(const nn::Module& model, const std::vector<Parameter*>& parameters);
+InitialGradients measure_initial_gradients(const nn::Module& model,
+                                           const std::vector<Parameter*>& parameters);
 
 }  // namespace ablate::experiments

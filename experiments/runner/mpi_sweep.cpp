@@ -87,8 +87,8 @@ Experiment load_copy(const Broadcast& b, const std::string& scratch) {
 }
 
 void worker(mpi::communicator& world, const Broadcast& b) {
-  fs::path scratch = fs::temp_directory_path() /
-                     ("ablate-rank" + std::to_string(world.rank()) + "-" + std::to_string(::getpid()));
+  fs::path scratch = fs::temp_directory_path() / ("ablate-rank" + std::to_string(world.rank()) +
+                                                  "-" + std::to_string(::getpid()));
   fs::create_directories(scratch);
   Experiment e = load_copy(b, scratch.string());
   world.send(0, kReady, 0);
@@ -108,8 +108,12 @@ void worker(mpi::communicator& world, const Broadcast& b) {
       write_file_atomically(TrialDir(dir.string()).resume_state(), a.resume_state);
     TrialOutcome o = run_trial(
         t, e.base_dir, dir.string(),
-        [&](std::int64_t step, double loss) { world.send(0, kProgress, std::make_pair(step, loss)); },
-        [&](const std::string& path) { world.send(0, kState, std::make_pair(a.index, read_file(path))); });
+        [&](std::int64_t step, double loss) {
+          world.send(0, kProgress, std::make_pair(step, loss));
+        },
+        [&](const std::string& path) {
+          world.send(0, kState, std::make_pair(a.index, read_file(path)));
+        });
     Record r{a.index, o.status, o.resumed_from_step, {}, {}};
     for (const auto& f : fs::directory_iterator(dir)) {
       r.names.push_back(f.path().filename().string());
@@ -237,7 +241,8 @@ MpiRunResult run_experiment_mpi(const std::string& file, const RunOptions& optio
       e = load_experiment(file, load_options(options));
       b.file = e.file;
       b.base_dir = std::filesystem::absolute(e.base_dir).string();
-      for (const std::string& p : options.plugins) b.plugins.push_back(std::filesystem::absolute(p).string());
+      for (const std::string& p : options.plugins)
+        b.plugins.push_back(std::filesystem::absolute(p).string());
       b.overrides = options.overrides;
       b.text = read_file(file);
     } catch (const std::exception& err) {
@@ -250,7 +255,8 @@ MpiRunResult run_experiment_mpi(const std::string& file, const RunOptions& optio
     if (b.error.empty()) worker(world, b);
     return result;
   }
-  if (!b.error.empty()) load_experiment(file, load_options(options));  // rethrows the ConfigError for the CLI
+  if (!b.error.empty())
+    load_experiment(file, load_options(options));  // rethrows the ConfigError for the CLI
   result.summary = world.size() == 1 ? run_experiment(e, options) : coordinate(world, e, options);
   return result;
 }

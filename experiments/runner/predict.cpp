@@ -37,7 +37,8 @@ std::vector<std::vector<std::int32_t>> tokenize_sources(const TrainedTrial& t,
                                                         const std::string& input_name) {
   const std::int64_t longest = longest_source(t.config, *t.task);
   const std::string limit = t.config.model.kind == "decoder"
-                                ? std::to_string(longest) + ", what the decoder-only model's max_len = " +
+                                ? std::to_string(longest) +
+                                      ", what the decoder-only model's max_len = " +
                                       std::to_string(t.config.model.transformer.max_len) +
                                       " leaves beside the separator and the longest target"
                                 : "the model's max_len = " + std::to_string(longest);
@@ -53,9 +54,8 @@ std::vector<std::vector<std::int32_t>> tokenize_sources(const TrainedTrial& t,
       throw std::invalid_argument(at_line(input_name, i) +
                                   "empty source (every line is one input)");
     if (std::int64_t(ids.size()) > longest)
-      throw std::invalid_argument(
-          at_line(input_name, i) + "the source has " + std::to_string(ids.size()) +
-          " tokens, more than " + limit);
+      throw std::invalid_argument(at_line(input_name, i) + "the source has " +
+                                  std::to_string(ids.size()) + " tokens, more than " + limit);
     sources.push_back(std::move(ids));
   }
   return sources;
@@ -133,8 +133,9 @@ std::string PredictionTable::tsv() const {
 std::vector<std::string> read_input_lines(const std::string& path) {
   const char* format = "a predict input";
   try {
-    const TextFile file = path == "-" ? TextFile::read(std::cin, "<stdin>", kPredictInputMaxBytes, format)
-                                      : TextFile::read(path, kPredictInputMaxBytes, format);
+    const TextFile file = path == "-"
+                              ? TextFile::read(std::cin, "<stdin>", kPredictInputMaxBytes, format)
+                              : TextFile::read(path, kPredictInputMaxBytes, format);
     std::vector<std::string> lines;
     for (std::size_t i = 0; i < file.line_count(); ++i) lines.emplace_back(file.line(i));
     return lines;
@@ -148,7 +149,8 @@ PredictionTable predict(const PredictOptions& o, const std::vector<std::string>&
   if (o.beam && *o.beam < 1) throw std::invalid_argument("--beam must be at least 1");
   if (o.length && *o.length < 1) throw std::invalid_argument("--length must be at least 1");
   TrainedTrial t = load_trained_trial(o.checkpoint, o.data_dir, o.plugins);
-  kernels::MatmulPrecisionScope precision(matmul_precision_of(t.config));  // as it was trained and evaluated
+  kernels::MatmulPrecisionScope precision(
+      matmul_precision_of(t.config));  // as it was trained and evaluated
   const TaskFamily family = t.task->family();
   const std::string task = "task '" + t.task->name() + "'";
   if (family == TaskFamily::forecast)

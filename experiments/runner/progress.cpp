@@ -11,8 +11,12 @@ namespace ablate::experiments {
 using Clock = std::chrono::steady_clock;
 
 Progress::Progress(int total_trials, int already_done, bool enabled)
-    : enabled_(enabled), tty_(::isatty(2) != 0), total_(total_trials), done_(already_done),
-      start_(Clock::now()), last_print_(Clock::now()) {}
+    : enabled_(enabled),
+      tty_(::isatty(2) != 0),
+      total_(total_trials),
+      done_(already_done),
+      start_(Clock::now()),
+      last_print_(Clock::now()) {}
 
 std::string short_label(const std::string& label) {
   std::istringstream in(label);
@@ -65,7 +69,8 @@ std::string Progress::line() const {
   for (const Running& r : running_)
     if (r.active) {
       const std::string swept = short_label(r.label);
-      s << "  " << (swept.empty() ? r.id.substr(0, 6) : swept) << " step " << r.step << "/" << r.steps << " loss ";
+      s << "  " << (swept.empty() ? r.id.substr(0, 6) : swept) << " step " << r.step << "/"
+        << r.steps << " loss ";
       s.precision(3);
       s << r.loss;
       current += r.step;
@@ -74,7 +79,8 @@ std::string Progress::line() const {
   double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
   std::int64_t progressed = steps_done_ + current;
   // Trials not started yet are assumed as long as the average started one.
-  int started = done_ + int(std::count_if(running_.begin(), running_.end(), [](const Running& r) { return r.active; }));
+  int started = done_ + int(std::count_if(running_.begin(), running_.end(),
+                                          [](const Running& r) { return r.active; }));
   if (progressed > 0 && seconds > 1) {
     double per_step = seconds / double(progressed);
     double average = started ? double(steps_started_total_) / double(started) : 0;

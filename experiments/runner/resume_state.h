@@ -27,18 +27,18 @@ namespace ablate::experiments {
 // What the training loop carries from one step to the next besides the model, the
 // optimizer and the generators.
 struct TrainingProgress {
-  std::int64_t step = 0;         // steps completed
-  double loss_sum = 0;           // training loss since the last evaluation
+  std::int64_t step = 0;  // steps completed
+  double loss_sum = 0;    // training loss since the last evaluation
   std::int64_t loss_count = 0;
-  double best_val = 0;           // best validation loss so far (+inf before the first)
+  double best_val = 0;  // best validation loss so far (+inf before the first)
   std::int64_t evals_without_gain = 0;
   Evaluation final, best;
   // The parameters and buffers at the best validation loss so far (nn::copy_state):
   // what the test set evaluates and the checkpoint holds.
   std::vector<std::pair<std::string, Tensor>> selected;
-  std::string metrics_log;       // metrics.jsonl as written so far
+  std::string metrics_log;  // metrics.jsonl as written so far
   InitialGradients init_gradients;
-  double seconds = 0;            // training time before this state was saved
+  double seconds = 0;  // training time before this state was saved
 };
 
 // Writes the state atomically (an earlier state stays until the new one is complete).

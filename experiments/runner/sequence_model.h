@@ -20,6 +20,7 @@ Tensor teacher_forced_logits(TrialModel& model, const Seq2SeqBatch& batch);
 // ending at its <eos>, then <pad>; max_len is cut to what the model holds
 // (TrialModel::max_len). Greedy for beam_width 1, else beam search of that
 // width (nn/transformer/beam_search.h).
-Tensor decode_sources(TrialModel& model, const Tensor& src, std::int64_t max_len, std::int64_t beam_width);
+Tensor decode_sources(TrialModel& model, const Tensor& src, std::int64_t max_len,
+                      std::int64_t beam_width);
 
 }  // namespace ablate::experiments

@@ -20,7 +20,9 @@ void on_signal(int signal) {
   }
 }
 
-bool stop_asked() { return g_stop.load(std::memory_order_relaxed) != 0; }
+bool stop_asked() {
+  return g_stop.load(std::memory_order_relaxed) != 0;
+}
 
 }  // namespace
 
@@ -40,7 +42,9 @@ StopOnSignals::~StopOnSignals() {
   sigaction(SIGTERM, &g_previous_term, nullptr);
 }
 
-int stop_signal() { return g_stop.load(std::memory_order_relaxed); }
+int stop_signal() {
+  return g_stop.load(std::memory_order_relaxed);
+}
 
 void throw_if_stopped() {
   if (stop_signal()) throw nn::Interrupted("interrupted: asked to stop");

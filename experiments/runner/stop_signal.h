@@ -5,9 +5,9 @@
 // that is evaluating stops inside it too, within one decoding step or batch
 // (nn/interrupt.h): it saves nothing there, and the next run continues it from the
 // state it saved last (every train.resume_every steps), or from step 0 — both give the
-// results of an uninterrupted run. No new trial starts, and the run ends normally: reports for what finished, the lock
-// released, one line saying what was kept and how to resume, exit 128 + the signal. A
-// second SIGINT ends the process at once.
+// results of an uninterrupted run. No new trial starts, and the run ends normally: reports for what
+// finished, the lock released, one line saying what was kept and how to resume, exit 128 + the
+// signal. A second SIGINT ends the process at once.
 namespace ablate::experiments {
 
 // Installs the handlers for its lifetime (restoring the previous ones after).

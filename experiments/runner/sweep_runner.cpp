@@ -1,6 +1,5 @@
 #include "experiments/runner/sweep_runner.h"
 
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -8,24 +7,24 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-#include <nlohmann/json.hpp>
 #include <thread>
 
+#include "autograd/kernels/gemm.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/records/trial_summary.h"
 #include "experiments/reports/preregistration.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/progress.h"
 #include "experiments/runner/resume_state.h"
-#include "autograd/kernels/gemm.h"
 #include "experiments/runner/run_lock.h"
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
-#include "experiments/io/json_file.h"
 
 namespace ablate::experiments {
 
@@ -64,7 +63,8 @@ namespace {
 void remove_temporary_files(const std::string& dir) {
   if (!fs::exists(dir)) return;
   for (const auto& entry : fs::recursive_directory_iterator(dir))
-    if (entry.is_regular_file() && entry.path().filename().string().find(".tmp.") != std::string::npos)
+    if (entry.is_regular_file() &&
+        entry.path().filename().string().find(".tmp.") != std::string::npos)
       fs::remove(entry.path());
 }
 
@@ -122,7 +122,8 @@ int trials_not_in(const RunDir& run, const Experiment& e) {
 SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
   SweepPlan plan;
   RunSummary& summary = plan.summary;
-  summary.run_dir = !e.home_run_dir.empty() && !options.out_given ? e.home_run_dir : options.out + "/" + e.name;
+  summary.run_dir =
+      !e.home_run_dir.empty() && !options.out_given ? e.home_run_dir : options.out + "/" + e.name;
   // Some trials of a sweep already there (a trial's config.toml, or a copy of it, run
   // again): they run into that sweep, whose experiment.toml and trial index stay, and
   // whose reports are rewritten over all its trials — never replaced by a partial run.
@@ -182,17 +183,22 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
 
 void count_outcome(RunSummary& summary, const std::string& status, std::int64_t resumed_from_step) {
   summary.resumed += resumed_from_step > 0;
-  if (status == "ok") ++summary.ok;
-  else if (status == "diverged") ++summary.diverged;
-  else if (status == "interrupted") ++summary.interrupted;
-  else ++summary.failed;
+  if (status == "ok")
+    ++summary.ok;
+  else if (status == "diverged")
+    ++summary.diverged;
+  else if (status == "interrupted")
+    ++summary.interrupted;
+  else
+    ++summary.failed;
 }
 
 RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
   SweepPlan plan = plan_sweep(e, options);
   RunSummary& summary = plan.summary;
   const std::vector<const Trial*>& pending = plan.pending;
-  int jobs = options.jobs > 0 ? options.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+  int jobs =
+      options.jobs > 0 ? options.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   jobs = std::min<int>(jobs, int(std::max<std::size_t>(1, pending.size())));
 
   Progress progress(summary.total, summary.skipped, options.progress);

@@ -6,8 +6,8 @@
 // off the same directory; shards of one sweep share the directory (each locks its own
 // slice), so a job array's tasks can write into one run directory side by side.
 #include <iosfwd>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,9 +17,10 @@ namespace ablate::experiments {
 
 struct RunOptions {
   std::string out = "runs";
-  bool out_given = false;  // --out on the command line (else a trial's config.toml reruns into its own run)
-  int jobs = 0;         // 0 = the number of cores
-  bool force = false;   // rerun finished trials
+  bool out_given =
+      false;     // --out on the command line (else a trial's config.toml reruns into its own run)
+  int jobs = 0;  // 0 = the number of cores
+  bool force = false;  // rerun finished trials
   bool progress = true;
   // --shard K/N: run only the K-th (1-based) of N deterministic, work-balanced slices
   // of the trial list (experiments/runner/trial_order.h). 0/0 = the whole sweep.
@@ -35,7 +36,7 @@ struct RunSummary {
   // Trial directories of earlier versions of the experiment file whose trials are not
   // in this one: kept on disk, left out of the reports.
   int not_in_experiment = 0;
-  int resumed = 0;      // trials that continued from a saved state (resume_state.h)
+  int resumed = 0;  // trials that continued from a saved state (resume_state.h)
   // Finished trials that run again because another GEMM backend trained them: by backend.
   std::map<std::string, int> other_backend;
   int interrupted = 0;  // trials stopped by SIGINT / SIGTERM (stop_signal.h), to run again

@@ -7,13 +7,13 @@
 #include "experiments/config/experiment.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/io/atomic_file.h"
-#include "experiments/runner/checkpoint_plugins.h"
-#include "nn/excerpt.h"
-#include "nn/finite_state.h"
-#include "nn/checkpoint.h"
-#include "nn/safetensors.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
+#include "experiments/runner/checkpoint_plugins.h"
+#include "nn/checkpoint.h"
+#include "nn/excerpt.h"
+#include "nn/finite_state.h"
+#include "nn/safetensors.h"
 
 namespace ablate::experiments {
 
@@ -91,7 +91,8 @@ std::vector<std::string> unknown_components(const TomlDocument& doc, const std::
   read_trial_config(doc.table, where, base_dir, positions, problems, digests);
   std::vector<std::string> out;
   for (const ConfigProblem& p : problems)
-    if (p.message.find("unknown ") != std::string::npos) out.push_back(excerpt(p.key + ": " + p.message, 160));
+    if (p.message.find("unknown ") != std::string::npos)
+      out.push_back(excerpt(p.key + ": " + p.message, 160));
   return out;
 }
 
@@ -107,9 +108,9 @@ TrainedTrial read_trained_trial_config(const std::string& checkpoint, const std:
   TomlDocument doc = parse_toml_text(config_text, where);
   // Plugins come from the command line only (checkpoint_plugins.h), never from the
   // paths the config records.
-  std::vector<PluginRef> loaded = load_checkpoint_plugins(
-      checkpoint, recorded_plugins(doc.table, where), plugins,
-      [&] { return unknown_components(doc, where, t.base_dir); });
+  std::vector<PluginRef> loaded =
+      load_checkpoint_plugins(checkpoint, recorded_plugins(doc.table, where), plugins,
+                              [&] { return unknown_components(doc, where, t.base_dir); });
   PositionIndex positions(doc);
   std::vector<ConfigProblem> problems;
   FileDigests digests;

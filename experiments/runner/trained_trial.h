@@ -39,7 +39,8 @@ TrainedTrial load_trained_trial(const std::string& checkpoint, const std::string
 
 // Only the config part of it: the checkpoint's config read and validated (plugins as
 // above), no task or model built. `task` and `model` stay empty.
-TrainedTrial read_trained_trial_config(const std::string& checkpoint, const std::string& data_dir = "",
+TrainedTrial read_trained_trial_config(const std::string& checkpoint,
+                                       const std::string& data_dir = "",
                                        const std::vector<std::string>& plugins = {});
 
 }  // namespace ablate::experiments

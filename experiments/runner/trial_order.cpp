@@ -20,7 +20,8 @@ std::vector<std::size_t> longest_first(const std::vector<Trial>& trials) {
   std::vector<double> cost(trials.size());
   for (std::size_t i = 0; i < trials.size(); ++i) cost[i] = predicted_cost(trials[i].config);
   std::iota(order.begin(), order.end(), std::size_t(0));
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
   return order;
 }
 

@@ -19,7 +19,7 @@ struct CalibrationRow {
   std::string measure;   // what is counted: "false agrees (expect better)"
   std::uint64_t hits = 0, datasets = 0;
   double rate = 0, low = 0, high = 0;  // the rate and its Clopper–Pearson 95 % interval
-  std::string bound;                   // "≤ 0.05", "≥ 0.94", "0.75–0.85", "= 0", or "" (shown, not judged)
+  std::string bound;  // "≤ 0.05", "≥ 0.94", "0.75–0.85", "= 0", or "" (shown, not judged)
   bool passes = true;
 };
 

@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <limits>
 #include <map>
-#include <tuple>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
 
 namespace ablate::experiments::stats {
 
@@ -18,7 +18,9 @@ namespace {
 
 namespace bm = boost::math;
 
-double mean_of(std::span<const double> x) { return std::accumulate(x.begin(), x.end(), 0.0) / double(x.size()); }
+double mean_of(std::span<const double> x) {
+  return std::accumulate(x.begin(), x.end(), 0.0) / double(x.size());
+}
 
 double variance_of(std::span<const double> x, double mean) {
   double s = 0;
@@ -26,7 +28,9 @@ double variance_of(std::span<const double> x, double mean) {
   return x.size() > 1 ? s / double(x.size() - 1) : 0.0;
 }
 
-double t_quantile(double df, double p) { return bm::quantile(bm::students_t(df), p); }
+double t_quantile(double df, double p) {
+  return bm::quantile(bm::students_t(df), p);
+}
 
 // Two-sided p-value of t with df degrees of freedom.
 double two_sided_p(double t, double df) {
@@ -100,13 +104,15 @@ MeanSummary summarize(std::span<const double> x, double confidence) {
     s.ci_low = s.ci_high = s.mean;
     return s;
   }
-  const double half = t_quantile(double(s.n - 1), 0.5 + confidence / 2) * s.sd / std::sqrt(double(s.n));
+  const double half =
+      t_quantile(double(s.n - 1), 0.5 + confidence / 2) * s.sd / std::sqrt(double(s.n));
   s.ci_low = s.mean - half;
   s.ci_high = s.mean + half;
   return s;
 }
 
-Comparison paired_t(std::span<const double> a, std::span<const double> b, double confidence, double power) {
+Comparison paired_t(std::span<const double> a, std::span<const double> b, double confidence,
+                    double power) {
   require_sizes(a, b, true);
   std::vector<double> d(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) d[i] = a[i] - b[i];
@@ -120,8 +126,9 @@ Comparison paired_t(std::span<const double> a, std::span<const double> b, double
   const double sd = std::sqrt(variance_of(d, c.diff));
   c.se = sd / std::sqrt(double(c.n));
   if (!(sd > kRoundingSpread * scale_of(a, b))) {
-    withhold_test(c, "all " + std::to_string(c.n) + " paired seeds differ by the same " + number_text(c.diff) +
-                        ": with no spread in the differences there is no test");
+    withhold_test(c, "all " + std::to_string(c.n) + " paired seeds differ by the same " +
+                         number_text(c.diff) +
+                         ": with no spread in the differences there is no test");
     return c;
   }
   const double half = t_quantile(c.df, 0.5 + confidence / 2) * c.se;
@@ -134,7 +141,8 @@ Comparison paired_t(std::span<const double> a, std::span<const double> b, double
   return c;
 }
 
-Comparison welch_t(std::span<const double> a, std::span<const double> b, double confidence, double power) {
+Comparison welch_t(std::span<const double> a, std::span<const double> b, double confidence,
+                   double power) {
   require_sizes(a, b, false);
   Comparison c;
   c.method = "welch_t";
@@ -148,8 +156,8 @@ Comparison welch_t(std::span<const double> a, std::span<const double> b, double 
   c.diff = ma - mb;
   if (!(std::sqrt(std::max(va, vb)) > kRoundingSpread * scale_of(a, b))) {
     c.df = na + nb - 2;
-    withhold_test(c, "each point gave one score on every seed (" + number_text(ma) + " and " + number_text(mb) +
-                        "): with no spread there is no test");
+    withhold_test(c, "each point gave one score on every seed (" + number_text(ma) + " and " +
+                         number_text(mb) + "): with no spread there is no test");
     return c;
   }
   // Welch–Satterthwaite degrees of freedom.
@@ -197,7 +205,8 @@ std::vector<double> holm(std::span<const double> p) {
   const std::size_t m = p.size();
   std::vector<std::size_t> order(m);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return p[i] < p[j]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t i, std::size_t j) { return p[i] < p[j]; });
   std::vector<double> adjusted(m);
   double running = 0;
   for (std::size_t k = 0; k < m; ++k) {

@@ -28,9 +28,9 @@ MeanSummary summarize(std::span<const double> x, double confidence = 0.95);
 
 // a against b: diff = mean(a) - mean(b) (paired: the mean of a_i - b_i).
 struct Comparison {
-  std::string method;          // "paired_t" or "welch_t"
-  std::vector<double> a, b;    // the samples (paired: a[i] with b[i]), for resampling
-  std::size_t n = 0;           // pairs, or the smaller group
+  std::string method;        // "paired_t" or "welch_t"
+  std::vector<double> a, b;  // the samples (paired: a[i] with b[i]), for resampling
+  std::size_t n = 0;         // pairs, or the smaller group
   double diff = 0, diff_ci_low = 0, diff_ci_high = 0;  // the interval at `confidence`
   double se = 0, t = 0, df = 0, p_value = 1;           // two-sided
   // Standardised effect size: paired, Cohen's d_z = mean(d) / sd(d); Welch, Cohen's

@@ -11,7 +11,9 @@ namespace {
 
 // SciPy's tolerance: null statistics within a relative 1e-14 of the observed one count
 // as ties (so theoretically equal sums that rounding split are not lost).
-double tie_tolerance(double observed) { return std::max(1e-14, std::abs(1e-14 * observed)); }
+double tie_tolerance(double observed) {
+  return std::max(1e-14, std::abs(1e-14 * observed));
+}
 
 // Counts of null statistics at least as extreme as `observed`, each way.
 struct Tally {
@@ -53,7 +55,8 @@ Tally sign_flip_tally(const std::vector<double>& e) {
     std::vector<bool> negated(n);
     for (int r = 0; r < kMonteCarloResamples; ++r) {
       for (std::size_t i = 0; i < n; ++i) negated[i] = rng.next() >> 63;
-      tally.add(statistic([&negated](std::size_t i) { return bool(negated[i]); }), observed, tolerance);
+      tally.add(statistic([&negated](std::size_t i) { return bool(negated[i]); }), observed,
+                tolerance);
     }
   }
   return tally;
@@ -105,8 +108,10 @@ Tally relabel_tally(const Comparison& c, double bound) {
     for (int r = 0; r < kMonteCarloResamples; ++r) {
       std::iota(order.begin(), order.end(), 0);
       for (std::size_t i = total_n - 1; i > 0; --i) std::swap(order[i], order[rng.below(i + 1)]);
-      tally.add(statistic(std::vector<std::size_t>(order.begin(), order.begin() + std::ptrdiff_t(na)), at),
-                observed, tolerance);
+      tally.add(
+          statistic(std::vector<std::size_t>(order.begin(), order.begin() + std::ptrdiff_t(na)),
+                    at),
+          observed, tolerance);
     }
   }
   return tally;
@@ -130,7 +135,9 @@ double linear_quantile(std::vector<double>& values, double q) {
   const std::size_t i = std::size_t(below);
   std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(i), values.end());
   const double a = values[i];
-  const double b = i + 1 < values.size() ? *std::min_element(values.begin() + std::ptrdiff_t(i + 1), values.end()) : a;
+  const double b = i + 1 < values.size()
+                       ? *std::min_element(values.begin() + std::ptrdiff_t(i + 1), values.end())
+                       : a;
   const double diff = b - a;
   return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
 }
@@ -139,7 +146,8 @@ double linear_quantile(std::vector<double>& values, double q) {
 
 bool permutation_is_exact(const Comparison& c) {
   return c.paired() ? c.a.size() <= std::size_t(kExactSignFlipLimit)
-                    : choose_up_to(c.a.size() + c.b.size(), c.a.size(), kExactRelabelLimit) <= kExactRelabelLimit;
+                    : choose_up_to(c.a.size() + c.b.size(), c.a.size(), kExactRelabelLimit) <=
+                          kExactRelabelLimit;
 }
 
 double permutation_p(const Comparison& c, double bound, bool above) {

@@ -26,7 +26,7 @@
 
 namespace ablate::experiments::stats {
 
-inline constexpr int kExactSignFlipLimit = 20;             // 2^20 patterns
+inline constexpr int kExactSignFlipLimit = 20;               // 2^20 patterns
 inline constexpr std::uint64_t kExactRelabelLimit = 200000;  // unpaired enumerations
 inline constexpr int kMonteCarloResamples = 100000;
 inline constexpr int kBootstrapResamples = 10000;

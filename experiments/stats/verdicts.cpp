@@ -14,7 +14,8 @@ namespace {
 // The one-sided p of H1 "gain above `bound`" (or below), by the t-test or the
 // permutation test; gain is the difference times +1 where higher is better, -1 where
 // lower is.
-double gain_p(const Comparison& c, bool higher_is_better, double bound, bool above, bool permutation) {
+double gain_p(const Comparison& c, bool higher_is_better, double bound, bool above,
+              bool permutation) {
   const double difference_bound = higher_is_better ? bound : -bound;
   const bool difference_above = higher_is_better ? above : !above;
   return permutation ? permutation_p(c, difference_bound, difference_above)
@@ -38,19 +39,31 @@ Expectation expectation_from(const std::string& word) {
   throw std::invalid_argument("unknown expectation \"" + excerpt(word) + "\"");
 }
 
-bool needs_margin(Expectation e) { return e != Expectation::better && e != Expectation::worse; }
+bool needs_margin(Expectation e) {
+  return e != Expectation::better && e != Expectation::worse;
+}
 
 ClaimTests claim_tests(const Comparison& c, Expectation e, bool higher_is_better, double margin) {
   if (!c.tested()) return {};
   ClaimTests out;
   for (bool permutation : {false, true}) {
-    auto p = [&](double bound, bool above) { return gain_p(c, higher_is_better, bound, above, permutation); };
+    auto p = [&](double bound, bool above) {
+      return gain_p(c, higher_is_better, bound, above, permutation);
+    };
     double agree = 1, disagree = 1;
     switch (e) {
-      case Expectation::better: agree = p(0, true), disagree = p(0, false); break;
-      case Expectation::worse: agree = p(0, false), disagree = p(0, true); break;
-      case Expectation::not_worse: agree = p(-margin, true), disagree = p(-margin, false); break;
-      case Expectation::not_better: agree = p(margin, false), disagree = p(margin, true); break;
+      case Expectation::better:
+        agree = p(0, true), disagree = p(0, false);
+        break;
+      case Expectation::worse:
+        agree = p(0, false), disagree = p(0, true);
+        break;
+      case Expectation::not_worse:
+        agree = p(-margin, true), disagree = p(-margin, false);
+        break;
+      case Expectation::not_better:
+        agree = p(margin, false), disagree = p(margin, true);
+        break;
       case Expectation::equivalent:
         agree = std::max(p(-margin, true), p(margin, false));
         disagree = std::min(p(margin, true), p(-margin, false));
@@ -79,9 +92,12 @@ ClaimTests combine_parts(const std::vector<ClaimTests>& parts) {
 
 const char* verdict_word(ClaimVerdict v) {
   switch (v) {
-    case ClaimVerdict::agrees: return "agrees";
-    case ClaimVerdict::disagrees: return "disagrees";
-    case ClaimVerdict::inconclusive: break;
+    case ClaimVerdict::agrees:
+      return "agrees";
+    case ClaimVerdict::disagrees:
+      return "disagrees";
+    case ClaimVerdict::inconclusive:
+      break;
   }
   return "inconclusive";
 }
@@ -92,7 +108,8 @@ std::vector<ClaimDecision> decide_family(const std::vector<ClaimTests>& claims, 
     for (const ClaimTests& c : claims) p.push_back(c.*member);
     return holm(p);
   };
-  const std::vector<double> agree = adjusted(&ClaimTests::agree), disagree = adjusted(&ClaimTests::disagree),
+  const std::vector<double> agree = adjusted(&ClaimTests::agree),
+                            disagree = adjusted(&ClaimTests::disagree),
                             agree_perm = adjusted(&ClaimTests::agree_permutation),
                             disagree_perm = adjusted(&ClaimTests::disagree_permutation);
   std::vector<ClaimDecision> out(claims.size());
@@ -113,8 +130,9 @@ std::vector<ClaimDecision> decide_family(const std::vector<ClaimTests>& claims, 
   return out;
 }
 
-std::string exploratory_verdict(const Comparison& c, bool higher_is_better, std::optional<double> margin,
-                                double alpha, std::optional<double> p_permutation) {
+std::string exploratory_verdict(const Comparison& c, bool higher_is_better,
+                                std::optional<double> margin, double alpha,
+                                std::optional<double> p_permutation) {
   if (!c.tested()) return "inconclusive: " + c.no_test;
   const bool different = c.p_value < alpha;
   const bool equivalent = margin && equivalence_p(c, *margin) < alpha;

@@ -67,7 +67,8 @@ struct ClaimDecision {
   // The t-test decides; the permutation test, adjusted the same way, does not.
   bool rests_on_normality = false;
 };
-std::vector<ClaimDecision> decide_family(const std::vector<ClaimTests>& claims, double alpha = kAlpha);
+std::vector<ClaimDecision> decide_family(const std::vector<ClaimTests>& claims,
+                                         double alpha = kAlpha);
 
 // The verdict of an exploratory row (no claim, unadjusted): "better" / "worse" when the
 // two-sided t-test is below alpha, "equivalent within ±δ" when a margin is given and
@@ -76,7 +77,8 @@ std::vector<ClaimDecision> decide_family(const std::vector<ClaimTests>& claims, 
 // finding the two-sided permutation test does not reproduce adds "rests on normality
 // (n = …)". `p_permutation`: that test's p when the caller has it already (it is
 // computed otherwise, and only when needed).
-std::string exploratory_verdict(const Comparison& c, bool higher_is_better, std::optional<double> margin,
-                                double alpha = kAlpha, std::optional<double> p_permutation = std::nullopt);
+std::string exploratory_verdict(const Comparison& c, bool higher_is_better,
+                                std::optional<double> margin, double alpha = kAlpha,
+                                std::optional<double> p_permutation = std::nullopt);
 
 }  // namespace ablate::experiments::stats

@@ -4,8 +4,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "experiments/config/setting_keys.h"
 #include "experiments/config/experiment.h"
+#include "experiments/config/setting_keys.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/study/gradient_study.h"
@@ -53,7 +53,8 @@ StudyConfig read_study(const std::string& path) {
   if (const toml::node* dk = a.node("d_k")) {
     const toml::array* list = dk->as_array();
     c.attention_options.d_k.clear();
-    if (!list || list->empty()) a.problem("d_k", "must be a non-empty list of integers");
+    if (!list || list->empty())
+      a.problem("d_k", "must be a non-empty list of integers");
     else
       for (const toml::node& v : *list) {
         auto d = integer_value(v);
@@ -66,7 +67,8 @@ StudyConfig read_study(const std::string& path) {
   }
   c.attention_options.length = settings.attention_length;
   c.attention_options.seeds = settings.attention_seeds;
-  c.attention_options.seed = std::uint64_t(top.integer("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));
+  c.attention_options.seed =
+      std::uint64_t(top.integer("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));
   a.finish();
   s.finish();
   // The rest of the file (task, model, train, sweep) is the training part's; its own
@@ -80,7 +82,8 @@ StudyConfig read_study(const std::string& path) {
 StudySummary run_study(const std::string& path, const RunOptions& options) {
   StudyConfig c = read_study(path);
   Experiment training;
-  if (c.training) training = load_experiment(path, load_options(options));  // validate everything before running
+  if (c.training)
+    training = load_experiment(path, load_options(options));  // validate everything before running
   StudySummary summary;
   summary.run_dir = options.out + "/" + c.name;
   fs::create_directories(summary.run_dir);

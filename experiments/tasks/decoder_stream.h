@@ -54,6 +54,7 @@ Tensor stream_prompts(const Tensor& src, const StreamVocabulary& vocab);
 
 // A stream model's logits [B, L, V] at the target positions, [B, Tt, V] aligned with
 // the batch's tgt_out (rows past a row's stream are 0; their targets are <pad>).
-Tensor target_logits(const Tensor& stream_logits, const StreamBatch& stream, std::int64_t target_length);
+Tensor target_logits(const Tensor& stream_logits, const StreamBatch& stream,
+                     std::int64_t target_length);
 
 }  // namespace ablate::experiments

@@ -19,7 +19,8 @@ namespace ablate::experiments {
 
 // history: the lookback window of one series, oldest first. Both return `horizon` values.
 std::vector<double> naive_forecast(const std::vector<double>& history, std::int64_t horizon);
-std::vector<double> seasonal_naive_forecast(const std::vector<double>& history, std::int64_t horizon,
+std::vector<double> seasonal_naive_forecast(const std::vector<double>& history,
+                                            std::int64_t horizon,
                                             std::int64_t season);  // 1 ≤ season ≤ history.size()
 
 class LinearBaseline {
@@ -40,8 +41,9 @@ class LinearBaseline {
 // The three baselines scored on `windows` (x's first context.metric_names.size()
 // channels are the targets) with the metrics of ForecastScorer, under the keys
 // baseline_naive_<metric>, baseline_seasonal_naive_<metric> and baseline_linear_<metric>.
-void put_baseline_metrics(Evaluation& e, const ForecastContext& context, const std::vector<ForecastBatch>& windows,
-                          std::int64_t lookback, std::int64_t horizon);
+void put_baseline_metrics(Evaluation& e, const ForecastContext& context,
+                          const std::vector<ForecastBatch>& windows, std::int64_t lookback,
+                          std::int64_t horizon);
 
 // The baselines' names in metric keys, in the order reports show them.
 const std::vector<std::string>& baseline_names();  // naive, seasonal_naive, linear

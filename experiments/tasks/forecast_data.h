@@ -30,18 +30,19 @@ SeriesTable synthetic_series(std::int64_t steps, std::int64_t series, double noi
 enum class MissingPolicy {
   error,        // reject it, naming file:line:column
   drop,         // drop its row: the steps either side of the gap become neighbours
-  interpolate,  // fill interior gaps linearly in the row index; a leading or trailing gap is an error
+  interpolate,  // fill interior gaps linearly in the row index; a leading or trailing gap is an
+                // error
 };
 // "error" | "drop" | "interpolate"; throws std::invalid_argument for anything else.
 MissingPolicy missing_policy(const std::string& name);
 
 struct SeriesCsvOptions {
-  std::string time_column;               // a header name; "" = no time column
-  std::vector<std::string> targets;      // header names; empty = every column not otherwise used
-  std::vector<std::string> covariates;   // header names of input-only columns
+  std::string time_column;              // a header name; "" = no time column
+  std::vector<std::string> targets;     // header names; empty = every column not otherwise used
+  std::vector<std::string> covariates;  // header names of input-only columns
   MissingPolicy missing = MissingPolicy::error;
-  std::int64_t min_rows = 1;             // data rows needed after the missing policy
-  std::string why_min_rows;              // where that bound comes from, for the message
+  std::int64_t min_rows = 1;  // data rows needed after the missing policy
+  std::string why_min_rows;   // where that bound comes from, for the message
 };
 
 // Reads comma-separated columns, one time step per row. The first non-blank row is a

@@ -17,16 +17,23 @@ double smape_term(double y, double forecast) {
 
 ForecastContext identity_context(std::int64_t targets) {
   ForecastContext c;
-  for (std::int64_t s = 0; s < targets; ++s) c.metric_names.push_back("series" + std::to_string(s + 1));
+  for (std::int64_t s = 0; s < targets; ++s)
+    c.metric_names.push_back("series" + std::to_string(s + 1));
   c.scale.assign(std::size_t(targets), 1.0);
   c.offset.assign(std::size_t(targets), 0.0);
   return c;
 }
 
 ForecastScorer::ForecastScorer(const ForecastContext& context, std::int64_t horizon)
-    : context_(context), horizon_(horizon), targets_(std::int64_t(context.metric_names.size())),
-      se_h_(std::size_t(horizon), 0.0), ae_h_(std::size_t(horizon), 0.0), target_mae_(std::size_t(targets_)),
-      target_mse_(std::size_t(targets_)), target_mase_(std::size_t(targets_)), target_smape_(std::size_t(targets_)) {}
+    : context_(context),
+      horizon_(horizon),
+      targets_(std::int64_t(context.metric_names.size())),
+      se_h_(std::size_t(horizon), 0.0),
+      ae_h_(std::size_t(horizon), 0.0),
+      target_mae_(std::size_t(targets_)),
+      target_mse_(std::size_t(targets_)),
+      target_mase_(std::size_t(targets_)),
+      target_smape_(std::size_t(targets_)) {}
 
 void ForecastScorer::add(const std::vector<double>& forecast, const std::vector<double>& truth) {
   const bool mase = !context_.mase_denominator.empty();
@@ -88,7 +95,8 @@ void ForecastScorer::put(Evaluation& e, const std::string& prefix, bool per_hori
     // RMSE = sqrt(MSE); its standard error by the delta method, se(MSE) / (2 RMSE).
     const double mse = target_mse_[si].value(), rmse = std::sqrt(mse);
     e.metrics[prefix + "rmse_" + name] = rmse;
-    e.standard_errors[prefix + "rmse_" + name] = rmse > 0 ? target_mse_[si].standard_error() / (2 * rmse) : 0.0;
+    e.standard_errors[prefix + "rmse_" + name] =
+        rmse > 0 ? target_mse_[si].standard_error() / (2 * rmse) : 0.0;
   }
 }
 

@@ -10,8 +10,8 @@
 #include <limits>
 #include <sstream>
 
-#include "experiments/tasks/forecast_metrics.h"
 #include "experiments/tasks/forecast_data.h"
+#include "experiments/tasks/forecast_metrics.h"
 #include "experiments/tasks/task.h"
 #include "nn/excerpt.h"
 
@@ -28,9 +28,12 @@ class ForecastTask : public Task {
   // Time steps [0, n_train) train, [n_train, n_train + n_val) validate, the rest test.
   // A held-out window belongs to the part its forecast steps lie in; its lookback is
   // the true history before its origin, which may reach into the part before.
-  ForecastTask(SeriesTable data, ForecastContext context, std::int64_t lookback, std::int64_t horizon,
-               std::int64_t n_train, std::int64_t n_val)
-      : data_(std::move(data)), context_(std::move(context)), lookback_(lookback), horizon_(horizon),
+  ForecastTask(SeriesTable data, ForecastContext context, std::int64_t lookback,
+               std::int64_t horizon, std::int64_t n_train, std::int64_t n_val)
+      : data_(std::move(data)),
+        context_(std::move(context)),
+        lookback_(lookback),
+        horizon_(horizon),
         n_train_(n_train) {
     validation_starts_ = origin_window_starts(n_train, n_train + n_val, kMaxValidationWindows);
     test_starts_ = origin_window_starts(n_train + n_val, data_.steps, 0);
@@ -53,13 +56,16 @@ class ForecastTask : public Task {
     return windows(starts);
   }
 
-  std::vector<ForecastBatch> forecast_evaluation_batches(Split split, std::int64_t batch_size) const override {
+  std::vector<ForecastBatch> forecast_evaluation_batches(Split split,
+                                                         std::int64_t batch_size) const override {
     check_batch_size(batch_size);
-    const std::vector<std::int64_t>& starts = split == Split::validation ? validation_starts_ : test_starts_;
+    const std::vector<std::int64_t>& starts =
+        split == Split::validation ? validation_starts_ : test_starts_;
     std::vector<ForecastBatch> out;
     for (std::size_t i = 0; i < starts.size(); i += std::size_t(batch_size)) {
       std::size_t end = std::min(starts.size(), i + std::size_t(batch_size));
-      out.push_back(windows({starts.begin() + std::ptrdiff_t(i), starts.begin() + std::ptrdiff_t(end)}));
+      out.push_back(
+          windows({starts.begin() + std::ptrdiff_t(i), starts.begin() + std::ptrdiff_t(end)}));
     }
     return out;
   }
@@ -68,7 +74,8 @@ class ForecastTask : public Task {
   // Rolling origin: the window starts (origin − lookback) of every origin whose
   // `horizon` forecast steps lie wholly in [begin, end), stride 1; with `cap` > 0 and
   // more origins than that, an evenly strided subset still covering the whole part.
-  std::vector<std::int64_t> origin_window_starts(std::int64_t begin, std::int64_t end, std::int64_t cap) const {
+  std::vector<std::int64_t> origin_window_starts(std::int64_t begin, std::int64_t end,
+                                                 std::int64_t cap) const {
     const std::int64_t count = end - begin - horizon_ + 1;
     const std::int64_t stride = cap > 0 ? (count + cap - 1) / cap : 1;
     std::vector<std::int64_t> starts;
@@ -92,7 +99,8 @@ class ForecastTask : public Task {
     for (std::int64_t i = 0; i < b; ++i) {
       const std::int64_t start = starts[std::size_t(i)];
       for (std::int64_t l = 0; l < lookback_; ++l)
-        for (std::int64_t k = 0; k < c; ++k) xp[(i * lookback_ + l) * c + k] = float(data_.value(start + l, k));
+        for (std::int64_t k = 0; k < c; ++k)
+          xp[(i * lookback_ + l) * c + k] = float(data_.value(start + l, k));
       for (std::int64_t h = 0; h < horizon_; ++h)
         for (std::int64_t k = 0; k < s; ++k)
           yp[(i * horizon_ + h) * s + k] = float(data_.value(start + lookback_ + h, k));
@@ -111,8 +119,8 @@ class ForecastTask : public Task {
 // that is nearly constant, later values that are not) would reach the model as inf, so
 // it is an error naming the source and the column.
 // Returns each column's {mean, standard deviation}.
-std::vector<std::pair<double, double>> normalize_with_training_statistics(SeriesTable& data, std::int64_t n_train,
-                                                                          const std::string& source) {
+std::vector<std::pair<double, double>> normalize_with_training_statistics(
+    SeriesTable& data, std::int64_t n_train, const std::string& source) {
   std::vector<std::pair<double, double>> statistics;
   for (std::int64_t s = 0; s < data.series; ++s) {
     double sum = 0, sq = 0;
@@ -127,9 +135,10 @@ std::vector<std::pair<double, double>> normalize_with_training_statistics(Series
       v = (v - mean) / sd;
       if (!(std::abs(v) <= std::numeric_limits<float>::max())) {
         std::ostringstream m;
-        m << source << ": column " << s + 1 << " ('" << excerpt(data.names[std::size_t(s)], 40) << "'): z-scored with the training part's mean "
-          << mean << " and standard deviation " << sd << ", time step " << t + 1
-          << " becomes " << v << ", beyond the range of f32; the training part is nearly "
+        m << source << ": column " << s + 1 << " ('" << excerpt(data.names[std::size_t(s)], 40)
+          << "'): z-scored with the training part's mean " << mean << " and standard deviation "
+          << sd << ", time step " << t + 1 << " becomes " << v
+          << ", beyond the range of f32; the training part is nearly "
           << "constant — rescale the column or set normalize = false";
         throw std::runtime_error(m.str());
       }
@@ -147,8 +156,8 @@ std::string metric_name(const std::string& column) {
 }
 
 // The evaluation's view of the data, from the original values (before z-scoring).
-ForecastContext forecast_context(const SeriesTable& original, std::int64_t n_train, std::int64_t season,
-                                 const std::string& source) {
+ForecastContext forecast_context(const SeriesTable& original, std::int64_t n_train,
+                                 std::int64_t season, const std::string& source) {
   ForecastContext c;
   c.season = season;
   for (std::int64_t s = 0; s < original.targets; ++s) {
@@ -156,17 +165,21 @@ ForecastContext forecast_context(const SeriesTable& original, std::int64_t n_tra
     const std::string name = metric_name(column);
     const bool per_horizon = name.size() > 1 && name[0] == 'h' &&
                              name.find_first_not_of("0123456789", 1) == std::string::npos;
-    if (per_horizon || std::find(c.metric_names.begin(), c.metric_names.end(), name) != c.metric_names.end())
-      throw std::runtime_error(source + ": target column '" + excerpt(column, 40) + "' would be named '" + excerpt(name, 40) +
-                               "' in metric keys (mae_" + name + "), which " +
-                               (per_horizon ? "are the per-horizon metrics'" : "another target already has") +
-                               "; rename the column");
+    if (per_horizon ||
+        std::find(c.metric_names.begin(), c.metric_names.end(), name) != c.metric_names.end())
+      throw std::runtime_error(
+          source + ": target column '" + excerpt(column, 40) + "' would be named '" +
+          excerpt(name, 40) + "' in metric keys (mae_" + name + "), which " +
+          (per_horizon ? "are the per-horizon metrics'" : "another target already has") +
+          "; rename the column");
     c.metric_names.push_back(name);
     const double denominator = seasonal_naive_mae(original, s, n_train, season);
     if (!(denominator > 0))
-      throw std::runtime_error(source + ": target column '" + excerpt(column, 40) + "': the seasonal naive forecast (season = " +
-                               std::to_string(season) + ") is exact on the training part, so MASE, which divides "
-                               "by its error there, is undefined; choose another season or another column");
+      throw std::runtime_error(
+          source + ": target column '" + excerpt(column, 40) +
+          "': the seasonal naive forecast (season = " + std::to_string(season) +
+          ") is exact on the training part, so MASE, which divides "
+          "by its error there, is undefined; choose another season or another column");
     c.mase_denominator.push_back(denominator);
   }
   return c;
@@ -188,10 +201,11 @@ std::unique_ptr<Task> make_forecast(const nn::Options& o, std::uint64_t seed,
   const std::int64_t lookback = o.get_int("lookback"), horizon = o.get_int("horizon");
   const std::int64_t window = lookback + horizon, season = o.get_int("season");
   if (season > lookback)
-    throw nn::OptionError("task 'forecast'",
-                          {{"season", "option 'season': " + std::to_string(season) + " is longer than lookback = " +
-                                          std::to_string(lookback) + "; the seasonal naive baseline forecasts " +
-                                          "from the lookback window, so it needs season <= lookback"}});
+    throw nn::OptionError(
+        "task 'forecast'",
+        {{"season", "option 'season': " + std::to_string(season) + " is longer than lookback = " +
+                        std::to_string(lookback) + "; the seasonal naive baseline forecasts " +
+                        "from the lookback window, so it needs season <= lookback"}});
   const std::string& csv = o.get_string("csv");
   const std::string path = csv.empty() ? "" : resolve_data_path(base_dir, csv);
   SeriesTable data;
@@ -211,7 +225,8 @@ std::unique_ptr<Task> make_forecast(const nn::Options& o, std::uint64_t seed,
 
   // Training holds whole windows; validation and test hold the forecast steps of at
   // least one window (its lookback may reach back into the part before).
-  const double val_fraction = o.get_float("validation_fraction"), test_fraction = o.get_float("test_fraction");
+  const double val_fraction = o.get_float("validation_fraction"),
+               test_fraction = o.get_float("test_fraction");
   const std::int64_t n_val = std::llround(double(data.steps) * val_fraction);
   const std::int64_t n_test = std::llround(double(data.steps) * test_fraction);
   const std::int64_t n_train = data.steps - n_val - n_test;
@@ -219,8 +234,10 @@ std::unique_ptr<Task> make_forecast(const nn::Options& o, std::uint64_t seed,
     std::ostringstream m;
     m << data.steps << " time steps split by validation_fraction = " << val_fraction
       << " and test_fraction = " << test_fraction << " into " << n_train << " training, " << n_val
-      << " validation and " << n_test << " test steps; each part needs at least lookback + horizon = "
-      << window << " (training) or horizon = " << horizon << " (validation, test) steps, and training more than "
+      << " validation and " << n_test
+      << " test steps; each part needs at least lookback + horizon = " << window
+      << " (training) or horizon = " << horizon
+      << " (validation, test) steps, and training more than "
       << "season = " << season;
     const std::string msg = m.str();
     if (!csv.empty()) throw std::runtime_error(path + ": " + msg);
@@ -237,7 +254,8 @@ std::unique_ptr<Task> make_forecast(const nn::Options& o, std::uint64_t seed,
     }
   }
   context.training = training_targets(data, n_train);
-  return std::make_unique<ForecastTask>(std::move(data), std::move(context), lookback, horizon, n_train, n_val);
+  return std::make_unique<ForecastTask>(std::move(data), std::move(context), lookback, horizon,
+                                        n_train, n_val);
 }
 
 }  // namespace
@@ -259,18 +277,24 @@ void register_forecast_task(TaskRegistry& r) {
         {"validation_fraction", 0.2, "the part of the series in time after training", 0.01, 0.45},
         {"test_fraction", 0.2, "the last part of the series in time", 0.01, 0.45},
         {"normalize", true, "z-score each series with training-part statistics"},
-        {"time_column", std::string(), "with csv: the header name of the time labels (kept for reports, not a "
-                                       "feature); empty = none"},
-        {"targets", std::string(), "with csv: comma-separated header names of the forecast columns; empty = every "
-                                   "column but the time column and covariates"},
-        {"covariates", std::string(), "with csv: comma-separated header names of input-only columns"},
+        {"time_column", std::string(),
+         "with csv: the header name of the time labels (kept for reports, not a "
+         "feature); empty = none"},
+        {"targets", std::string(),
+         "with csv: comma-separated header names of the forecast columns; empty = every "
+         "column but the time column and covariates"},
+        {"covariates", std::string(),
+         "with csv: comma-separated header names of input-only columns"},
         {.key = "missing",
          .default_value = std::string("error"),
-         .doc = "with csv: a missing cell (empty, NA, NaN, nan) is an error, drops its row, or is interpolated "
+         .doc = "with csv: a missing cell (empty, NA, NaN, nan) is an error, drops its row, or is "
+                "interpolated "
                 "linearly (interior gaps only)",
          .choices = {"error", "drop", "interpolate"}},
-        {"season", std::int64_t(1), "period of the seasonal naive baseline and of MASE's scale (1 = naive; at "
-                                    "most lookback)", 1.0, 10000.0}},
+        {"season", std::int64_t(1),
+         "period of the seasonal naive baseline and of MASE's scale (1 = naive; at "
+         "most lookback)",
+         1.0, 10000.0}},
        make_forecast});
 }
 

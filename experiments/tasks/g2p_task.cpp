@@ -14,9 +14,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "experiments/io/text_file.h"
 #include "experiments/metrics/edit_distance.h"
 #include "experiments/records/ratio_metric.h"
-#include "experiments/io/text_file.h"
 #include "experiments/tasks/task.h"
 #include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
@@ -49,7 +49,9 @@ std::vector<Entry> read_dictionary(const std::string& path, bool stress) {
   const TextFile file = TextFile::read(path, kTableMaxBytes, "a g2p dictionary");
   std::vector<Entry> entries;
   std::size_t index = 0;
-  auto fail = [&](const std::string& what) { throw std::runtime_error(file.where(index) + ": " + what); };
+  auto fail = [&](const std::string& what) {
+    throw std::runtime_error(file.where(index) + ": " + what);
+  };
   for (; index < file.line_count(); ++index) {
     const std::string line(file.line(index));
     const std::size_t tab = line.find('\t');
@@ -79,11 +81,13 @@ std::vector<Entry> read_dictionary(const std::string& path, bool stress) {
 // sizes the model's position table and makes every evaluation decode that long.
 // Checked over the whole file, before a subset is drawn, so whether a file is accepted
 // does not depend on the seed.
-void check_lengths(const std::vector<Entry>& entries, const std::string& path, std::int64_t max_length) {
+void check_lengths(const std::vector<Entry>& entries, const std::string& path,
+                   std::int64_t max_length) {
   for (const Entry& e : entries) {
     auto fail = [&](const std::string& what, std::size_t n, const char* units) {
-      throw std::runtime_error(path + ":" + std::to_string(e.line) + ": " + what + " has " + std::to_string(n) + " " +
-                               units + ", more than max_length = " + std::to_string(max_length) +
+      throw std::runtime_error(path + ":" + std::to_string(e.line) + ": " + what + " has " +
+                               std::to_string(n) + " " + units +
+                               ", more than max_length = " + std::to_string(max_length) +
                                " (task option max_length, at most 4096)");
     };
     if (std::int64_t(e.letters.size()) > max_length) fail("the word", e.letters.size(), "letters");
@@ -149,7 +153,8 @@ class G2pTask : public Task {
   Seq2SeqBatch train_batch(Generator& gen, std::int64_t batch_size) const override {
     return sample_seq2seq_batch(training_, gen, batch_size);
   }
-  std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const override {
+  std::vector<Seq2SeqBatch> evaluation_batches(Split split,
+                                               std::int64_t batch_size) const override {
     return make_seq2seq_batches(split == Split::validation ? validation_ : test_, batch_size);
   }
   std::vector<std::vector<std::vector<std::int32_t>>> references(Split split) const override {
@@ -169,7 +174,8 @@ class G2pTask : public Task {
     return ids_of(code_point_tokens(text), source_);
   }
 
-  void score_decoded(const std::vector<DecodedExample>& examples, std::map<std::string, double>& metrics,
+  void score_decoded(const std::vector<DecodedExample>& examples,
+                     std::map<std::string, double>& metrics,
                      std::map<std::string, double>& standard_errors) const override {
     RatioMetric per, wer;  // words as the units
     // On the phonemes as text, so that a reference phoneme unseen in training (an
@@ -179,7 +185,8 @@ class G2pTask : public Task {
       std::vector<std::vector<std::string>> references;
       for (const std::string& r : x.reference_texts) references.push_back(phonemes_of(r));
       const metrics::ClosestReference c = metrics::closest_reference(
-          phonemes_of(detokenize(x.prediction.data(), std::int64_t(x.prediction.size()), true)), references);
+          phonemes_of(detokenize(x.prediction.data(), std::int64_t(x.prediction.size()), true)),
+          references);
       per.add(double(c.distance), double(c.reference_length));
       wer.add(c.distance == 0 ? 0.0 : 1.0, 1.0);
     }
@@ -190,11 +197,14 @@ class G2pTask : public Task {
   }
 
  private:
-  void add(std::vector<SequencePair>& split, std::vector<std::vector<std::vector<std::int32_t>>>* references,
-           std::vector<std::vector<std::string>>* texts, const Entry& e, const std::vector<std::string>& target) {
+  void add(std::vector<SequencePair>& split,
+           std::vector<std::vector<std::vector<std::int32_t>>>* references,
+           std::vector<std::vector<std::string>>* texts, const Entry& e,
+           const std::vector<std::string>& target) {
     split.push_back({ids_of(e.letters, source_), ids_of(target, target_)});
     max_source_ = std::max(max_source_, std::int64_t(e.letters.size()));
-    for (const auto& p : e.pronunciations) max_target_ = std::max(max_target_, std::int64_t(p.size()) + 1);
+    for (const auto& p : e.pronunciations)
+      max_target_ = std::max(max_target_, std::int64_t(p.size()) + 1);
     if (!references) return;
     references->emplace_back();
     texts->emplace_back();
@@ -223,25 +233,29 @@ nn::OptionSpec split_file(const char* key, const char* what) {
 }  // namespace
 
 void register_g2p_task(TaskRegistry& r) {
-  r.add({"g2p",
-         "grapheme-to-phoneme: a word's letters → its phonemes (CMUdict: ablate data get cmudict)",
-         {split_file("train", "training"),
-          split_file("validation", "validation"),
-          split_file("test", "test"),
-          {"stress", false, "keep the vowels' stress digits 0/1/2 (false: 39 phonemes without stress)"},
-          {"train_words", std::int64_t(0), "train on a seeded subset of this many words (0 = all)", 0.0, 1e7},
-          {"validation_words", std::int64_t(1000), "validate on a seeded subset of this many words (0 = all)",
-           0.0, 1e7},
-          {"test_words", std::int64_t(0), "test on a seeded subset of this many words (0 = all)", 0.0, 1e7},
-          {.key = "max_length",
-           .default_value = std::int64_t(64),
-           .doc = "longest word (letters) or pronunciation (phonemes); longer: an error naming the line",
-           .min = 1.0,
-           .max = 4096.0,
-           .omit_at_default = true}},
-         [](const nn::Options& o, std::uint64_t seed, const std::string& base_dir) -> std::unique_ptr<Task> {
-           return std::make_unique<G2pTask>(o, seed, base_dir);
-         }});
+  r.add(
+      {"g2p",
+       "grapheme-to-phoneme: a word's letters → its phonemes (CMUdict: ablate data get cmudict)",
+       {split_file("train", "training"),
+        split_file("validation", "validation"),
+        split_file("test", "test"),
+        {"stress", false,
+         "keep the vowels' stress digits 0/1/2 (false: 39 phonemes without stress)"},
+        {"train_words", std::int64_t(0), "train on a seeded subset of this many words (0 = all)",
+         0.0, 1e7},
+        {"validation_words", std::int64_t(1000),
+         "validate on a seeded subset of this many words (0 = all)", 0.0, 1e7},
+        {"test_words", std::int64_t(0), "test on a seeded subset of this many words (0 = all)", 0.0,
+         1e7},
+        {.key = "max_length",
+         .default_value = std::int64_t(64),
+         .doc =
+             "longest word (letters) or pronunciation (phonemes); longer: an error naming the line",
+         .min = 1.0,
+         .max = 4096.0,
+         .omit_at_default = true}},
+       [](const nn::Options& o, std::uint64_t seed, const std::string& base_dir)
+           -> std::unique_ptr<Task> { return std::make_unique<G2pTask>(o, seed, base_dir); }});
 }
 
 }  // namespace ablate::experiments

@@ -44,7 +44,8 @@ std::vector<std::string> read_documents(const std::string& path) {
   std::vector<std::string> documents;
   for (std::size_t i = 0; i < file.line_count(); ++i)
     if (!file.line(i).empty()) documents.emplace_back(file.line(i));
-  if (documents.empty()) throw std::runtime_error(path + ": no documents (expected one document per line)");
+  if (documents.empty())
+    throw std::runtime_error(path + ": no documents (expected one document per line)");
   return documents;
 }
 
@@ -54,7 +55,9 @@ class LmTask : public Task {
       : by_char_(o.get_string("tokens") == "char"),
         context_(o.get_int("context")),
         max_factor_(o.get_int("max_context_factor")) {
-    auto read = [&](const char* key) { return read_documents(resolve_data_path(base_dir, o.get_string(key))); };
+    auto read = [&](const char* key) {
+      return read_documents(resolve_data_path(base_dir, o.get_string(key)));
+    };
     const auto train = read("train");
     std::set<std::string> seen;  // sorted: ids independent of the text's order
     for (const std::string& d : train)
@@ -73,8 +76,8 @@ class LmTask : public Task {
     }
     if (std::int64_t(train_.ids.size()) < context_ + 1)
       throw std::runtime_error(resolve_data_path(base_dir, o.get_string("train")) + ": " +
-                               std::to_string(train_.ids.size()) + " tokens, fewer than context + 1 = " +
-                               std::to_string(context_ + 1));
+                               std::to_string(train_.ids.size()) +
+                               " tokens, fewer than context + 1 = " + std::to_string(context_ + 1));
   }
 
   TaskFamily family() const override { return TaskFamily::lm; }
@@ -100,24 +103,31 @@ class LmTask : public Task {
   }
 
   LmBatch lm_train_batch(Generator& gen, std::int64_t batch_size) const override {
-    if (batch_size < 1) throw std::invalid_argument("batch size must be at least 1, got " + std::to_string(batch_size));
+    if (batch_size < 1)
+      throw std::invalid_argument("batch size must be at least 1, got " +
+                                  std::to_string(batch_size));
     std::vector<std::size_t> starts;
     const std::int64_t positions = std::int64_t(train_.ids.size()) - context_;  // ≥ 1 (constructor)
-    for (std::int64_t b = 0; b < batch_size; ++b) starts.push_back(std::size_t(uniform_index(gen, positions)));
+    for (std::int64_t b = 0; b < batch_size; ++b)
+      starts.push_back(std::size_t(uniform_index(gen, positions)));
     return blocks(train_, starts, context_);
   }
 
   std::vector<LmBatch> lm_evaluation_batches(Split split, std::int64_t batch_size,
                                              std::int64_t context) const override {
-    if (batch_size < 1 || context < 1) throw std::invalid_argument("batch size and context must be at least 1");
+    if (batch_size < 1 || context < 1)
+      throw std::invalid_argument("batch size and context must be at least 1");
     const Stream& s = split == Split::validation ? validation_ : test_;
     std::vector<std::size_t> starts;
-    for (std::size_t at = 0; at + 1 < s.ids.size(); at += std::size_t(context)) starts.push_back(at);
+    for (std::size_t at = 0; at + 1 < s.ids.size(); at += std::size_t(context))
+      starts.push_back(at);
     std::vector<LmBatch> out;
     for (std::size_t i = 0; i < starts.size(); i += std::size_t(batch_size))
-      out.push_back(blocks(s, {starts.begin() + std::ptrdiff_t(i),
-                               starts.begin() + std::ptrdiff_t(std::min(starts.size(), i + std::size_t(batch_size)))},
-                           context));
+      out.push_back(blocks(
+          s,
+          {starts.begin() + std::ptrdiff_t(i),
+           starts.begin() + std::ptrdiff_t(std::min(starts.size(), i + std::size_t(batch_size)))},
+          context));
     return out;
   }
 
@@ -149,7 +159,8 @@ class LmTask : public Task {
 
   // Rows of `length` inputs from each start, targets one token later; a target past
   // the stream's end or a <bos> is kPad (not scored).
-  static LmBatch blocks(const Stream& s, const std::vector<std::size_t>& starts, std::int64_t length) {
+  static LmBatch blocks(const Stream& s, const std::vector<std::size_t>& starts,
+                        std::int64_t length) {
     const std::int64_t B = std::int64_t(starts.size()), T = length;
     std::vector<std::int32_t> input(std::size_t(B * T), kPad), target(std::size_t(B * T), kPad);
     LmBatch batch;
@@ -186,24 +197,35 @@ nn::OptionSpec split_file(const char* key, const char* what) {
 }  // namespace
 
 void register_lm_task(TaskRegistry& r) {
-  r.add({"lm",
-         "language modelling: the next token of real text (State of the Union: ablate data get sotu)",
-         {split_file("train", "training"),
-          split_file("validation", "validation"),
-          split_file("test", "test"),
-          {"tokens", std::string("char"), "tokenization", std::nullopt, std::nullopt, {"char", "whitespace"}},
-          {"context", std::int64_t(128), "training context length T (tokens)", 1.0, 1e5},
-          {"max_context_factor", std::int64_t(1),
-           "test also at contexts 2T, 4T, ... up to this multiple of T (length extrapolation)", 1.0, 64.0},
-          {"validation_tokens", std::int64_t(50000), "validate on the first this many tokens (0 = all)", 0.0, 1e9},
-          {"test_tokens", std::int64_t(0), "test on the first this many tokens (0 = all)", 0.0, 1e9}},
-         [](const nn::Options& o, std::uint64_t, const std::string& base_dir) -> std::unique_ptr<Task> {
-           const std::int64_t f = o.get_int("max_context_factor");
-           if (f & (f - 1))
-             throw nn::OptionError("task 'lm'", {{"max_context_factor", "option 'max_context_factor' must be a power "
-                                                                       "of two (1, 2, 4, ...), got " + std::to_string(f)}});
-           return std::make_unique<LmTask>(o, base_dir);
-         }});
+  r.add(
+      {"lm",
+       "language modelling: the next token of real text (State of the Union: ablate data get sotu)",
+       {split_file("train", "training"),
+        split_file("validation", "validation"),
+        split_file("test", "test"),
+        {"tokens",
+         std::string("char"),
+         "tokenization",
+         std::nullopt,
+         std::nullopt,
+         {"char", "whitespace"}},
+        {"context", std::int64_t(128), "training context length T (tokens)", 1.0, 1e5},
+        {"max_context_factor", std::int64_t(1),
+         "test also at contexts 2T, 4T, ... up to this multiple of T (length extrapolation)", 1.0,
+         64.0},
+        {"validation_tokens", std::int64_t(50000),
+         "validate on the first this many tokens (0 = all)", 0.0, 1e9},
+        {"test_tokens", std::int64_t(0), "test on the first this many tokens (0 = all)", 0.0, 1e9}},
+       [](const nn::Options& o, std::uint64_t,
+          const std::string& base_dir) -> std::unique_ptr<Task> {
+         const std::int64_t f = o.get_int("max_context_factor");
+         if (f & (f - 1))
+           throw nn::OptionError("task 'lm'", {{"max_context_factor",
+                                                "option 'max_context_factor' must be a power "
+                                                "of two (1, 2, 4, ...), got " +
+                                                    std::to_string(f)}});
+         return std::make_unique<LmTask>(o, base_dir);
+       }});
 }
 
 }  // namespace ablate::experiments

@@ -10,9 +10,9 @@
 
 #include "experiments/tasks/numbers_to_words.h"
 #include "experiments/tasks/task.h"
-#include "nn/excerpt.h"
 #include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
+#include "nn/excerpt.h"
 
 namespace ablate::experiments {
 
@@ -85,7 +85,8 @@ class NumbersToWords : public Task {
     for (std::size_t i = numbers.size() - 1; i > 0; --i)
       std::swap(numbers[i], numbers[std::size_t(uniform_index(gen, std::int64_t(i) + 1))]);
     const std::size_t half = std::max<std::size_t>(1, numbers.size() / 10);
-    const std::size_t n_val = std::min<std::size_t>(half, std::size_t(o.get_int("validation_size")));
+    const std::size_t n_val =
+        std::min<std::size_t>(half, std::size_t(o.get_int("validation_size")));
     const std::size_t n_test = std::min<std::size_t>(half, std::size_t(o.get_int("test_size")));
     for (std::size_t i = 0; i < n_val; ++i) validation_.push_back(pair(numbers[i]));
     for (std::size_t i = 0; i < n_test; ++i) test_.push_back(pair(numbers[half + i]));
@@ -111,7 +112,8 @@ class NumbersToWords : public Task {
           pair(training_[std::size_t(uniform_index(gen, std::int64_t(training_.size())))]));
     return make_seq2seq_batch(pairs);
   }
-  std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const override {
+  std::vector<Seq2SeqBatch> evaluation_batches(Split split,
+                                               std::int64_t batch_size) const override {
     return make_seq2seq_batches(split == Split::validation ? validation_ : test_, batch_size);
   }
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const override {
@@ -123,7 +125,9 @@ class NumbersToWords : public Task {
     std::vector<std::int32_t> ids;
     for (const std::string& token : code_point_tokens(text)) {
       const std::optional<std::int32_t> id = source_.find(token);
-      if (!id) throw std::invalid_argument("'" + excerpt(token, 40) + "' is not a digit (a source is a number's digits, e.g. 342)");
+      if (!id)
+        throw std::invalid_argument("'" + excerpt(token, 40) +
+                                    "' is not a digit (a source is a number's digits, e.g. 342)");
       ids.push_back(*id);
     }
     return ids;

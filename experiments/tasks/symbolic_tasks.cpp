@@ -11,9 +11,9 @@
 #include <stdexcept>
 
 #include "experiments/tasks/task.h"
-#include "nn/excerpt.h"
 #include "experiments/tasks/text_tokens.h"
 #include "experiments/tasks/vocabulary.h"
+#include "nn/excerpt.h"
 
 namespace ablate::experiments {
 
@@ -37,9 +37,10 @@ class SymbolicTask : public Task {
           {{"min_length", "option 'min_length' = " + std::to_string(min_length_) +
                               " is greater than 'max_length' = " + std::to_string(max_length_)}});
     if (test_min_ > test_max_)
-      throw nn::OptionError("task '" + name_ + "'",
-                            {{"test_min_length", "the test lengths " + std::to_string(test_min_) + ".." +
-                                                     std::to_string(test_max_) + " are an empty range"}});
+      throw nn::OptionError(
+          "task '" + name_ + "'",
+          {{"test_min_length", "the test lengths " + std::to_string(test_min_) + ".." +
+                                   std::to_string(test_max_) + " are an empty range"}});
     std::vector<std::string> symbols;
     for (std::int64_t s = 0; s < vocab_; ++s) symbols.push_back(std::to_string(s));
     tokens_ = Vocabulary({}, symbols);
@@ -64,21 +65,23 @@ class SymbolicTask : public Task {
       double test_distinct = 0;
       const double test_capacity = capacity_of(test_min_, test_max_, test_distinct);
       if (double(n_test) > test_capacity)
-        throw nn::OptionError("task '" + name_ + "'",
-                              {{"test_size", "test_size = " + std::to_string(n_test) + ", but the test lengths " +
-                                                 std::to_string(test_min_) + ".." + std::to_string(test_max_) +
-                                                 " allow only " + std::to_string(std::int64_t(test_capacity)) +
-                                                 " held-out sequences (half of each length's)"}});
+        throw nn::OptionError(
+            "task '" + name_ + "'",
+            {{"test_size", "test_size = " + std::to_string(n_test) + ", but the test lengths " +
+                               std::to_string(test_min_) + ".." + std::to_string(test_max_) +
+                               " allow only " + std::to_string(std::int64_t(test_capacity)) +
+                               " held-out sequences (half of each length's)"}});
     }
     if (double(n_val + (own_test_lengths ? 0 : n_test)) > capacity)
       throw nn::OptionError(
           "task '" + name_ + "'",
-          {{"validation_size", "validation_size + test_size = " + std::to_string(n_val + n_test) +
-                                   " held-out sequences, but vocab " + std::to_string(vocab_) + " and lengths " +
-                                   std::to_string(min_length_) + ".." + std::to_string(max_length_) + " give only " +
-                                   std::to_string(std::int64_t(distinct)) + " distinct sequences, of which " +
-                                   std::to_string(std::int64_t(capacity)) +
-                                   " can be held out (half of each length's)"}});
+          {{"validation_size",
+            "validation_size + test_size = " + std::to_string(n_val + n_test) +
+                " held-out sequences, but vocab " + std::to_string(vocab_) + " and lengths " +
+                std::to_string(min_length_) + ".." + std::to_string(max_length_) + " give only " +
+                std::to_string(std::int64_t(distinct)) + " distinct sequences, of which " +
+                std::to_string(std::int64_t(capacity)) +
+                " can be held out (half of each length's)"}});
     // Streams 1 and 2 of the seed: the held-out sets are the same for every trial of
     // an experiment seed, whatever the training stream does.
     Generator val_gen = Generator(seed).fork(1), test_gen = Generator(seed).fork(2);
@@ -92,7 +95,9 @@ class SymbolicTask : public Task {
   std::int64_t target_vocab() const override { return kFirstToken + vocab_; }
   std::int64_t max_source_length() const override { return std::max(max_length_, test_max_); }
   std::int64_t max_target_length() const override { return std::max(max_length_, test_max_) + 1; }
-  bool metrics_by_length() const override { return test_min_ != min_length_ || test_max_ != max_length_; }
+  bool metrics_by_length() const override {
+    return test_min_ != min_length_ || test_max_ != max_length_;
+  }
 
   Seq2SeqBatch train_batch(Generator& gen, std::int64_t batch_size) const override {
     if (batch_size < 1)
@@ -106,7 +111,8 @@ class SymbolicTask : public Task {
     }
     return make_seq2seq_batch(pairs);
   }
-  std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const override {
+  std::vector<Seq2SeqBatch> evaluation_batches(Split split,
+                                               std::int64_t batch_size) const override {
     return make_seq2seq_batches(split == Split::validation ? validation_ : test_, batch_size);
   }
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool) const override {
@@ -119,8 +125,9 @@ class SymbolicTask : public Task {
     for (const std::string& token : whitespace_tokens(text)) {
       const std::optional<std::int32_t> id = tokens_.find(token);
       if (!id)
-        throw std::invalid_argument("'" + excerpt(token, 40) + "' is not a symbol of task '" + name_ + "' (0.." +
-                                    std::to_string(vocab_ - 1) + ", separated by spaces)");
+        throw std::invalid_argument("'" + excerpt(token, 40) + "' is not a symbol of task '" +
+                                    name_ + "' (0.." + std::to_string(vocab_ - 1) +
+                                    ", separated by spaces)");
       ids.push_back(*id);
     }
     return ids;
@@ -139,8 +146,8 @@ class SymbolicTask : public Task {
 
   // n sequences not held out yet, appended to `out` and to held_out_; a draw of a
   // length whose held-out share is full is drawn again.
-  void draw_held_out(Generator& gen, std::int64_t n, std::int64_t min_length, std::int64_t max_length,
-                     std::vector<SequencePair>& out) {
+  void draw_held_out(Generator& gen, std::int64_t n, std::int64_t min_length,
+                     std::int64_t max_length, std::vector<SequencePair>& out) {
     while (std::int64_t(out.size()) < n) {
       SequencePair p = draw(gen, min_length, max_length);
       double& held = held_per_length_[std::int64_t(p.source.size())];
@@ -173,13 +180,14 @@ void add(TaskRegistry& r, const std::string& name, const std::string& descriptio
          {{"vocab", std::int64_t(16), "number of ordinary symbols", 2.0, 10000.0},
           {"min_length", std::int64_t(4), "shortest sequence", 1.0, 4096.0},
           {"max_length", std::int64_t(12), "longest sequence", 1.0, 4096.0},
-          {"validation_size", std::int64_t(1000), "distinct sequences in the fixed validation set", 1.0,
-           1000000.0},
-          {"test_size", std::int64_t(1000), "distinct sequences in the fixed test set (none in validation)",
+          {"validation_size", std::int64_t(1000), "distinct sequences in the fixed validation set",
            1.0, 1000000.0},
+          {"test_size", std::int64_t(1000),
+           "distinct sequences in the fixed test set (none in validation)", 1.0, 1000000.0},
           {.key = "test_min_length",
            .default_value = std::int64_t(0),
-           .doc = "shortest test sequence; 0 = min_length (length generalisation: test on other lengths)",
+           .doc = "shortest test sequence; 0 = min_length (length generalisation: test on other "
+                  "lengths)",
            .min = 0.0,
            .max = 4096.0,
            .omit_at_default = true},

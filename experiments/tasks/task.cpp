@@ -65,7 +65,8 @@ std::vector<std::vector<std::string>> Task::reference_texts(Split split) const {
   std::vector<std::vector<std::string>> out;
   for (const auto& alternatives : references(split)) {
     out.emplace_back();
-    for (const auto& r : alternatives) out.back().push_back(detokenize(r.data(), std::int64_t(r.size()), true));
+    for (const auto& r : alternatives)
+      out.back().push_back(detokenize(r.data(), std::int64_t(r.size()), true));
   }
   return out;
 }
@@ -92,7 +93,9 @@ std::vector<ForecastBatch> Task::forecast_evaluation_batches(Split, std::int64_t
 
 // ---- helpers
 
-const char* split_name(Split split) { return split == Split::validation ? "validation" : "test"; }
+const char* split_name(Split split) {
+  return split == Split::validation ? "validation" : "test";
+}
 
 Tensor pad_sequences(const std::vector<std::vector<std::int32_t>>& rows) {
   std::size_t width = 0;
@@ -119,7 +122,8 @@ Seq2SeqBatch make_seq2seq_batch(const std::vector<SequencePair>& pairs) {
   return {pad_sequences(src), pad_sequences(tgt_in), pad_sequences(tgt_out)};
 }
 
-Seq2SeqBatch sample_seq2seq_batch(const std::vector<SequencePair>& pairs, Generator& gen, std::int64_t batch_size) {
+Seq2SeqBatch sample_seq2seq_batch(const std::vector<SequencePair>& pairs, Generator& gen,
+                                  std::int64_t batch_size) {
   if (batch_size < 1)
     throw std::invalid_argument("batch size must be at least 1, got " + std::to_string(batch_size));
   std::vector<SequencePair> batch;

@@ -100,7 +100,8 @@ class Task {
   // The task's own metrics of decoded held-out examples, beside the sequence accuracy
   // every sequence task has (g2p: phoneme and word error rates; text_pairs: CER, WER,
   // BLEU, chrF), with their standard errors where they have one. Default: none.
-  virtual void score_decoded(const std::vector<DecodedExample>& examples, std::map<std::string, double>& metrics,
+  virtual void score_decoded(const std::vector<DecodedExample>& examples,
+                             std::map<std::string, double>& metrics,
                              std::map<std::string, double>& standard_errors) const;
 
   // ---- language modelling (vocabulary: target_vocab())
@@ -126,7 +127,8 @@ class Task {
   virtual std::int64_t lookback() const { return 0; }
   virtual std::int64_t horizon() const { return 0; }
   virtual ForecastBatch forecast_train_batch(Generator& gen, std::int64_t batch_size) const;
-  virtual std::vector<ForecastBatch> forecast_evaluation_batches(Split split, std::int64_t batch_size) const;
+  virtual std::vector<ForecastBatch> forecast_evaluation_batches(Split split,
+                                                                 std::int64_t batch_size) const;
   // Units, MASE scale and training part for the evaluation's metrics and baselines.
   virtual const ForecastContext* forecast_context() const { return nullptr; }
 };
@@ -152,7 +154,8 @@ Tensor pad_sequences(const std::vector<std::vector<std::int32_t>>& rows);
 Seq2SeqBatch make_seq2seq_batch(const std::vector<SequencePair>& pairs);
 // batch_size pairs drawn uniformly (with replacement) from `pairs` with `gen`; throws
 // std::invalid_argument for batch_size < 1.
-Seq2SeqBatch sample_seq2seq_batch(const std::vector<SequencePair>& pairs, Generator& gen, std::int64_t batch_size);
+Seq2SeqBatch sample_seq2seq_batch(const std::vector<SequencePair>& pairs, Generator& gen,
+                                  std::int64_t batch_size);
 // `pairs` in order, cut into batches of at most batch_size (≥ 1).
 std::vector<Seq2SeqBatch> make_seq2seq_batches(const std::vector<SequencePair>& pairs,
                                                std::int64_t batch_size);

@@ -51,7 +51,8 @@ std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool low
     throw std::runtime_error(path + ":" + std::to_string(line) + ": " + what);
   };
   std::vector<TextPair> pairs;
-  for (std::size_t index = header ? 1 : 0; index < file.line_count(); ++index) {  // a header names columns
+  for (std::size_t index = header ? 1 : 0; index < file.line_count();
+       ++index) {  // a header names columns
     const std::string line(file.line(index));
     const std::int64_t line_no = std::int64_t(index) + 1;
     if (line.empty()) fail(line_no, "empty line (expected source<TAB>target)");
@@ -61,7 +62,8 @@ std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool low
       fail(line_no, std::to_string(tabs) + " tabs (expected exactly one, source<TAB>target)");
     const std::size_t tab = line.find('\t');
     TextPair p{tokenize(line.substr(0, tab), by_char, lowercase),
-               tokenize(line.substr(tab + 1), by_char, lowercase), {}};
+               tokenize(line.substr(tab + 1), by_char, lowercase),
+               {}};
     p.target_text = by_char ? join_tokens(p.target, "") : join_tokens(p.target, " ");
     for (auto [side, tokens] : {std::pair{"source", &p.source}, std::pair{"target", &p.target}}) {
       if (tokens->empty()) fail(line_no, std::string("empty ") + side);
@@ -73,9 +75,9 @@ std::vector<TextPair> read_pairs(const std::string& path, bool by_char, bool low
   }
   if (pairs.empty()) fail(1, "the file is empty (expected source<TAB>target lines)");
   if (pairs.size() < 3)
-    throw std::runtime_error(path + ": only " + std::to_string(pairs.size()) +
-                             (pairs.size() == 1 ? " pair" : " pairs") +
-                             "; at least 3 are needed (one to train on, one to validate, one to test)");
+    throw std::runtime_error(
+        path + ": only " + std::to_string(pairs.size()) + (pairs.size() == 1 ? " pair" : " pairs") +
+        "; at least 3 are needed (one to train on, one to validate, one to test)");
   return pairs;
 }
 
@@ -122,7 +124,9 @@ class TextPairs : public Task {
     target_ = vocabulary_of(train_targets);
     for (std::int64_t i = 0; i < n; ++i) {
       const TextPair& p = pairs[order[std::size_t(i)]];
-      (i < n_val ? validation_ : i < held ? test_ : training_)
+      (i < n_val  ? validation_
+       : i < held ? test_
+                  : training_)
           .push_back({ids_of(p.source, source_), ids_of(p.target, target_)});
       if (i < held) (i < n_val ? validation_texts_ : test_texts_).push_back({p.target_text});
       max_source_ = std::max(max_source_, std::int64_t(p.source.size()));
@@ -140,7 +144,8 @@ class TextPairs : public Task {
   Seq2SeqBatch train_batch(Generator& gen, std::int64_t batch_size) const override {
     return sample_seq2seq_batch(training_, gen, batch_size);
   }
-  std::vector<Seq2SeqBatch> evaluation_batches(Split split, std::int64_t batch_size) const override {
+  std::vector<Seq2SeqBatch> evaluation_batches(Split split,
+                                               std::int64_t batch_size) const override {
     return make_seq2seq_batches(split == Split::validation ? validation_ : test_, batch_size);
   }
   std::string detokenize(const std::int32_t* ids, std::int64_t n, bool target) const override {
@@ -157,14 +162,16 @@ class TextPairs : public Task {
   // CER and WER (closest reference, sentences as the units of their standard errors),
   // and corpus BLEU and chrF as sacreBLEU 2 computes them (experiments/metrics/README.md),
   // all on the texts — predictions detokenized, references as the file has them.
-  void score_decoded(const std::vector<DecodedExample>& examples, std::map<std::string, double>& metrics,
+  void score_decoded(const std::vector<DecodedExample>& examples,
+                     std::map<std::string, double>& metrics,
                      std::map<std::string, double>& standard_errors) const override {
     if (examples.empty()) return;
     std::vector<std::string> hypotheses;
     std::vector<std::vector<std::string>> references;
     RatioMetric cer, wer;
     for (const DecodedExample& x : examples) {
-      hypotheses.push_back(detokenize(x.prediction.data(), std::int64_t(x.prediction.size()), true));
+      hypotheses.push_back(
+          detokenize(x.prediction.data(), std::int64_t(x.prediction.size()), true));
       references.push_back(x.reference_texts);
       const metrics::ErrorRate c = metrics::corpus_cer({hypotheses.back()}, {references.back()});
       const metrics::ErrorRate w = metrics::corpus_wer({hypotheses.back()}, {references.back()});
@@ -202,8 +209,10 @@ void register_text_pairs_task(TaskRegistry& r) {
            std::nullopt,
            std::nullopt,
            {"char", "whitespace"}},
-          {"validation_fraction", 0.1, "pairs held out for validation, chosen by a seeded shuffle", 0.01, 0.45},
-          {"test_fraction", 0.1, "pairs held out for test (after validation's, same shuffle)", 0.01, 0.45},
+          {"validation_fraction", 0.1, "pairs held out for validation, chosen by a seeded shuffle",
+           0.01, 0.45},
+          {"test_fraction", 0.1, "pairs held out for test (after validation's, same shuffle)", 0.01,
+           0.45},
           {"max_length", std::int64_t(64), "longest source or target in tokens (longer: error)",
            1.0, 100000.0},
           {"lowercase", false, "lowercase ASCII letters before tokenizing"},

@@ -5,8 +5,10 @@ namespace ablate::experiments {
 std::vector<std::string> code_point_tokens(const std::string& text) {
   std::vector<std::string> out;
   for (unsigned char c : text)
-    if ((c & 0xC0) != 0x80 || out.empty()) out.emplace_back(1, char(c));
-    else out.back() += char(c);
+    if ((c & 0xC0) != 0x80 || out.empty())
+      out.emplace_back(1, char(c));
+    else
+      out.back() += char(c);
   return out;
 }
 

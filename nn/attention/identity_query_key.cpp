@@ -15,12 +15,14 @@ class IdentityQueryKey : public QueryKey {
 }  // namespace
 
 void register_identity_query_key(QueryKeyRegistry& r) {
-  r.add({"identity", "no query/key projections: scores on the inputs themselves", {},
+  r.add({"identity",
+         "no query/key projections: scores on the inputs themselves",
+         {},
          [](const Options&, const BuildContext& c) {
            if (c.heads * c.d_k != c.d_model)
-             throw std::invalid_argument(
-                 "attention.qk 'identity' needs heads * d_k == d_model (" + std::to_string(c.heads) +
-                 " * " + std::to_string(c.d_k) + " != " + std::to_string(c.d_model) + ")");
+             throw std::invalid_argument("attention.qk 'identity' needs heads * d_k == d_model (" +
+                                         std::to_string(c.heads) + " * " + std::to_string(c.d_k) +
+                                         " != " + std::to_string(c.d_model) + ")");
            return std::make_unique<IdentityQueryKey>();
          }});
 }

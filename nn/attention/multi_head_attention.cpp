@@ -26,8 +26,12 @@ void AttentionTelemetry::reset() {
 
 MultiHeadAttention::MultiHeadAttention(const AttentionConfig& config, BuildContext ctx,
                                        bool self_attention)
-    : heads_(ctx.heads), d_model_(ctx.d_model), self_attention_(self_attention),
-      record_(config.telemetry), dropout_(config.dropout), dropout_rng_(ctx.dropout_rng) {
+    : heads_(ctx.heads),
+      d_model_(ctx.d_model),
+      self_attention_(self_attention),
+      record_(config.telemetry),
+      dropout_(config.dropout),
+      dropout_rng_(ctx.dropout_rng) {
   if (heads_ <= 0 || d_model_ <= 0)
     throw std::invalid_argument("attention: heads and d_model must be positive");
   if ((config.d_k == 0 || config.d_v == 0) && d_model_ % heads_ != 0)
@@ -39,13 +43,16 @@ MultiHeadAttention::MultiHeadAttention(const AttentionConfig& config, BuildConte
   ctx.d_v = d_v_;
   qk_ = &add_module("", query_key_registry().create(config.qk.kind, config.qk.options, ctx));
   v_ = &add_module("", value_registry().create(config.v.kind, config.v.options, ctx));
-  scale_ = &add_module("", score_scale_registry().create(config.scale.kind, config.scale.options, ctx));
+  scale_ =
+      &add_module("", score_scale_registry().create(config.scale.kind, config.scale.options, ctx));
   if (config.output_projection)
-    w_o_ = &add_module("w_o", std::make_unique<Linear>(heads_ * d_v_, d_model_, ctx.bias, ctx.init_rng(), ctx.dtype));
+    w_o_ = &add_module("w_o", std::make_unique<Linear>(heads_ * d_v_, d_model_, ctx.bias,
+                                                       ctx.init_rng(), ctx.dtype));
   else if (heads_ * d_v_ != d_model_)
-    throw std::invalid_argument("attention without an output projection needs heads * d_v == d_model (" +
-                                std::to_string(heads_) + " * " + std::to_string(d_v_) +
-                                " != " + std::to_string(d_model_) + ")");
+    throw std::invalid_argument(
+        "attention without an output projection needs heads * d_v == d_model (" +
+        std::to_string(heads_) + " * " + std::to_string(d_v_) + " != " + std::to_string(d_model_) +
+        ")");
   if (dropout_ > 0 && !dropout_rng_)
     throw std::logic_error("attention: dropout needs a dropout generator in the BuildContext");
   telemetry_.entropy_sum.assign(std::size_t(heads_), 0.0);
@@ -122,8 +129,8 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
   const Shape& sk = x_kv.shape();
   if (sq.rank() != 3 || sk.rank() != 3 || sq[2] != d_model_ || sk[2] != d_model_ || sq[0] != sk[0])
     throw ShapeError("attention: expected queries [B, Tq, " + std::to_string(d_model_) +
-                     "] and keys/values [B, Tk, " + std::to_string(d_model_) + "], got " + sq.str() +
-                     " and " + sk.str());
+                     "] and keys/values [B, Tk, " + std::to_string(d_model_) + "], got " +
+                     sq.str() + " and " + sk.str());
   std::int64_t B = sq[0], Tq = sq[1], Tk = sk[1], H = heads_;
   auto [q, k] = qk_->project(x_q, x_kv);
   Var v = v_->project(x_kv);
@@ -155,14 +162,16 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
     k = positions->rotate(k);
   }
   Var scores = matmul(q, k, false, true);  // [B, H, Tq, Tk]
-  Tensor bias = acting == PositionAction::biases_scores ? positions->score_bias(H, Tq, Tk, scores.dtype()) : Tensor();
+  Tensor bias = acting == PositionAction::biases_scores
+                    ? positions->score_bias(H, Tq, Tk, scores.dtype())
+                    : Tensor();
   double softmax_scale = 1.0;
   if (!factor)
     scores = scale_->apply(scores);
   else if (bias.defined())
     scores = scores * *factor;  // the bias must not be scaled with the scores
   else
-    softmax_scale = *factor;    // fused into the softmax
+    softmax_scale = *factor;  // fused into the softmax
   if (bias.defined()) scores = scores + constant(bias);
   Var attention = softmax(scores, build_mask(B, Tq, Tk, key_mask, causal), softmax_scale);
   if (observing()) {

@@ -7,9 +7,9 @@
 
 #include "nn/attention/attention_path_record.h"
 #include "nn/attention/query_key.h"
-#include "nn/component.h"
 #include "nn/attention/score_scale.h"
 #include "nn/attention/value.h"
+#include "nn/component.h"
 #include "nn/layers/linear.h"
 #include "nn/positions/position_encoding.h"
 
@@ -45,8 +45,8 @@ class MultiHeadAttention : public Module {
 
   // x_q [B, Tq, D], x_kv [B, Tk, D]; key_mask b8 [B, Tk] (true = real token) or
   // undefined; causal: query i sees keys j <= i. positions act here when their declared
-  // action is inside attention (rotary rotates q/k, ALiBi biases scores); null = none. Returns [B, Tq, D] (or [B, Tq, H·d_v] without
-  // an output projection, which then must equal D).
+  // action is inside attention (rotary rotates q/k, ALiBi biases scores); null = none. Returns [B,
+  // Tq, D] (or [B, Tq, H·d_v] without an output projection, which then must equal D).
   Var forward(const Var& x_q, const Var& x_kv, const Tensor& key_mask, bool causal,
               PositionEncoding* positions = nullptr);
 
@@ -67,7 +67,8 @@ class MultiHeadAttention : public Module {
   bool observing() const;
   void record_telemetry(const Tensor& attention);
   // nullptr when this forward can take the fused path, else why not.
-  const char* why_not_fused(bool scale_is_fixed, bool dropping, const PositionEncoding* positions) const;
+  const char* why_not_fused(bool scale_is_fixed, bool dropping,
+                            const PositionEncoding* positions) const;
 
   std::int64_t heads_, d_k_, d_v_, d_model_;
   bool self_attention_, record_;

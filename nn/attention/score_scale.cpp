@@ -32,25 +32,37 @@ class LearnedScale : public ScoreScale {
   Parameter* scale_;
 };
 
-std::unique_ptr<ScoreScale> fixed(double factor) { return std::make_unique<FixedScale>(factor); }
+std::unique_ptr<ScoreScale> fixed(double factor) {
+  return std::make_unique<FixedScale>(factor);
+}
 
 }  // namespace
 
 ScoreScaleRegistry& score_scale_registry() {
   static ScoreScaleRegistry registry = [] {
     ScoreScaleRegistry r("attention.scale");
-    r.add({"sqrt_dk", "scores / sqrt(d_k) (Vaswani et al. 2017)", {},
-           [](const Options&, const BuildContext& c) { return fixed(1.0 / std::sqrt(double(c.d_k))); }});
-    r.add({"none", "unscaled scores (factor 1)", {},
-           [](const Options&, const BuildContext&) { return fixed(1.0); }});
-    r.add({"dk", "scores / d_k", {},
-           [](const Options&, const BuildContext& c) { return fixed(1.0 / double(c.d_k)); }});
-    r.add({"constant", "scores × a fixed factor (e.g. 0.5 as in TabNet)",
+    r.add({"sqrt_dk",
+           "scores / sqrt(d_k) (Vaswani et al. 2017)",
+           {},
+           [](const Options&, const BuildContext& c) {
+             return fixed(1.0 / std::sqrt(double(c.d_k)));
+           }});
+    r.add({"none", "unscaled scores (factor 1)", {}, [](const Options&, const BuildContext&) {
+             return fixed(1.0);
+           }});
+    r.add({"dk", "scores / d_k", {}, [](const Options&, const BuildContext& c) {
+             return fixed(1.0 / double(c.d_k));
+           }});
+    r.add({"constant",
+           "scores × a fixed factor (e.g. 0.5 as in TabNet)",
            {{"value", 0.5, "the factor", -1e6, 1e6}},
            [](const Options& o, const BuildContext&) { return fixed(o.get_float("value")); }});
-    r.add({"learned", "one learned factor per head, initialised to 1/sqrt(d_k)", {},
+    r.add({"learned",
+           "one learned factor per head, initialised to 1/sqrt(d_k)",
+           {},
            [](const Options&, const BuildContext& c) {
-             return std::make_unique<LearnedScale>(c.heads, 1.0 / std::sqrt(double(c.d_k)), c.dtype);
+             return std::make_unique<LearnedScale>(c.heads, 1.0 / std::sqrt(double(c.d_k)),
+                                                   c.dtype);
            }});
     return r;
   }();

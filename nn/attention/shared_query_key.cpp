@@ -14,7 +14,7 @@ class SharedQueryKey : public QueryKey {
   SharedQueryKey(const BuildContext& c, bool normalize_keys, bool exclude_self)
       : heads_(c.heads), normalize_keys_(normalize_keys), exclude_self_(exclude_self) {
     w_qk_ = &add_module("w_qk", std::make_unique<Linear>(c.d_model, c.heads * c.d_k, c.bias,
-                                                          c.init_rng(), c.dtype));
+                                                         c.init_rng(), c.dtype));
   }
   std::pair<Var, Var> project(const Var& x_q, const Var& x_kv) override {
     Var q = w_qk_->forward(x_q);
@@ -32,7 +32,8 @@ class SharedQueryKey : public QueryKey {
 }  // namespace
 
 void register_shared_query_key(QueryKeyRegistry& r) {
-  r.add({"shared", "one projection for queries and keys (Reformer, Kitaev et al. 2020)",
+  r.add({"shared",
+         "one projection for queries and keys (Reformer, Kitaev et al. 2020)",
          {{"normalize_keys", true, "L2-normalise each head's keys"},
           {"exclude_self", true,
            "in self-attention, a token attends to itself only when nothing else is allowed"}},

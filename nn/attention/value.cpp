@@ -10,8 +10,8 @@ namespace {
 class ProjectedValue : public ValueProjection {
  public:
   explicit ProjectedValue(const BuildContext& c) {
-    w_v_ = &add_module("w_v", std::make_unique<Linear>(c.d_model, c.heads * c.d_v, c.bias,
-                                                        c.init_rng(), c.dtype));
+    w_v_ = &add_module(
+        "w_v", std::make_unique<Linear>(c.d_model, c.heads * c.d_v, c.bias, c.init_rng(), c.dtype));
   }
   Var project(const Var& x) override { return w_v_->forward(x); }
 
@@ -29,9 +29,15 @@ class IdentityValue : public ValueProjection {
 ValueRegistry& value_registry() {
   static ValueRegistry registry = [] {
     ValueRegistry r("attention.v");
-    r.add({"projected", "values through a projection W_v", {},
-           [](const Options&, const BuildContext& c) { return std::make_unique<ProjectedValue>(c); }});
-    r.add({"identity", "values are the inputs themselves, split into heads", {},
+    r.add({"projected",
+           "values through a projection W_v",
+           {},
+           [](const Options&, const BuildContext& c) {
+             return std::make_unique<ProjectedValue>(c);
+           }});
+    r.add({"identity",
+           "values are the inputs themselves, split into heads",
+           {},
            [](const Options&, const BuildContext& c) {
              if (c.heads * c.d_v != c.d_model)
                throw std::invalid_argument("attention.v 'identity' needs heads * d_v == d_model (" +

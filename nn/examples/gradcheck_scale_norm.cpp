@@ -13,7 +13,8 @@ using namespace ablate::nn;
 int main() {
   bool ok = true;
   auto report = [&](const char* what, const GradcheckResult& r) {
-    std::printf("gradcheck of %s: %s (max error %.2e)\n", what, r.ok ? "ok" : "FAILED", r.max_error);
+    std::printf("gradcheck of %s: %s (max error %.2e)\n", what, r.ok ? "ok" : "FAILED",
+                r.max_error);
     if (!r.ok) std::printf("  %s\n", r.message.c_str());
     ok = ok && r.ok;
   };
@@ -25,10 +26,12 @@ int main() {
   std::unique_ptr<Norm> norm = norm_registry().create("scale", {}, ctx);
   Generator g(1);
   Tensor x = randn({2, 3, 6}, g, DType::f64);
-  report("ScaleNorm, input", gradcheck([&](std::span<const Var> in) { return norm->forward(in[0], Tensor()); },
-                                       std::vector<Tensor>{x}));
+  report("ScaleNorm, input",
+         gradcheck([&](std::span<const Var> in) { return norm->forward(in[0], Tensor()); },
+                   std::vector<Tensor>{x}));
   std::vector<Parameter*> weights = norm->parameters();
-  report("ScaleNorm, weight", gradcheck_parameters([&] { return norm->forward(constant(x), Tensor()); }, weights));
+  report("ScaleNorm, weight",
+         gradcheck_parameters([&] { return norm->forward(constant(x), Tensor()); }, weights));
 
   // Inside a model: every layer's norms are ScaleNorms.
   TransformerConfig c;
@@ -42,7 +45,9 @@ int main() {
   Tensor tgt_in = Tensor::from_data({1, 3}, std::vector<std::int32_t>{1, 5, 4});
   Tensor tgt_out = Tensor::from_data({1, 3}, std::vector<std::int32_t>{5, 4, 2});
   std::vector<Parameter*> params = model.parameters();
-  report("a Transformer with norm = scale", gradcheck_parameters(
-      [&] { return cross_entropy(model.forward(src, tgt_in), tgt_out, /*ignore=*/0); }, params));
+  report("a Transformer with norm = scale",
+         gradcheck_parameters(
+             [&] { return cross_entropy(model.forward(src, tgt_in), tgt_out, /*ignore=*/0); },
+             params));
   return ok ? 0 : 1;
 }

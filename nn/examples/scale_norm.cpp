@@ -28,7 +28,8 @@ class ScaleNorm : public Norm {
 }  // namespace
 
 ABLATE_REGISTER(norm_registry(),
-                {"scale", "ScaleNorm: g · x / ‖x‖ with one learned g (Nguyen & Salazar 2019)",
+                {"scale",
+                 "ScaleNorm: g · x / ‖x‖ with one learned g (Nguyen & Salazar 2019)",
                  {{"eps", 1e-5, "smallest norm divided by", 0.0, 1.0}},
                  [](const Options& o, const BuildContext& c) -> std::unique_ptr<Norm> {
                    return std::make_unique<ScaleNorm>(c.d_model, o.get_float("eps"), c.dtype);

@@ -15,7 +15,8 @@ Var Dropout::forward(const Var& x) {
   std::int64_t B = x.shape()[0], D = x.shape()[2];
   // The keep-mask [B, 1, D], scaled by 1/(1-p), broadcast over time.
   Tensor keep = Tape::current().alloc({B, 1, D}, x.dtype());
-  for (std::int64_t i = 0; i < B * D; ++i) keep.set(i, gen_.uniform() < p_ ? 0.0 : 1.0 / (1.0 - p_));
+  for (std::int64_t i = 0; i < B * D; ++i)
+    keep.set(i, gen_.uniform() < p_ ? 0.0 : 1.0 / (1.0 - p_));
   return x * constant(keep);
 }
 

@@ -52,15 +52,16 @@ std::int64_t Embedding::load_word2vec(const std::string& path,
     if (line_no == 1 && values.size() == 1) continue;  // "count dim" header
     if (std::int64_t(values.size()) != dim_)
       throw std::runtime_error(path + ":" + std::to_string(line_no) + ": vector for '" + word +
-                               "' has " + std::to_string(values.size()) + " values, the embedding has " +
-                               std::to_string(dim_));
+                               "' has " + std::to_string(values.size()) +
+                               " values, the embedding has " + std::to_string(dim_));
     auto it = vocabulary.find(word);
     if (it == vocabulary.end()) continue;
     if (it->second < 0 || it->second >= vocab_)
       throw std::out_of_range("word2vec vocabulary maps '" + word + "' to row " +
                               std::to_string(it->second) + ", outside the table of " +
                               std::to_string(vocab_));
-    for (std::int64_t d = 0; d < dim_; ++d) weight_->value.set(it->second * dim_ + d, values[std::size_t(d)]);
+    for (std::int64_t d = 0; d < dim_; ++d)
+      weight_->value.set(it->second * dim_ + d, values[std::size_t(d)]);
     ++loaded;
   }
   if (freeze) weight_->requires_grad = false;

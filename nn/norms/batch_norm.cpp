@@ -30,8 +30,10 @@ class BatchNorm : public Norm {
     Tensor running_var_before = measuring ? running_var_->clone() : Tensor();
     BatchStatistics batch;
     Var y = batch_norm(x, rows, gamma_ ? leaf(*gamma_) : Var(), beta_ ? leaf(*beta_) : Var(),
-                       *running_mean_, *running_var_, training(), momentum_, eps_, measuring ? &batch : nullptr);
-    if (measuring) drift_.record(batch_statistics_distance(batch, running_mean_before, running_var_before));
+                       *running_mean_, *running_var_, training(), momentum_, eps_,
+                       measuring ? &batch : nullptr);
+    if (measuring)
+      drift_.record(batch_statistics_distance(batch, running_mean_before, running_var_before));
     return y;
   }
   BatchStatisticsDrift* batch_statistics_drift() override { return &drift_; }

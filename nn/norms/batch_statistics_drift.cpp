@@ -7,12 +7,14 @@
 
 namespace ablate::nn {
 
-StatisticsDistance batch_statistics_distance(const BatchStatistics& batch, const Tensor& running_mean,
+StatisticsDistance batch_statistics_distance(const BatchStatistics& batch,
+                                             const Tensor& running_mean,
                                              const Tensor& running_var) {
   const std::size_t d = batch.mean.size();
   if (d == 0 || batch.variance.size() != d || std::size_t(running_mean.numel()) != d ||
       std::size_t(running_var.numel()) != d || batch.rows < 2)
-    throw std::invalid_argument("batch_statistics_distance: statistics of mismatched widths or fewer than 2 rows");
+    throw std::invalid_argument(
+        "batch_statistics_distance: statistics of mismatched widths or fewer than 2 rows");
   const double unbiased = double(batch.rows) / double(batch.rows - 1);
   double mean_sq = 0, var_sq = 0;
   for (std::size_t j = 0; j < d; ++j) {
@@ -35,11 +37,13 @@ StatisticsDistance DistanceSums::average() const {
   return {mean_sum / double(batches), var_sum / double(batches)};
 }
 
-std::vector<std::pair<std::string, BatchStatisticsDrift*>> batch_statistics_drift_modules(Module& root) {
+std::vector<std::pair<std::string, BatchStatisticsDrift*>> batch_statistics_drift_modules(
+    Module& root) {
   std::vector<std::pair<std::string, BatchStatisticsDrift*>> out;
   for (auto& [name, m] : root.named_modules())
     if (auto* norm = dynamic_cast<Norm*>(m))
-      if (BatchStatisticsDrift* drift = norm->batch_statistics_drift()) out.emplace_back(name, drift);
+      if (BatchStatisticsDrift* drift = norm->batch_statistics_drift())
+        out.emplace_back(name, drift);
   return out;
 }
 

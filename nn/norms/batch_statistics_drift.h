@@ -24,8 +24,8 @@ struct StatisticsDistance {
 };
 
 // One batch's distance (statistics as batch_norm reports them) from running statistics [d].
-StatisticsDistance batch_statistics_distance(const BatchStatistics& batch, const Tensor& running_mean,
-                                             const Tensor& running_var);
+StatisticsDistance batch_statistics_distance(const BatchStatistics& batch,
+                                             const Tensor& running_mean, const Tensor& running_var);
 
 // Distances summed over training batches.
 struct DistanceSums {
@@ -49,6 +49,7 @@ struct BatchStatisticsDrift {
 
 // Every module under root that measures the drift (BatchNorm; other norms have no
 // batch statistics), by dotted name, in module order.
-std::vector<std::pair<std::string, BatchStatisticsDrift*>> batch_statistics_drift_modules(Module& root);
+std::vector<std::pair<std::string, BatchStatisticsDrift*>> batch_statistics_drift_modules(
+    Module& root);
 
 }  // namespace ablate::nn

@@ -28,7 +28,8 @@ class LayerNorm : public Norm {
 }  // namespace
 
 void register_layer_norm(NormRegistry& r) {
-  r.add({"layer", "LayerNorm over each token's features (Ba et al. 2016)",
+  r.add({"layer",
+         "LayerNorm over each token's features (Ba et al. 2016)",
          {{"eps", 1e-5, "added to the variance", 0.0, 1.0},
           {"affine", true, "learned scale and shift"}},
          [](const Options& o, const BuildContext& c) {

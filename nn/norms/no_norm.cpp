@@ -11,8 +11,9 @@ class NoNorm : public Norm {
 }  // namespace
 
 void register_no_norm(NormRegistry& r) {
-  r.add({"none", "no normalisation (identity)", {},
-         [](const Options&, const BuildContext&) { return std::make_unique<NoNorm>(); }});
+  r.add({"none", "no normalisation (identity)", {}, [](const Options&, const BuildContext&) {
+           return std::make_unique<NoNorm>();
+         }});
 }
 
 }  // namespace ablate::nn

@@ -25,7 +25,8 @@ class RmsNorm : public Norm {
 }  // namespace
 
 void register_rms_norm(NormRegistry& r) {
-  r.add({"rms", "RMSNorm: scale by the root mean square, no centring (Zhang & Sennrich 2019)",
+  r.add({"rms",
+         "RMSNorm: scale by the root mean square, no centring (Zhang & Sennrich 2019)",
          {{"eps", 1e-6, "added to the mean square", 0.0, 1.0}},
          [](const Options& o, const BuildContext& c) {
            return std::make_unique<RmsNorm>(c.d_model, o.get_float("eps"), c.dtype);

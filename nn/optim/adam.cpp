@@ -68,11 +68,14 @@ class Adam : public Optimizer {
       const T eps = T(eps_), c2 = T(correction2_sqrt), alpha = T(step_size);
       const std::int64_t n = s.parameter->value.numel();
       if (l2)
-        adam_loop<T, 1>(n, w, g, m, v, wd, scale, b1, b2, one_minus_b1, one_minus_b2, eps, c2, alpha);
+        adam_loop<T, 1>(n, w, g, m, v, wd, scale, b1, b2, one_minus_b1, one_minus_b2, eps, c2,
+                        alpha);
       else if (shrink)
-        adam_loop<T, 2>(n, w, g, m, v, wd, scale, b1, b2, one_minus_b1, one_minus_b2, eps, c2, alpha);
+        adam_loop<T, 2>(n, w, g, m, v, wd, scale, b1, b2, one_minus_b1, one_minus_b2, eps, c2,
+                        alpha);
       else
-        adam_loop<T, 0>(n, w, g, m, v, wd, scale, b1, b2, one_minus_b1, one_minus_b2, eps, c2, alpha);
+        adam_loop<T, 0>(n, w, g, m, v, wd, scale, b1, b2, one_minus_b1, one_minus_b2, eps, c2,
+                        alpha);
     });
   }
 

@@ -29,7 +29,9 @@ class AlibiPositions : public PositionEncoding {
 }  // namespace
 
 void register_alibi_positions(PositionRegistry& r) {
-  r.add({"alibi", "linear distance penalties on attention scores (ALiBi, Press et al. 2022)", {},
+  r.add({"alibi",
+         "linear distance penalties on attention scores (ALiBi, Press et al. 2022)",
+         {},
          [](const Options&, const BuildContext&) { return std::make_unique<AlibiPositions>(); }});
 }
 

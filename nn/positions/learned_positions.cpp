@@ -29,11 +29,12 @@ class LearnedPositions : public PositionEncoding {
 }  // namespace
 
 void register_learned_positions(PositionRegistry& r) {
-  r.add({"learned", "trained max_len × d_model table added to the embeddings (BERT, GPT)",
+  r.add({"learned",
+         "trained max_len × d_model table added to the embeddings (BERT, GPT)",
          {{"max_len", std::int64_t(512), "longest sequence (rows of the table)", 1, 1e7}},
          [](const Options& o, const BuildContext& c) {
-           return std::make_unique<LearnedPositions>(o.get_int("max_len"), c.d_model,
-                                                     c.init_rng(), c.dtype);
+           return std::make_unique<LearnedPositions>(o.get_int("max_len"), c.d_model, c.init_rng(),
+                                                     c.dtype);
          }});
 }
 

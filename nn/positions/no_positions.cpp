@@ -11,7 +11,9 @@ class NoPositions : public PositionEncoding {
 }  // namespace
 
 void register_no_positions(PositionRegistry& r) {
-  r.add({"none", "no position information (the model sees a bag of tokens)", {},
+  r.add({"none",
+         "no position information (the model sees a bag of tokens)",
+         {},
          [](const Options&, const BuildContext&) { return std::make_unique<NoPositions>(); }});
 }
 

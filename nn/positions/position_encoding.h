@@ -15,10 +15,10 @@ namespace ablate::nn {
 // naming both), and attention takes its fused path only when the scheme does not act
 // inside it.
 enum class PositionAction {
-  none,                 // nothing (no position information)
-  added_to_embeddings,  // add_to_embeddings: sinusoidal, learned
-  rotates_queries_keys, // rotate, on every attention's per-head queries and keys: rotary
-  biases_scores,        // score_bias, added to every attention's scores: ALiBi
+  none,                  // nothing (no position information)
+  added_to_embeddings,   // add_to_embeddings: sinusoidal, learned
+  rotates_queries_keys,  // rotate, on every attention's per-head queries and keys: rotary
+  biases_scores,         // score_bias, added to every attention's scores: ALiBi
 };
 const char* position_action_name(PositionAction action);
 
@@ -32,7 +32,8 @@ class PositionEncoding : public Module {
   // biases_scores: a bias [H, Tq, Tk] for attention scores, in the arena.
   virtual Tensor score_bias(std::int64_t heads, std::int64_t tq, std::int64_t tk, DType dtype);
   bool acts_in_attention() const {
-    return action() == PositionAction::rotates_queries_keys || action() == PositionAction::biases_scores;
+    return action() == PositionAction::rotates_queries_keys ||
+           action() == PositionAction::biases_scores;
   }
   // The longest sequence accepted; 0 = any length.
   virtual std::int64_t max_len() const { return 0; }

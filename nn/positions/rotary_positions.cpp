@@ -41,7 +41,8 @@ class RotaryPositions : public PositionEncoding {
 }  // namespace
 
 void register_rotary_positions(PositionRegistry& r) {
-  r.add({"rotary", "rotates queries and keys by position (RoPE, Su et al. 2021)",
+  r.add({"rotary",
+         "rotates queries and keys by position (RoPE, Su et al. 2021)",
          {{"base", 10000.0, "wavelength base", 1.0, 1e12}},
          [](const Options& o, const BuildContext&) {
            return std::make_unique<RotaryPositions>(o.get_float("base"));

@@ -106,17 +106,20 @@ Tensor rows_at(const Tensor& logits, const std::vector<std::int64_t>& at) {
   const std::int64_t N = logits.shape()[0], T = logits.shape()[1], V = logits.shape()[2];
   Tensor out = Tensor::empty({N, V}, logits.dtype());
   for (std::int64_t n = 0; n < N; ++n)
-    for (std::int64_t v = 0; v < V; ++v) out.set(n * V + v, logits.at((n * T + at[std::size_t(n)]) * V + v));
+    for (std::int64_t v = 0; v < V; ++v)
+      out.set(n * V + v, logits.at((n * T + at[std::size_t(n)]) * V + v));
   return out;
 }
 
 void check_search(const Tensor& ids, const char* what, std::int64_t width, double length_penalty) {
   if (ids.dtype() != DType::i32 || ids.shape().rank() != 2)
-    throw ShapeError(std::string(what) + ": expected i32 ids [batch, length], got " + dtype_name(ids.dtype()) +
-                     " " + ids.shape().str());
+    throw ShapeError(std::string(what) + ": expected i32 ids [batch, length], got " +
+                     dtype_name(ids.dtype()) + " " + ids.shape().str());
   if (width < 1)
-    throw std::invalid_argument("beam_decode: width must be at least 1, got " + std::to_string(width));
-  if (!std::isfinite(length_penalty)) throw std::invalid_argument("beam_decode: length_penalty must be finite");
+    throw std::invalid_argument("beam_decode: width must be at least 1, got " +
+                                std::to_string(width));
+  if (!std::isfinite(length_penalty))
+    throw std::invalid_argument("beam_decode: length_penalty must be finite");
 }
 
 // The search of beam_search.h over B sources × `width` beams, whatever model scores it.
@@ -226,14 +229,16 @@ Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t ma
   auto next_logits = [&](const Tensor& prefixes) {
     tape.reset();
     const Tensor logits = model.decode(prefixes, constant(memory), beam_src).value();
-    return rows_at(logits, std::vector<std::int64_t>(std::size_t(prefixes.shape()[0]), prefixes.shape()[1] - 1));
+    return rows_at(logits, std::vector<std::int64_t>(std::size_t(prefixes.shape()[0]),
+                                                     prefixes.shape()[1] - 1));
   };
   return search(next_logits, B, vocab.target_vocab, vocab.pad, vocab.bos, vocab.eos, max_len, width,
                 length_penalty);
 }
 
-Tensor beam_decode(DecoderLanguageModel& model, const Tensor& prompts, std::int32_t bos, std::int32_t eos,
-                   std::int64_t max_len, std::int64_t width, double length_penalty) {
+Tensor beam_decode(DecoderLanguageModel& model, const Tensor& prompts, std::int32_t bos,
+                   std::int32_t eos, std::int64_t max_len, std::int64_t width,
+                   double length_penalty) {
   check_search(prompts, "beam_decode prompts", width, length_penalty);
   NoGradGuard no_grad;
   const std::int32_t pad = model.pad();
@@ -242,7 +247,8 @@ Tensor beam_decode(DecoderLanguageModel& model, const Tensor& prompts, std::int3
   // positions count from the prompt's first token.
   std::vector<std::int64_t> prompt_length(std::size_t(N), 0);
   for (std::int64_t n = 0; n < N; ++n)
-    while (prompt_length[std::size_t(n)] < P && prompts.at((n / width) * P + prompt_length[std::size_t(n)]) != pad)
+    while (prompt_length[std::size_t(n)] < P &&
+           prompts.at((n / width) * P + prompt_length[std::size_t(n)]) != pad)
       ++prompt_length[std::size_t(n)];
   Tape& tape = decoding_tape();
   TapeScope scope(tape);
@@ -260,7 +266,8 @@ Tensor beam_decode(DecoderLanguageModel& model, const Tensor& prompts, std::int3
     tape.reset();
     return rows_at(model.forward(Tensor::from_data({N, P + L}, streams)).value(), last);
   };
-  return search(next_logits, B, model.output_vocab(), pad, bos, eos, max_len, width, length_penalty);
+  return search(next_logits, B, model.output_vocab(), pad, bos, eos, max_len, width,
+                length_penalty);
 }
 
 }  // namespace ablate::nn

@@ -50,7 +50,8 @@ Tensor beam_decode(Seq2SeqTransformer& model, const Tensor& src, std::int64_t ma
 // prompt's first token, whatever the padding. V is the model's output_vocab(). Width 1
 // is greedy decoding (the argmax at every step, ties to the lower id). Each step
 // re-runs the model on every whole stream (no key-value cache).
-Tensor beam_decode(DecoderLanguageModel& model, const Tensor& prompts, std::int32_t bos, std::int32_t eos,
-                   std::int64_t max_len, std::int64_t width, double length_penalty = 0.0);
+Tensor beam_decode(DecoderLanguageModel& model, const Tensor& prompts, std::int32_t bos,
+                   std::int32_t eos, std::int64_t max_len, std::int64_t width,
+                   double length_penalty = 0.0);
 
 }  // namespace ablate::nn

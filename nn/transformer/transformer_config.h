@@ -28,14 +28,14 @@ struct TransformerConfig {
   AttentionConfig attention;
   Component positions{"sinusoidal"};
   Component norm{"layer"};
-  std::string placement = "post";  // post (Vaswani et al.) | pre (with a final norm)
-  std::string final_norm = "auto"; // auto (pre: yes, post: no) | yes | no
+  std::string placement = "post";   // post (Vaswani et al.) | pre (with a final norm)
+  std::string final_norm = "auto";  // auto (pre: yes, post: no) | yes | no
   bool residual = true;
   Component ffn{"relu"};
   bool bias = true;
-  std::int64_t max_len = 512;          // longest sequence the model must accept
-  bool scale_embeddings = true;        // × sqrt(d_model) (§3.4)
-  double embedding_dropout = 0.0;      // on embeddings + positions
+  std::int64_t max_len = 512;              // longest sequence the model must accept
+  bool scale_embeddings = true;            // × sqrt(d_model) (§3.4)
+  double embedding_dropout = 0.0;          // on embeddings + positions
   bool spatial_embedding_dropout = false;  // drop whole feature channels instead
   DType dtype = DType::f32;
   // Activation recomputation: each layer's activations are recomputed in the backward

@@ -37,8 +37,8 @@ class DecoderLayer : public Module {
  public:
   DecoderLayer(const TransformerConfig& config, const BuildContext& ctx);
   // y [B, Tt, D] (attends causally to itself), memory [B, Ts, D] from the encoder.
-  Var forward(const Var& y, const Var& memory, const Tensor& target_mask,
-              const Tensor& memory_mask, PositionEncoding* positions);
+  Var forward(const Var& y, const Var& memory, const Tensor& target_mask, const Tensor& memory_mask,
+              PositionEncoding* positions);
   MultiHeadAttention& self_attention() { return *self_attn_; }
   MultiHeadAttention& cross_attention() { return *cross_attn_; }
 

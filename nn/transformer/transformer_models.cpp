@@ -12,7 +12,8 @@ namespace {
 // draws never interleave, so changing dropout does not change the initial weights.
 constexpr std::uint64_t kDropoutStream = 0x64726f70;  // "drop"
 
-std::unique_ptr<PositionEncoding> make_positions(const TransformerConfig& c, const BuildContext& ctx) {
+std::unique_ptr<PositionEncoding> make_positions(const TransformerConfig& c,
+                                                 const BuildContext& ctx) {
   return position_registry().create(c.positions.kind, c.positions.options, ctx);
 }
 
@@ -20,8 +21,9 @@ std::unique_ptr<PositionEncoding> make_positions(const TransformerConfig& c, con
 // that act there; the others act inside attention, or nowhere), then embedding
 // dropout (null: none).
 Var embedded(PositionEncoding& positions, Dropout* dropout, const Var& embeddings) {
-  Var x = positions.action() == PositionAction::added_to_embeddings ? positions.add_to_embeddings(embeddings)
-                                                                    : embeddings;
+  Var x = positions.action() == PositionAction::added_to_embeddings
+              ? positions.add_to_embeddings(embeddings)
+              : embeddings;
   return dropout ? dropout->forward(x) : x;
 }
 
@@ -55,9 +57,9 @@ Seq2SeqTransformer::Seq2SeqTransformer(const TransformerConfig& config,
   if (vocab.source_vocab <= 0 || vocab.target_vocab <= 0)
     throw std::invalid_argument("seq2seq: vocabulary sizes must be positive");
   if (vocab.share_embeddings && vocab.source_vocab != vocab.target_vocab)
-    throw std::invalid_argument("seq2seq: sharing embeddings needs equal source and target vocabularies (" +
-                                std::to_string(vocab.source_vocab) + " vs " +
-                                std::to_string(vocab.target_vocab) + ")");
+    throw std::invalid_argument(
+        "seq2seq: sharing embeddings needs equal source and target vocabularies (" +
+        std::to_string(vocab.source_vocab) + " vs " + std::to_string(vocab.target_vocab) + ")");
   auto table = [&](std::int64_t v) {
     return std::make_unique<Embedding>(v, config.d_model, init_, vocab.pad, config.scale_embeddings,
                                        config.dtype);
@@ -72,11 +74,13 @@ Seq2SeqTransformer::Seq2SeqTransformer(const TransformerConfig& config,
   tgt_positions_ = &add_module("target_positions", make_positions(config, ctx));
   if (config.embedding_dropout > 0)
     embedding_dropout_ = &add_module("embedding_dropout", make_embedding_dropout(config, dropout_));
-  encoder_ = &add_module("encoder", std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
-  decoder_ = &add_module("decoder", std::make_unique<TransformerDecoder>(config, ctx, config.decoder_layers));
+  encoder_ = &add_module("encoder",
+                         std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
+  decoder_ = &add_module("decoder",
+                         std::make_unique<TransformerDecoder>(config, ctx, config.decoder_layers));
   if (!vocab.tie_output)
-    output_ = &add_module("output", std::make_unique<Linear>(config.d_model, vocab.target_vocab, true,
-                                                              init_, config.dtype));
+    output_ = &add_module("output", std::make_unique<Linear>(config.d_model, vocab.target_vocab,
+                                                             true, init_, config.dtype));
 }
 
 Var Seq2SeqTransformer::embed(Embedding& table, PositionEncoding& positions, const Tensor& ids) {
@@ -92,7 +96,8 @@ Var Seq2SeqTransformer::encode(const Tensor& src) {
 Var Seq2SeqTransformer::decode(const Tensor& tgt_in, const Var& memory, const Tensor& src) {
   check_ids(tgt_in, "seq2seq target");
   Var h = decoder_->forward(embed(*tgt_embed_, *tgt_positions_, tgt_in), memory,
-                            token_mask(tgt_in, vocab_.pad), token_mask(src, vocab_.pad), tgt_positions_);
+                            token_mask(tgt_in, vocab_.pad), token_mask(src, vocab_.pad),
+                            tgt_positions_);
   return output_ ? output_->forward(h) : matmul(h, leaf(tgt_embed_->weight()), false, true);
 }
 
@@ -160,19 +165,23 @@ EncoderClassifier::EncoderClassifier(const TransformerConfig& config, std::int64
     : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), pad_(pad) {
   BuildContext ctx = make_build_context(config, init_, dropout_);
   add_random_stream("dropout", dropout_);
-  embed_ = &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
-                                                                 config.scale_embeddings, config.dtype));
+  embed_ =
+      &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
+                                                           config.scale_embeddings, config.dtype));
   positions_ = &add_module("positions", make_positions(config, ctx));
   if (config.embedding_dropout > 0)
     embedding_dropout_ = &add_module("embedding_dropout", make_embedding_dropout(config, dropout_));
-  encoder_ = &add_module("encoder", std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
-  head_ = &add_module("head", std::make_unique<Linear>(config.d_model, classes, true, init_, config.dtype));
+  encoder_ = &add_module("encoder",
+                         std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
+  head_ = &add_module("head",
+                      std::make_unique<Linear>(config.d_model, classes, true, init_, config.dtype));
 }
 
 Var EncoderClassifier::forward(const Tensor& ids) {
   check_ids(ids, "classifier input");
   Tensor mask = token_mask(ids, pad_);
-  Var h = encoder_->forward(embedded(*positions_, embedding_dropout_, embed_->forward(ids)), mask, false, positions_);
+  Var h = encoder_->forward(embedded(*positions_, embedding_dropout_, embed_->forward(ids)), mask,
+                            false, positions_);
   // Masked mean over time: Σ_t h·m / Σ_t m.
   std::int64_t B = ids.shape()[0], T = ids.shape()[1];
   Tape& tape = Tape::current();
@@ -189,31 +198,43 @@ Var EncoderClassifier::forward(const Tensor& ids) {
 // ---- EncoderRegressor ----------------------------------------------------------------
 
 EncoderRegressor::EncoderRegressor(const TransformerConfig& config, std::int64_t in_features,
-                                   std::int64_t horizon, std::int64_t out_features, std::uint64_t seed,
-                                   Readout readout, std::int64_t lookback)
-    : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), horizon_(horizon),
-      out_features_(out_features), readout_(readout), lookback_(lookback) {
+                                   std::int64_t horizon, std::int64_t out_features,
+                                   std::uint64_t seed, Readout readout, std::int64_t lookback)
+    : init_(seed),
+      dropout_(Generator(seed).fork(kDropoutStream)),
+      horizon_(horizon),
+      out_features_(out_features),
+      readout_(readout),
+      lookback_(lookback) {
   if (readout == Readout::flatten && lookback < 1)
     throw std::invalid_argument("EncoderRegressor: the flatten readout needs the lookback (>= 1)");
   BuildContext ctx = make_build_context(config, init_, dropout_);
   add_random_stream("dropout", dropout_);
-  input_ = &add_module("input", std::make_unique<Linear>(in_features, config.d_model, true, init_, config.dtype));
+  input_ = &add_module(
+      "input", std::make_unique<Linear>(in_features, config.d_model, true, init_, config.dtype));
   positions_ = &add_module("positions", make_positions(config, ctx));
   if (config.embedding_dropout > 0)
     embedding_dropout_ = &add_module("embedding_dropout", make_embedding_dropout(config, dropout_));
-  encoder_ = &add_module("encoder", std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
-  const std::int64_t head_in = readout == Readout::flatten ? lookback * config.d_model : config.d_model;
-  head_ = &add_module("head", std::make_unique<Linear>(head_in, horizon * out_features, true, init_, config.dtype));
+  encoder_ = &add_module("encoder",
+                         std::make_unique<TransformerEncoder>(config, ctx, config.encoder_layers));
+  const std::int64_t head_in =
+      readout == Readout::flatten ? lookback * config.d_model : config.d_model;
+  head_ = &add_module(
+      "head", std::make_unique<Linear>(head_in, horizon * out_features, true, init_, config.dtype));
 }
 
 Var EncoderRegressor::forward(const Var& x) {
   if (x.shape().rank() != 3)
-    throw ShapeError("regressor input: expected [batch, lookback, features], got " + x.shape().str());
+    throw ShapeError("regressor input: expected [batch, lookback, features], got " +
+                     x.shape().str());
   if (readout_ == Readout::flatten && x.shape()[1] != lookback_)
-    throw ShapeError("regressor input: the flatten readout was built for " + std::to_string(lookback_) +
-                     " steps, got " + x.shape().str());
-  Var h = encoder_->forward(embedded(*positions_, embedding_dropout_, input_->forward(x)), Tensor(), false, positions_);
-  Var pooled = readout_ == Readout::flatten ? reshape(h, {x.shape()[0], h.shape()[1] * h.shape()[2]}) : mean(h, 1);
+    throw ShapeError("regressor input: the flatten readout was built for " +
+                     std::to_string(lookback_) + " steps, got " + x.shape().str());
+  Var h = encoder_->forward(embedded(*positions_, embedding_dropout_, input_->forward(x)), Tensor(),
+                            false, positions_);
+  Var pooled = readout_ == Readout::flatten
+                   ? reshape(h, {x.shape()[0], h.shape()[1] * h.shape()[2]})
+                   : mean(h, 1);
   Var y = head_->forward(pooled);
   return reshape(y, {x.shape()[0], horizon_, out_features_});
 }
@@ -223,30 +244,38 @@ Var EncoderRegressor::forward(const Var& x) {
 DecoderLanguageModel::DecoderLanguageModel(const TransformerConfig& config, std::int64_t vocab,
                                            std::int32_t pad, bool tie_output, std::uint64_t seed,
                                            std::int64_t output_vocab)
-    : init_(seed), dropout_(Generator(seed).fork(kDropoutStream)), pad_(pad), vocab_(vocab),
+    : init_(seed),
+      dropout_(Generator(seed).fork(kDropoutStream)),
+      pad_(pad),
+      vocab_(vocab),
       output_vocab_(output_vocab == 0 ? vocab : output_vocab) {
   if (vocab <= 0 || output_vocab_ <= 0 || output_vocab_ > vocab)
     throw std::invalid_argument("decoder: the output vocabulary (" + std::to_string(output_vocab_) +
-                                ") must be positive and at most the input vocabulary (" + std::to_string(vocab) + ")");
+                                ") must be positive and at most the input vocabulary (" +
+                                std::to_string(vocab) + ")");
   BuildContext ctx = make_build_context(config, init_, dropout_);
   add_random_stream("dropout", dropout_);
-  embed_ = &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
-                                                                 config.scale_embeddings, config.dtype));
+  embed_ =
+      &add_module("embedding", std::make_unique<Embedding>(vocab, config.d_model, init_, pad,
+                                                           config.scale_embeddings, config.dtype));
   positions_ = &add_module("positions", make_positions(config, ctx));
   if (config.embedding_dropout > 0)
     embedding_dropout_ = &add_module("embedding_dropout", make_embedding_dropout(config, dropout_));
-  layers_ = &add_module("decoder", std::make_unique<TransformerEncoder>(config, ctx, config.decoder_layers));
+  layers_ = &add_module("decoder",
+                        std::make_unique<TransformerEncoder>(config, ctx, config.decoder_layers));
   if (!tie_output)
-    output_ = &add_module("output", std::make_unique<Linear>(config.d_model, output_vocab_, true, init_, config.dtype));
+    output_ = &add_module("output", std::make_unique<Linear>(config.d_model, output_vocab_, true,
+                                                             init_, config.dtype));
 }
 
 Var DecoderLanguageModel::forward(const Tensor& ids) {
   check_ids(ids, "language model input");
-  Var h = layers_->forward(embedded(*positions_, embedding_dropout_, embed_->forward(ids)), token_mask(ids, pad_),
-                           true, positions_);
+  Var h = layers_->forward(embedded(*positions_, embedding_dropout_, embed_->forward(ids)),
+                           token_mask(ids, pad_), true, positions_);
   if (output_) return output_->forward(h);
   Var table = leaf(embed_->weight());
-  return matmul(h, output_vocab_ == vocab_ ? table : slice(table, 0, 0, output_vocab_), false, true);
+  return matmul(h, output_vocab_ == vocab_ ? table : slice(table, 0, 0, output_vocab_), false,
+                true);
 }
 
 }  // namespace ablate::nn

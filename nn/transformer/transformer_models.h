@@ -86,9 +86,9 @@ enum class Readout { mean, flatten };
 class EncoderRegressor : public Module {
  public:
   // `lookback` (the input's T) sizes the flatten readout's head; mean accepts any T.
-  EncoderRegressor(const TransformerConfig& config, std::int64_t in_features,
-                   std::int64_t horizon, std::int64_t out_features, std::uint64_t seed,
-                   Readout readout = Readout::mean, std::int64_t lookback = 0);
+  EncoderRegressor(const TransformerConfig& config, std::int64_t in_features, std::int64_t horizon,
+                   std::int64_t out_features, std::uint64_t seed, Readout readout = Readout::mean,
+                   std::int64_t lookback = 0);
   Var forward(const Var& x);
 
  private:

@@ -8,11 +8,14 @@ TransformerEncoder::TransformerEncoder(const TransformerConfig& c, const BuildCo
                                        std::int64_t layers)
     : recompute_(c.recompute), dropout_rng_(ctx.dropout_rng) {
   for (std::int64_t i = 0; i < layers; ++i)
-    layers_.push_back(&add_module("layers." + std::to_string(i), std::make_unique<EncoderLayer>(c, ctx)));
-  if (c.has_final_norm()) final_norm_ = &add_module("norm", norm_registry().create(c.norm.kind, c.norm.options, ctx));
+    layers_.push_back(
+        &add_module("layers." + std::to_string(i), std::make_unique<EncoderLayer>(c, ctx)));
+  if (c.has_final_norm())
+    final_norm_ = &add_module("norm", norm_registry().create(c.norm.kind, c.norm.options, ctx));
 }
 
-Var TransformerEncoder::forward(const Var& x, const Tensor& mask, bool causal, PositionEncoding* positions) {
+Var TransformerEncoder::forward(const Var& x, const Tensor& mask, bool causal,
+                                PositionEncoding* positions) {
   Var h = x;
   for (EncoderLayer* layer : layers_) {
     if (!recompute_) {
@@ -33,8 +36,10 @@ TransformerDecoder::TransformerDecoder(const TransformerConfig& c, const BuildCo
                                        std::int64_t layers)
     : recompute_(c.recompute), dropout_rng_(ctx.dropout_rng) {
   for (std::int64_t i = 0; i < layers; ++i)
-    layers_.push_back(&add_module("layers." + std::to_string(i), std::make_unique<DecoderLayer>(c, ctx)));
-  if (c.has_final_norm()) final_norm_ = &add_module("norm", norm_registry().create(c.norm.kind, c.norm.options, ctx));
+    layers_.push_back(
+        &add_module("layers." + std::to_string(i), std::make_unique<DecoderLayer>(c, ctx)));
+  if (c.has_final_norm())
+    final_norm_ = &add_module("norm", norm_registry().create(c.norm.kind, c.norm.options, ctx));
 }
 
 Var TransformerDecoder::forward(const Var& y, const Var& memory, const Tensor& target_mask,

@@ -124,7 +124,8 @@ int main() {
     const Var block_in[] = {h};
     h = checkpoint(
         [&](std::span<const Var> v) {
-          return v[0] + dropout(tanh(linear(v[0], leaf(w_att), leaf(b_att))), 0.1, true, dropout_gen);
+          return v[0] +
+                 dropout(tanh(linear(v[0], leaf(w_att), leaf(b_att))), 0.1, true, dropout_gen);
         },
         block_in, {&dropout_gen});
     h = gelu_erf(h) + gelu_tanh(h) * sigmoid(h) - tanh(h) / (abs(h) + 1.0);
@@ -161,7 +162,8 @@ int main() {
     kernels::set_gemm_backend(backend);
     kernels::set_matmul_precision(precision);
     for (int i = 0; i < 3; ++i) step();  // warm-up: the arena and node list reach their size
-    trap = backend == kernels::GemmBackend::eigen && std::getenv("ABLATE_TRAP_ALLOCATION") != nullptr;
+    trap =
+        backend == kernels::GemmBackend::eigen && std::getenv("ABLATE_TRAP_ALLOCATION") != nullptr;
     allocations = 0;
     long faults = minor_faults();
     counting = true;
@@ -169,9 +171,11 @@ int main() {
     for (int i = 0; i < 20; ++i) last = step();
     counting = false;
     faults = minor_faults() - faults;
-    std::printf("%s, %s: loss %.4f -> %.4f; in 20 steady-state steps: %ld heap allocations, %ld page faults\n",
-                kernels::gemm_backend_name(backend), kernels::matmul_precision_name(precision), first, last,
-                allocations, faults);
+    std::printf(
+        "%s, %s: loss %.4f -> %.4f; in 20 steady-state steps: %ld heap allocations, %ld page "
+        "faults\n",
+        kernels::gemm_backend_name(backend), kernels::matmul_precision_name(precision), first, last,
+        allocations, faults);
     if (backend == kernels::GemmBackend::eigen && allocations != 0) {
       std::printf("FAIL: a steady-state training step allocated on the heap\n");
       ok = false;

@@ -15,7 +15,8 @@ using namespace ablate;
 namespace {
 
 bool same_bits(const Tensor& a, const Tensor& b) {
-  return a.shape() == b.shape() && a.dtype() == b.dtype() && std::memcmp(a.raw(), b.raw(), a.nbytes()) == 0;
+  return a.shape() == b.shape() && a.dtype() == b.dtype() &&
+         std::memcmp(a.raw(), b.raw(), a.nbytes()) == 0;
 }
 
 // A block with weights, a residual, a nonlinearity and dropout.
@@ -30,12 +31,14 @@ struct Block {
 
 }  // namespace
 
-TEST_CASE("checkpoint gives the direct computation's values and gradients bit for bit", "[checkpoint]") {
+TEST_CASE("checkpoint gives the direct computation's values and gradients bit for bit",
+          "[checkpoint]") {
   ablate_tests::FreshTape fresh;
   Tape& tape = fresh.tape;
   Generator init(3);
   Parameter x(randn({4, 5, 8}, init)), scale(randn({4, 5, 8}, init));
-  Block block{Parameter(randn({8, 8}, init, DType::f32, 0, 0.3)), Parameter(randn({8}, init)), nullptr};
+  Block block{Parameter(randn({8, 8}, init, DType::f32, 0, 0.3)), Parameter(randn({8}, init)),
+              nullptr};
   Parameter head(randn({8, 3}, init));
   auto step = [&](bool checkpointed, Generator& dropout) {
     block.dropout_rng = &dropout;
@@ -64,18 +67,23 @@ TEST_CASE("checkpoint gives the direct computation's values and gradients bit fo
       CHECK(same_bits(direct[k], recomputed[k]));
     }
   }
-  CHECK(direct_rng.next_u64() == checkpoint_rng.next_u64());  // the recompute left the stream where it was
+  CHECK(direct_rng.next_u64() ==
+        checkpoint_rng.next_u64());  // the recompute left the stream where it was
 }
 
-TEST_CASE("checkpoint gradchecks in f64, inputs fresh and accumulated, weights inside", "[checkpoint]") {
+TEST_CASE("checkpoint gradchecks in f64, inputs fresh and accumulated, weights inside",
+          "[checkpoint]") {
   Generator g(5);
-  Parameter a(randn({3, 4}, g, DType::f64)), b(randn({3, 4}, g, DType::f64)), w(randn({4, 4}, g, DType::f64));
+  Parameter a(randn({3, 4}, g, DType::f64)), b(randn({3, 4}, g, DType::f64)),
+      w(randn({4, 4}, g, DType::f64));
   std::vector<Parameter*> params{&a, &b, &w};
   GradcheckResult r = gradcheck_parameters(
       [&] {
         Var x = leaf(a) * 2.0, y = leaf(b);
         Var in[] = {x, y};
-        Var out = checkpoint([&](std::span<const Var> v) { return sigmoid(matmul(v[0], leaf(w))) * v[1] + v[0]; }, in);
+        Var out = checkpoint(
+            [&](std::span<const Var> v) { return sigmoid(matmul(v[0], leaf(w))) * v[1] + v[0]; },
+            in);
         return out * y;  // y also used outside
       },
       params);
@@ -119,7 +127,8 @@ TEST_CASE("a checkpointed function that does not replay is refused", "[checkpoin
   Parameter x(Tensor::ones({64}));
   Generator unlisted(1);
   Var in[] = {leaf(x)};
-  Var y = checkpoint([&](std::span<const Var> v) { return dropout(v[0], 0.5, true, unlisted); }, in);
+  Var y =
+      checkpoint([&](std::span<const Var> v) { return dropout(v[0], 0.5, true, unlisted); }, in);
   CHECK_THROWS_WITH(fresh.tape.backward(sum(y)), Catch::Contains("recomputed output differs"));
   fresh.tape.reset();
   Var other_tape_var = fresh.tape.leaf(x);

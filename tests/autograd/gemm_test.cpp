@@ -51,10 +51,16 @@ TEST_CASE("gemm matches a naive product for every backend, transpose flag, size 
     for (bool ta : {false, true})
       for (bool tb : {false, true})
         for (bool acc : {false, true})
-          for (auto [M, N, K] :
-               {std::array<std::int64_t, 3>{3, 4, 5}, {33, 17, 9}, {70, 130, 300},
-                // the small per-head kernel: N below, at and between vector widths
-                {10, 10, 16}, {16, 1, 7}, {9, 16, 33}, {64, 64, 64}, {5, 40, 3}, {7, 63, 20}}) {
+          for (auto [M, N, K] : {std::array<std::int64_t, 3>{3, 4, 5},
+                                 {33, 17, 9},
+                                 {70, 130, 300},
+                                 // the small per-head kernel: N below, at and between vector widths
+                                 {10, 10, 16},
+                                 {16, 1, 7},
+                                 {9, 16, 33},
+                                 {64, 64, 64},
+                                 {5, 40, 3},
+                                 {7, 63, 20}}) {
             check_against_naive<float>(ta, tb, M, N, K, acc);
             check_against_naive<double>(ta, tb, M, N, K, acc);
           }
@@ -102,21 +108,23 @@ TEST_CASE("gemm with an empty inner dimension zeroes or keeps C") {
 
 #include "autograd/kernels/bf16.h"
 
-TEST_CASE("bf16 rounding is to nearest even, flushes denormals, keeps NaN and overflows to infinity") {
+TEST_CASE(
+    "bf16 rounding is to nearest even, flushes denormals, keeps NaN and overflows to infinity") {
   using kernels::bf16_bits;
   CHECK(bf16_bits(1.0f) == 0x3f80);
   // 1 + 2^-8 is halfway between 1 and 1 + 2^-7: ties go to the even mantissa (1.0).
   CHECK(bf16_bits(1.0f + 0x1p-8f) == 0x3f80);
-  CHECK(bf16_bits(1.0f + 0x1p-7f + 0x1p-8f) == 0x3f82);  // halfway, odd below: up
-  CHECK(bf16_bits(1.0f + 0x1p-8f + 0x1p-20f) == 0x3f81); // just above halfway: up
+  CHECK(bf16_bits(1.0f + 0x1p-7f + 0x1p-8f) == 0x3f82);   // halfway, odd below: up
+  CHECK(bf16_bits(1.0f + 0x1p-8f + 0x1p-20f) == 0x3f81);  // just above halfway: up
   CHECK(bf16_bits(-2.5f) == 0xc020);
-  CHECK(bf16_bits(1e-40f) == 0x0000);   // denormal input → +0, as VCVTNEPS2BF16
+  CHECK(bf16_bits(1e-40f) == 0x0000);  // denormal input → +0, as VCVTNEPS2BF16
   CHECK(bf16_bits(-1e-40f) == 0x8000);
   CHECK(bf16_bits(3.4e38f) == 0x7f80);  // rounds past the largest bf16: +inf
   CHECK(std::isnan(kernels::bf16_to_float(bf16_bits(std::nanf("")))));
 }
 
-TEST_CASE("to_bf16 (the vector path where the CPU has AVX512_BF16) gives the scalar rounding's bits") {
+TEST_CASE(
+    "to_bf16 (the vector path where the CPU has AVX512_BF16) gives the scalar rounding's bits") {
   Generator g(7);
   for (std::int64_t cols : {1, 15, 16, 17, 40}) {
     const std::int64_t rows = 3, ld = cols + 5;
@@ -138,19 +146,22 @@ TEST_CASE("to_bf16 (the vector path where the CPU has AVX512_BF16) gives the sca
 // check guards against a path that skipped the rounding (and would also pass the first
 // where products happen to be exact): against the unrounded inputs' product it must
 // differ visibly, bf16 keeping 8 significant bits.
-TEST_CASE("gemm_bf16 is the f32 product of bf16-rounded inputs, for every backend and transpose flag") {
+TEST_CASE(
+    "gemm_bf16 is the f32 product of bf16-rounded inputs, for every backend and transpose flag") {
   kernels::GemmBackend chosen = kernels::gemm_backend();
   for (auto backend : {kernels::GemmBackend::onednn, kernels::GemmBackend::eigen}) {
     kernels::set_gemm_backend(backend);
     for (bool ta : {false, true})
       for (bool tb : {false, true})
         for (bool acc : {false, true})
-          for (auto [M, N, K] : {std::array<std::int64_t, 3>{3, 4, 5}, {33, 17, 9}, {70, 130, 300}}) {
+          for (auto [M, N, K] :
+               {std::array<std::int64_t, 3>{3, 4, 5}, {33, 17, 9}, {70, 130, 300}}) {
             INFO("backend " << kernels::gemm_backend_name(backend) << " ta=" << ta << " tb=" << tb
                             << " acc=" << acc << " M=" << M << " N=" << N << " K=" << K);
             Generator g(std::uint64_t(M * 7 + N * 3 + K));
             const std::int64_t lda = (ta ? M : K) + 3, ldb = (tb ? K : N) + 2, ldc = N + 1;
-            std::vector<float> a(std::size_t((ta ? K : M) * lda)), b(std::size_t((tb ? N : K) * ldb));
+            std::vector<float> a(std::size_t((ta ? K : M) * lda)),
+                b(std::size_t((tb ? N : K) * ldb));
             std::vector<float> c(std::size_t(M * ldc));
             for (float& x : a) x = float(g.normal());
             for (float& x : b) x = float(g.normal());
@@ -176,7 +187,8 @@ TEST_CASE("gemm_bf16 is the f32 product of bf16-rounded inputs, for every backen
               for (std::int64_t j = 0; j < N; ++j) {
                 std::size_t at = std::size_t(i * ldc + j);
                 REQUIRE(c[at] == Approx(rounded_expected[at]).epsilon(1e-5).margin(1e-4));
-                worst_vs_unrounded = std::max(worst_vs_unrounded, std::abs(double(c[at]) - exact_expected[at]));
+                worst_vs_unrounded =
+                    std::max(worst_vs_unrounded, std::abs(double(c[at]) - exact_expected[at]));
               }
             // The columns of C past N (ldc > N) are left alone.
             for (std::int64_t i = 0; i < M; ++i) CHECK(c[std::size_t(i * ldc + N)] != 0.0f);

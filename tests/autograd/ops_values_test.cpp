@@ -188,9 +188,9 @@ TEST_CASE("batch_norm: statistics skip padding rows, running stats update, eval 
   Var y = batch_norm(constant(x), m, Var(), Var(), rm, rv, true, 0.5, 0.0);
   CHECK(y.value().at(0) == Approx(-1.0));  // (1 - 2) / 1
   CHECK(y.value().at(2) == Approx(1.0));
-  CHECK(y.value().at(1) == Approx(-1.0));  // (10 - 20) / 10
-  CHECK(y.value().at(4) == Approx(998.0));  // padding normalised with the same stats
-  CHECK(rm.at(0) == Approx(1.0));           // 0.5·0 + 0.5·2
+  CHECK(y.value().at(1) == Approx(-1.0));      // (10 - 20) / 10
+  CHECK(y.value().at(4) == Approx(998.0));     // padding normalised with the same stats
+  CHECK(rm.at(0) == Approx(1.0));              // 0.5·0 + 0.5·2
   CHECK(rv.at(0) == Approx(0.5 + 0.5 * 2.0));  // unbiased batch variance 2
   Var e = batch_norm(constant(x), Tensor(), Var(), Var(), rm, rv, false, 0.5, 0.0);
   CHECK(e.value().at(0) == Approx((1 - 1.0) / std::sqrt(1.5)));

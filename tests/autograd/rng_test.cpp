@@ -72,5 +72,6 @@ TEST_CASE("a generator restored from its state continues the same stream, cached
   for (int i = 0; i < 7; ++i) expected.push_back(i % 2 ? g.uniform() : g.normal());
   Generator restored(123);  // another seed: everything must come from the state
   restored.set_state(saved);
-  for (int i = 0; i < 7; ++i) CHECK((i % 2 ? restored.uniform() : restored.normal()) == expected[i]);
+  for (int i = 0; i < 7; ++i)
+    CHECK((i % 2 ? restored.uniform() : restored.normal()) == expected[i]);
 }

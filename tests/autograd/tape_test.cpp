@@ -37,7 +37,7 @@ TEST_CASE("intermediate gradients are readable from Vars after backward with ret
   tape.retain_grad(h);
   tape.backward(sum(h * h) + sum(other * other));
   REQUIRE(h.grad().defined());
-  CHECK(h.grad().at(0) == 12.0);  // d(h²)/dh = 2h = 12
+  CHECK(h.grad().at(0) == 12.0);        // d(h²)/dh = 2h = 12
   CHECK_FALSE(other.grad().defined());  // recycled after its backward ran
   CHECK(x.grad.at(0) == 3.0 * 12.0 + 5.0 * 20.0);
 }

@@ -65,8 +65,9 @@ std::vector<Include> folder_includes() {
 
 }  // namespace
 
-TEST_CASE("experiments/ folders include only their own and lower floors, as ARCHITECTURE.md lists them",
-          "[docs]") {
+TEST_CASE(
+    "experiments/ folders include only their own and lower floors, as ARCHITECTURE.md lists them",
+    "[docs]") {
   const std::vector<std::string> floors = declared_floors();
   REQUIRE(floors.size() >= 10);
   std::map<std::string, std::size_t> level;

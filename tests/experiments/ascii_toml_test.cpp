@@ -57,9 +57,10 @@ std::vector<char32_t> table_code_points() {
   };
   blocks(0xA0, 0x3FA, 0xFEFF);
   blocks(0xB2, 0x3BFE, 0xEFFFF);
-  for (char32_t c : {0xA0, 0x1680, 0x180E, 0x202F, 0x205F, 0x2060, 0x3000, 0xFEFF, 0x85, 0x2028, 0x2029,
-                     0x3CAF, 0xD7FF, 0xE000, 0xF8FF, 0xF900, 0xFDCF, 0xFDD0, 0xFDEF, 0xFDF0, 0xFFFD, 0xFFFE,
-                     0xFFFF, 0x80, 0x9F, 0x7FF, 0x800, 0x10000, 0xEFFFF, 0xF0000, 0x10FFFF})
+  for (char32_t c :
+       {0xA0,   0x1680, 0x180E, 0x202F, 0x205F, 0x2060,  0x3000,  0xFEFF,  0x85,    0x2028, 0x2029,
+        0x3CAF, 0xD7FF, 0xE000, 0xF8FF, 0xF900, 0xFDCF,  0xFDD0,  0xFDEF,  0xFDF0,  0xFFFD, 0xFFFE,
+        0xFFFF, 0x80,   0x9F,   0x7FF,  0x800,  0x10000, 0xEFFFF, 0xF0000, 0x10FFFF})
     s.insert(c);
   for (char32_t c = 0x2000; c <= 0x200B; ++c) s.insert(c);
   for (char32_t c = 0x80; c < 0x10000; c += 64) s.insert(c);
@@ -115,18 +116,46 @@ std::vector<Context> contexts() {
       // the four kinds of string
       {"basic string", "s = \"@\"", E::string_value, {"s"}, "@"},
       {"basic string, several", "s = \"x@y@z\"", E::string_value, {"s"}, "x@y@z"},
-      {"basic string with escapes", "s = \"\\t@\\u00e9\\\"\\\\\"", E::string_value, {"s"}, "\t@\xc3\xa9\"\\"},
+      {"basic string with escapes",
+       "s = \"\\t@\\u00e9\\\"\\\\\"",
+       E::string_value,
+       {"s"},
+       "\t@\xc3\xa9\"\\"},
       {"literal string", "s = 'x@'", E::string_value, {"s"}, "x@"},
       {"literal string with \\ and \"", "s = '\\@\"'", E::string_value, {"s"}, "\\@\""},
       {"multi-line basic string", "s = \"\"\"@\"\"\"", E::string_value, {"s"}, "@"},
-      {"multi-line basic string over lines", "s = \"\"\"\n@\n@\"\"\"", E::string_value, {"s"}, "@\n@"},
-      {"multi-line basic string, quotes before closing", "s = \"\"\"\"@\"\"\"\"\"", E::string_value, {"s"}, "\"@\"\""},
+      {"multi-line basic string over lines",
+       "s = \"\"\"\n@\n@\"\"\"",
+       E::string_value,
+       {"s"},
+       "@\n@"},
+      {"multi-line basic string, quotes before closing",
+       "s = \"\"\"\"@\"\"\"\"\"",
+       E::string_value,
+       {"s"},
+       "\"@\"\""},
       {"after a line-ending backslash", "s = \"\"\"\\\n   @\"\"\"", E::string_value, {"s"}, "@"},
-      {"after a line-ending backslash and blank lines", "s = \"\"\"a \\  \n\n  @\"\"\"", E::string_value, {"s"}, "a @"},
+      {"after a line-ending backslash and blank lines",
+       "s = \"\"\"a \\  \n\n  @\"\"\"",
+       E::string_value,
+       {"s"},
+       "a @"},
       {"multi-line literal string", "s = '''@'''", E::string_value, {"s"}, "@"},
-      {"multi-line literal string over lines", "s = '''\n@\\\n\"\"\"@'''", E::string_value, {"s"}, "@\\\n\"\"\"@"},
-      {"multi-line literal string, quotes before closing", "s = '''@'''''", E::string_value, {"s"}, "@''"},
-      {"multi-line literal string, one quote inside", "s = '''@''@'''", E::string_value, {"s"}, "@''@"},
+      {"multi-line literal string over lines",
+       "s = '''\n@\\\n\"\"\"@'''",
+       E::string_value,
+       {"s"},
+       "@\\\n\"\"\"@"},
+      {"multi-line literal string, quotes before closing",
+       "s = '''@'''''",
+       E::string_value,
+       {"s"},
+       "@''"},
+      {"multi-line literal string, one quote inside",
+       "s = '''@''@'''",
+       E::string_value,
+       {"s"},
+       "@''@"},
       {"in an array", "a = [\"@\", '@', \"\"\"@\"\"\", '''@''']", E::parses},
       {"in an inline table", "a = { b = \"@\", c = 'x@' }", E::string_value, {"a", "c"}, "x@"},
       // right after a backslash
@@ -173,7 +202,12 @@ std::vector<Context> contexts() {
       {"value then a literal string", "a = 1'@'", E::invalid},
       {"after rewritten characters on the same line", "s = \"@@\" x", E::invalid},
       {"a later line after rewritten characters", "s = '@@'\nt = @", E::refused, {}, "", 2},
-      {"after a byte order mark", "\xEF\xBB\xBF" "a = \"@\"", E::string_value, {"a"}, "@"},
+      {"after a byte order mark",
+       "\xEF\xBB\xBF"
+       "a = \"@\"",
+       E::string_value,
+       {"a"},
+       "@"},
   };
 }
 
@@ -197,7 +231,8 @@ std::pair<std::int64_t, std::int64_t> position_of(const std::string& text, std::
   return {line, column};
 }
 
-const toml::node* at_path(const toml::table& t, const std::vector<std::string>& path, const std::string& c) {
+const toml::node* at_path(const toml::table& t, const std::vector<std::string>& path,
+                          const std::string& c) {
   const toml::node* n = &t;
   for (const std::string& key : path) {
     const toml::table* table = n ? n->as_table() : nullptr;
@@ -219,7 +254,8 @@ std::string check(const Context& ctx, const std::string& c, bool malformed) {
     if (ctx.expect == Expect::string_value) {
       const toml::node* n = at_path(doc.table, ctx.path, c);
       if (!n || !n->is_string()) return "no string at the expected key";
-      if (n->as_string()->get() != substituted(ctx.value, c)) return "string read back as '" + n->as_string()->get() + "'";
+      if (n->as_string()->get() != substituted(ctx.value, c))
+        return "string read back as '" + n->as_string()->get() + "'";
     } else if (ctx.expect == Expect::key) {
       if (!at_path(doc.table, ctx.path, c)) return "the key was not read back";
     } else if (ctx.expect != Expect::parses) {
@@ -246,30 +282,36 @@ std::string check(const Context& ctx, const std::string& c, bool malformed) {
       } catch (const ConfigError& ascii) {
         const ConfigProblem& q = ascii.problems().front();
         if (q.line != p.line || q.column != p.column)
-          return "error at " + std::to_string(p.line) + ":" + std::to_string(p.column) + ", the ASCII text's at " +
-                 std::to_string(q.line) + ":" + std::to_string(q.column) + ": " + p.str();
+          return "error at " + std::to_string(p.line) + ":" + std::to_string(p.column) +
+                 ", the ASCII text's at " + std::to_string(q.line) + ":" +
+                 std::to_string(q.column) + ": " + p.str();
         return "";
       }
     } else {
       return std::string("refused: ") + e.what();
     }
     auto [line, column] = position_of(text, expected_at);
-    if (p.file != "f.toml" || p.line != line || p.column != column || p.message.find(fragment) == std::string::npos)
-      return "expected '" + fragment + "' at " + std::to_string(line) + ":" + std::to_string(column) + ", got " + p.str();
+    if (p.file != "f.toml" || p.line != line || p.column != column ||
+        p.message.find(fragment) == std::string::npos)
+      return "expected '" + fragment + "' at " + std::to_string(line) + ":" +
+             std::to_string(column) + ", got " + p.str();
     return "";
   }
 }
 
 }  // namespace
 
-TEST_CASE("every lexical context x every range of TOML++'s unicode tables parses or is a positioned error",
-          "[config][unicode]") {
+TEST_CASE(
+    "every lexical context x every range of TOML++'s unicode tables parses or is a positioned "
+    "error",
+    "[config][unicode]") {
   const std::vector<char32_t> code_points = table_code_points();
   REQUIRE(code_points.size() > 1500);
   std::size_t checked = 0, failures = 0;
   for (const Context& ctx : contexts())
     for (char32_t cp : code_points) {
-      if (cp == 0xFEFF && ctx.text[0] == '@') continue;  // at the file's start U+FEFF is a byte order mark
+      if (cp == 0xFEFF && ctx.text[0] == '@')
+        continue;  // at the file's start U+FEFF is a byte order mark
       std::string failure = check(ctx, utf8(cp), false);
       if (!failure.empty() && ++failures <= 10) {  // every case still runs (and reaches TOML++)
         char code[16];
@@ -282,7 +324,8 @@ TEST_CASE("every lexical context x every range of TOML++'s unicode tables parses
   CHECK(checked > contexts().size() * (code_points.size() - 1));
 }
 
-TEST_CASE("malformed UTF-8 in every lexical context is an error at its position", "[config][unicode]") {
+TEST_CASE("malformed UTF-8 in every lexical context is an error at its position",
+          "[config][unicode]") {
   const std::vector<std::pair<const char*, std::string>> malformed = {
       {"lone continuation byte", "\x80"},
       {"last continuation byte alone", "\xBF"},
@@ -313,7 +356,8 @@ TEST_CASE("malformed UTF-8 in every lexical context is an error at its position"
   for (const Context& ctx : contexts())
     for (const auto& [name, bytes] : malformed) {
       std::string failure = check(ctx, bytes, true);
-      if (!failure.empty() && ++failures <= 10) FAIL_CHECK(ctx.name << " with " << name << ": " << failure);
+      if (!failure.empty() && ++failures <= 10)
+        FAIL_CHECK(ctx.name << " with " << name << ": " << failure);
     }
   CHECK(failures == 0);
   // At the very end of the file too (a sequence cut short by the end of the text).
@@ -322,10 +366,12 @@ TEST_CASE("malformed UTF-8 in every lexical context is an error at its position"
 }
 
 TEST_CASE("text TOML++ reads is ASCII and has the original's lines", "[config][unicode]") {
-  const std::string text = "# 深入分析 — comment\ns = \"é\\u00e9\"\nt = '×\\'\nu = '''\n中'''\n[\"ключ\"]\nv = 1\n";
+  const std::string text =
+      "# 深入分析 — comment\ns = \"é\\u00e9\"\nt = '×\\'\nu = '''\n中'''\n[\"ключ\"]\nv = 1\n";
   AsciiToml ascii = ascii_toml(text, "f.toml");
   for (char ch : ascii.text) REQUIRE(std::uint8_t(ch) < 0x80);
-  CHECK(std::count(ascii.text.begin(), ascii.text.end(), '\n') == std::count(text.begin(), text.end(), '\n'));
+  CHECK(std::count(ascii.text.begin(), ascii.text.end(), '\n') ==
+        std::count(text.begin(), text.end(), '\n'));
   CHECK(ascii.text ==
         "# ???? ? comment\ns = \"\\u00E9\\u00e9\"\nt = \"\\u00D7\\\\\"\nu = \"\"\"\n\\u4E2D\"\"\"\n"
         "[\"\\u043A\\u043B\\u044E\\u0447\"]\nv = 1\n");
@@ -341,7 +387,8 @@ TEST_CASE("a Chinese or accented name and description round-trip into config.tom
           "[config][unicode][e2e]") {
   ScratchDir dir("config_unicode_round_trip");
   std::string toml = tiny_experiment("消融-é");
-  toml.replace(toml.find("seed = 3"), 8, "description = '深入分析transformer — «écart» × 2'\nseed = 3");
+  toml.replace(toml.find("seed = 3"), 8,
+               "description = '深入分析transformer — «écart» × 2'\nseed = 3");
   toml.replace(toml.find("steps = 30"), 10, "steps = 2");
   const std::string file = dir.file("exp.toml", toml);
   Experiment e = load_experiment(file);
@@ -359,10 +406,12 @@ TEST_CASE("a Chinese or accented name and description round-trip into config.tom
 
   for (const char* bad : {"..", ".", "a b", "a/b", "x\u00A0y", "zero\u200Bwidth", "\uFEFFbom"}) {
     std::string t = tiny_experiment(bad);
-    CHECK_THROWS_WITH(load_experiment(dir.file("bad.toml", t)), Catch::Contains("it names the run directory"));
+    CHECK_THROWS_WITH(load_experiment(dir.file("bad.toml", t)),
+                      Catch::Contains("it names the run directory"));
   }
 
-  CommandResult r = run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() + "/runs --quiet");
+  CommandResult r = run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() +
+                                "/runs --quiet");
   INFO(r.output);
   REQUIRE(r.status == 0);
   const std::string run = dir.str() + "/runs/消融-é";

@@ -75,11 +75,12 @@ const Length kShort{"[0,1]", 100};
 
 void check_tracks_f32(const std::string& name, const std::string& overrides, const Length& length) {
   ScratchDir dir("bf16_" + name);
-  const std::string common = " -q --out " + dir.str() + "/PRECISION " + overrides +
-                             " 'sweep.seeds=" + length.seeds + "' train.steps=" + std::to_string(length.steps) +
-                             " train.eval_every=50";
+  const std::string common =
+      " -q --out " + dir.str() + "/PRECISION " + overrides + " 'sweep.seeds=" + length.seeds +
+      "' train.steps=" + std::to_string(length.steps) + " train.eval_every=50";
   auto run = [&](const std::string& precision) {
-    std::string cmd = kCli + " run " + kShipped + name + ".toml" + common + " train.precision='\"" + precision + "\"'";
+    std::string cmd = kCli + " run " + kShipped + name + ".toml" + common + " train.precision='\"" +
+                      precision + "\"'";
     cmd.replace(cmd.find("PRECISION"), 9, precision);
     CommandResult r = run_command(cmd);
     INFO(cmd << "\n" << r.output);
@@ -116,19 +117,22 @@ TEST_CASE("bf16 training tracks f32 on quickstart, short (2 seeds, 100 steps)", 
   check_tracks_f32("quickstart", "", kShort);
 }
 
-TEST_CASE("bf16 training tracks f32 on norms (layer, batch, rms, none × post, pre)", "[bf16][smoke]") {
+TEST_CASE("bf16 training tracks f32 on norms (layer, batch, rms, none × post, pre)",
+          "[bf16][smoke]") {
   check_tracks_f32("norms", "'tune.\"train.lr\"=[2e-3]'", kFull);
 }
 
 TEST_CASE("train.precision is in a trial's identity only when it is bf16", "[bf16][e2e]") {
   ScratchDir dir("bf16_identity");
   const std::string f32_default = dir.file("a.toml", tiny_experiment("a"));
-  const std::string f32_explicit = dir.file("b.toml", tiny_experiment("a", "precision = \"f32\"\n"));
+  const std::string f32_explicit =
+      dir.file("b.toml", tiny_experiment("a", "precision = \"f32\"\n"));
   const std::string bf16 = dir.file("c.toml", tiny_experiment("a", "precision = \"bf16\"\n"));
   const std::string id = load_experiment(f32_default).trials.at(0).id;
   CHECK(load_experiment(f32_explicit).trials.at(0).id == id);
   CHECK(load_experiment(bf16).trials.at(0).id != id);
-  CommandResult bad = run_command(kCli + " check " + dir.file("d.toml", tiny_experiment("a", "precision = \"f16\"\n")));
+  CommandResult bad = run_command(
+      kCli + " check " + dir.file("d.toml", tiny_experiment("a", "precision = \"f16\"\n")));
   CHECK(bad.status == 2);
   CHECK(bad.output.find("d.toml") != std::string::npos);
   CHECK(bad.output.find("train.precision") != std::string::npos);

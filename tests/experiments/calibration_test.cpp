@@ -16,9 +16,10 @@ using namespace ablate::experiments::testing;
 // One test case, not two: ctest runs each case in its own process, and the default
 // calibration is the slowest computation of the unit tier under the sanitizers (about
 // 30 s), so the README check shares it.
-TEST_CASE("calibration: every simulated error rate, coverage and power is within its bound, and "
-          "experiments/README.md shows that table",
-          "[stats][docs]") {
+TEST_CASE(
+    "calibration: every simulated error rate, coverage and power is within its bound, and "
+    "experiments/README.md shows that table",
+    "[stats][docs]") {
   const stats::Calibration c = stats::calibrate(4000, 20261203);
   INFO(c.markdown());
   REQUIRE(c.rows.size() >= 14);
@@ -33,11 +34,13 @@ TEST_CASE("calibration: every simulated error rate, coverage and power is within
   CHECK(c.passes());
   // Protects the documentation: experiments/README.md shows the table of the default
   // run, not a table from another version of the rules.
-  const std::string readme = read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
+  const std::string readme =
+      read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
   CHECK_THAT(readme, Catch::Contains(c.markdown()));
 }
 
-TEST_CASE("calibration: ablate selftest stats prints the table and exits 0, mistakes exit 2", "[stats][e2e]") {
+TEST_CASE("calibration: ablate selftest stats prints the table and exits 0, mistakes exit 2",
+          "[stats][e2e]") {
   const std::string cli = ABLATE_CLI;
   CommandResult r = run_command(cli + " selftest stats --datasets 400");
   INFO(r.output);

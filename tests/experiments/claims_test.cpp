@@ -52,7 +52,8 @@ TEST_CASE("claims: a claim's margin, else the report's on the primary metric", "
 
 namespace {
 
-PointResults grid_point(const std::string& placement, const std::string& depth, std::vector<double> accuracy) {
+PointResults grid_point(const std::string& placement, const std::string& depth,
+                        std::vector<double> accuracy) {
   PointResults p;
   p.run = "run";
   p.values = {{"placement", placement}, {"depth", depth}};
@@ -68,10 +69,11 @@ RunPoints placement_grid() {
   RunPoints run;
   run.task = "reverse";
   run.keys = {"placement", "depth"};
-  run.points = {grid_point("pre", "2", {0.80, 0.82, 0.81, 0.83, 0.79}),
-                grid_point("pre", "4", {0.80, 0.82, 0.81, 0.83, 0.79}),
-                grid_point("post", "2", {0.60, 0.63, 0.60, 0.64, 0.58}),   // clearly worse
-                grid_point("post", "4", {0.81, 0.80, 0.82, 0.82, 0.80})};  // no detectable difference
+  run.points = {
+      grid_point("pre", "2", {0.80, 0.82, 0.81, 0.83, 0.79}),
+      grid_point("pre", "4", {0.80, 0.82, 0.81, 0.83, 0.79}),
+      grid_point("post", "2", {0.60, 0.63, 0.60, 0.64, 0.58}),   // clearly worse
+      grid_point("post", "4", {0.81, 0.80, 0.82, 0.82, 0.80})};  // no detectable difference
   ClaimSpec claim;
   claim.claim = "Post-LN is worse than pre-LN at every depth.";
   claim.point = {{"placement", "post"}};
@@ -95,23 +97,31 @@ TEST_CASE("claims: a claim on several points agrees only if every point shows it
   const ClaimsReport report = report_of(run);
   const auto lines = lines_of(report.csv);
   REQUIRE(lines.size() == 1 + 2 + 1);
-  CHECK(lines[0] == "claim,metric,point_id,point,baseline_point,expect,margin,n,method,diff,ci_low,ci_high,"
-                    "bootstrap_ci_low,bootstrap_ci_high,p_agree,p_disagree,p_agree_permutation,"
-                    "p_disagree_permutation,p_agree_adjusted,p_disagree_adjusted,mde,claim_verdict,"
-                    "rests_on_normality,preregistered,frozen_verdict,reason");
-  CHECK_THAT(lines[1], Catch::Contains(",post2,placement=post depth=2,placement=pre depth=2,worse,,5,paired_t,") &&
-                           Catch::Contains(",inconclusive,"));
+  CHECK(lines[0] ==
+        "claim,metric,point_id,point,baseline_point,expect,margin,n,method,diff,ci_low,ci_high,"
+        "bootstrap_ci_low,bootstrap_ci_high,p_agree,p_disagree,p_agree_permutation,"
+        "p_disagree_permutation,p_agree_adjusted,p_disagree_adjusted,mde,claim_verdict,"
+        "rests_on_normality,preregistered,frozen_verdict,reason");
+  CHECK_THAT(
+      lines[1],
+      Catch::Contains(",post2,placement=post depth=2,placement=pre depth=2,worse,,5,paired_t,") &&
+          Catch::Contains(",inconclusive,"));
   CHECK_THAT(lines[2], Catch::Contains(",post4,placement=post depth=4,"));
-  CHECK_THAT(lines[3], Catch::StartsWith("Post-LN is worse than pre-LN at every depth.,sequence_accuracy,,,,worse,") &&
-                           Catch::Contains(",inconclusive,no,unknown,,") &&
-                           Catch::Contains("neither worse nor better shown") &&
-                           Catch::Contains("differences below depth=2: ±") && Catch::Contains("depth=4: ±"));
-  CHECK_THAT(report.markdown,
-             Catch::Contains("### Claims") && Catch::Contains("| Post-LN is worse than pre-LN at every depth. |") &&
-                 Catch::Contains("**inconclusive**") &&
-                 Catch::Contains("depth=2: placement=post depth=2 vs placement=pre depth=2<br>depth=4: placement=post "
-                                 "depth=4") &&
-                 Catch::Contains("Intervals are 90% (each bound one-sided at α = 0.05"));
+  CHECK_THAT(lines[3],
+             Catch::StartsWith(
+                 "Post-LN is worse than pre-LN at every depth.,sequence_accuracy,,,,worse,") &&
+                 Catch::Contains(",inconclusive,no,unknown,,") &&
+                 Catch::Contains("neither worse nor better shown") &&
+                 Catch::Contains("differences below depth=2: ±") && Catch::Contains("depth=4: ±"));
+  CHECK_THAT(
+      report.markdown,
+      Catch::Contains("### Claims") &&
+          Catch::Contains("| Post-LN is worse than pre-LN at every depth. |") &&
+          Catch::Contains("**inconclusive**") &&
+          Catch::Contains(
+              "depth=2: placement=post depth=2 vs placement=pre depth=2<br>depth=4: placement=post "
+              "depth=4") &&
+          Catch::Contains("Intervals are 90% (each bound one-sided at α = 0.05"));
   // At depth 2 alone the claim agrees: the IUT's p is the largest of its points'.
   run.claims[0].point = {{"placement", "post"}, {"depth", "2"}};
   const auto single = lines_of(report_of(run).csv);
@@ -151,7 +161,8 @@ TEST_CASE("claims: one Holm family per file, of its claims only", "[claims]") {
     for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
     return std::stod(fields.at(index));
   };
-  const double p = field(lines[1], 14), adjusted = field(lines[1], 18);  // p_agree, p_agree_adjusted
+  const double p = field(lines[1], 14),
+               adjusted = field(lines[1], 18);  // p_agree, p_agree_adjusted
   CHECK(adjusted == Approx(std::min(1.0, 2 * p)));
   CHECK_THAT(lines[1], Catch::Contains("Holm over the file's 2 claims"));
 }
@@ -159,14 +170,17 @@ TEST_CASE("claims: one Holm family per file, of its claims only", "[claims]") {
 // Protects the end-to-end path: `ablate run` writes claims.csv and the Claims section
 // after the first table, and `ablate report` rebuilds both from trials.json; claims
 // change no trial.
-TEST_CASE("claims: a run writes claims.csv and summary.md's Claims, ablate report rebuilds them", "[claims][e2e]") {
+TEST_CASE("claims: a run writes claims.csv and summary.md's Claims, ablate report rebuilds them",
+          "[claims][e2e]") {
   ScratchDir dir("claims_run");
   const std::string claims =
       "\n[report]\nbaseline = { \"model.attention.qk\" = \"separate\" }\n"
       "[[report.claims]]\nclaim = \"Sharing Q and K costs less than 10 nats of loss.\"\n"
-      "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"not_worse\"\nmetric = \"loss\"\nmargin = 10\n"
+      "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"not_worse\"\nmetric = "
+      "\"loss\"\nmargin = 10\n"
       "[[report.claims]]\nclaim = \"Sharing is better | with batch norm.\"\n"
-      "point = { \"model.attention.qk\" = \"shared\", \"model.norm.kind\" = \"batch\" }\nexpect = \"better\"\n"
+      "point = { \"model.attention.qk\" = \"shared\", \"model.norm.kind\" = \"batch\" }\nexpect = "
+      "\"better\"\n"
       "[[report.claims]]\nclaim = \"Sharing is not better in sample efficiency.\"\n"
       "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"not_better\"\n"
       "metric = \"auc_sequence_accuracy\"\nmargin = 10\n";
@@ -184,21 +198,30 @@ TEST_CASE("claims: a run writes claims.csv and summary.md's Claims, ablate repor
   // Claims 1 and 3 pick shared at each norm (2 points + the combined row); claim 2 one point.
   REQUIRE(lines.size() == 1 + 3 + 1 + 3);
   // A margin of 10 nats (and of 10 in accuracy below) holds whatever the tiny models learnt.
-  CHECK_THAT(lines[1], Catch::StartsWith("Sharing Q and K costs less than 10 nats of loss.,loss,") &&
-                           Catch::Contains("model.attention.qk=shared model.norm.kind=layer,"
-                                           "model.attention.qk=separate model.norm.kind=layer,not_worse,10,2,paired_t,") &&
-                           Catch::Contains(",agrees,"));
+  CHECK_THAT(
+      lines[1],
+      Catch::StartsWith("Sharing Q and K costs less than 10 nats of loss.,loss,") &&
+          Catch::Contains(
+              "model.attention.qk=shared model.norm.kind=layer,"
+              "model.attention.qk=separate model.norm.kind=layer,not_worse,10,2,paired_t,") &&
+          Catch::Contains(",agrees,"));
   // 2 seeds: the sign-flip test cannot go below 1/4, so the verdict rests on normality.
-  CHECK_THAT(lines[3], Catch::Contains(",agrees,yes,yes,,\"not worse by 10 or more (adjusted p = ") &&
-                           Catch::Contains("Holm over the file's 3 claims; every one of 2 points must show it)") &&
-                           Catch::Contains("rests on normality (n = 2)"));
-  CHECK_THAT(lines[4], Catch::StartsWith("Sharing is better | with batch norm.,sequence_accuracy,"));
+  CHECK_THAT(
+      lines[3],
+      Catch::Contains(",agrees,yes,yes,,\"not worse by 10 or more (adjusted p = ") &&
+          Catch::Contains("Holm over the file's 3 claims; every one of 2 points must show it)") &&
+          Catch::Contains("rests on normality (n = 2)"));
+  CHECK_THAT(lines[4],
+             Catch::StartsWith("Sharing is better | with batch norm.,sequence_accuracy,"));
   // The tiny models learn nothing in 30 steps with layer norm: both points' validation
   // accuracy stays 0, their difference has no spread, so that point has no test and the
   // claim cannot agree, however wide its margin.
-  CHECK_THAT(lines[7], Catch::StartsWith("Sharing is not better in sample efficiency.,auc_sequence_accuracy,") &&
-                           Catch::Contains(",inconclusive,") &&
-                           Catch::Contains("model.norm.kind=layer: no test: all 2 paired seeds differ by the same +0"));
+  CHECK_THAT(
+      lines[7],
+      Catch::StartsWith("Sharing is not better in sample efficiency.,auc_sequence_accuracy,") &&
+          Catch::Contains(",inconclusive,") &&
+          Catch::Contains(
+              "model.norm.kind=layer: no test: all 2 paired seeds differ by the same +0"));
   const std::string md = read_text(run_dir + "/summary.md");
   // After the first table and its notes, before the validation-curve tables.
   const std::size_t claims_at = md.find("### Claims"), first_table = md.find("| baseline |");
@@ -206,8 +229,9 @@ TEST_CASE("claims: a run writes claims.csv and summary.md's Claims, ablate repor
   CHECK(first_table < claims_at);
   CHECK(md.find("Evaluation noise") < claims_at);
   CHECK(claims_at < md.find("### Validation curve"));
-  CHECK_THAT(md, Catch::Contains("| Sharing is better \\| with batch norm. | sequence_accuracy |") &&
-                     Catch::Contains("| not_worse (±10) |"));
+  CHECK_THAT(md,
+             Catch::Contains("| Sharing is better \\| with batch norm. | sequence_accuracy |") &&
+                 Catch::Contains("| not_worse (±10) |"));
   // Rebuilt from what is on disk: the same files.
   std::filesystem::remove(run_dir + "/claims.csv");
   std::filesystem::remove(run_dir + "/summary.md");
@@ -229,13 +253,16 @@ TEST_CASE("claims: a run writes claims.csv and summary.md's Claims, ablate repor
   REQUIRE(r.status == 0);
   const auto after = lines_of(read_text(run_dir + "/claims.csv"));
   REQUIRE(after.size() == lines.size());
-  CHECK_THAT(after[4], Catch::StartsWith("Sharing is better | with batch norm.,sequence_accuracy,") &&
-                           Catch::Contains(",no,") &&
-                           Catch::Contains("changed after results existed (frozen ") &&
-                           Catch::Contains("expect better on sequence_accuracy"));
+  CHECK_THAT(after[4],
+             Catch::StartsWith("Sharing is better | with batch norm.,sequence_accuracy,") &&
+                 Catch::Contains(",no,") &&
+                 Catch::Contains("changed after results existed (frozen ") &&
+                 Catch::Contains("expect better on sequence_accuracy"));
   // The others stay pre-registered, with their verdict in the frozen family beside.
   CHECK_THAT(after[1], Catch::Contains(",yes,agrees,"));
-  CHECK_THAT(after[3], Catch::Contains(",yes,agrees,\"another claim of the family changed after results existed"));
+  CHECK_THAT(
+      after[3],
+      Catch::Contains(",yes,agrees,\"another claim of the family changed after results existed"));
   CHECK_THAT(read_text(run_dir + "/summary.md"), Catch::Contains("(frozen version: "));
   // Without claims the file has none, and an old claims.csv goes: it would describe
   // claims the experiment no longer makes. The trials are all reused.
@@ -257,64 +284,88 @@ TEST_CASE("claims: mistakes in [[report.claims]] are errors at their line", "[cl
   };
   auto problem = [&](const std::string& text) { return problem_of(dir.file("exp.toml", text)); };
 
-  const std::string bad_expect = with_claim("", "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"worser\"\n");
-  CHECK_THAT(problem(bad_expect), Catch::Contains("exp.toml:" + line_of(bad_expect, "expect = \"worser\"") + ":") &&
-                                      Catch::Contains("report.claims[0].expect: \"worser\" is not allowed; allowed: "
-                                                      "better worse equivalent not_worse not_better"));
-  const std::string not_swept = with_claim("", "point = { \"model.d_model\" = 8 }\nexpect = \"worse\"\n");
-  CHECK_THAT(problem(not_swept), Catch::Contains("exp.toml:" + line_of(not_swept, "point = ") + ":") &&
-                                     Catch::Contains("report.claims[0].point.model.d_model: is not a swept key") &&
-                                     Catch::Contains("model.attention.qk, model.norm.kind"));
-  CHECK_THAT(problem(with_claim("", "point = { \"model.norm.kind\" = \"rms\" }\nexpect = \"worse\"\n")),
-             Catch::Contains("report.claims[0].point.model.norm.kind: \"rms\" is not one of the swept values: "
-                             "layer, batch"));
+  const std::string bad_expect =
+      with_claim("", "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"worser\"\n");
+  CHECK_THAT(problem(bad_expect),
+             Catch::Contains("exp.toml:" + line_of(bad_expect, "expect = \"worser\"") + ":") &&
+                 Catch::Contains("report.claims[0].expect: \"worser\" is not allowed; allowed: "
+                                 "better worse equivalent not_worse not_better"));
+  const std::string not_swept =
+      with_claim("", "point = { \"model.d_model\" = 8 }\nexpect = \"worse\"\n");
+  CHECK_THAT(problem(not_swept),
+             Catch::Contains("exp.toml:" + line_of(not_swept, "point = ") + ":") &&
+                 Catch::Contains("report.claims[0].point.model.d_model: is not a swept key") &&
+                 Catch::Contains("model.attention.qk, model.norm.kind"));
+  CHECK_THAT(
+      problem(with_claim("", "point = { \"model.norm.kind\" = \"rms\" }\nexpect = \"worse\"\n")),
+      Catch::Contains(
+          "report.claims[0].point.model.norm.kind: \"rms\" is not one of the swept values: "
+          "layer, batch"));
   // The default baseline is every axis's first value: qk = separate picks it.
-  CHECK_THAT(problem(with_claim("", "point = { \"model.attention.qk\" = \"separate\" }\nexpect = \"worse\"\n")),
-             Catch::Contains("report.claims[0].point: picks a baseline point (model.attention.qk=separate "
-                             "model.norm.kind=layer), which is compared with nothing"));
-  CHECK(problem(with_claim("", "point = { \"model.attention.qk\" = \"separate\", \"model.norm.kind\" = \"batch\" }\n"
-                               "expect = \"worse\"\n")) == "(loaded)");
+  CHECK_THAT(
+      problem(with_claim(
+          "", "point = { \"model.attention.qk\" = \"separate\" }\nexpect = \"worse\"\n")),
+      Catch::Contains("report.claims[0].point: picks a baseline point (model.attention.qk=separate "
+                      "model.norm.kind=layer), which is compared with nothing"));
+  CHECK(problem(with_claim(
+            "",
+            "point = { \"model.attention.qk\" = \"separate\", \"model.norm.kind\" = \"batch\" }\n"
+            "expect = \"worse\"\n")) == "(loaded)");
   // A point picking nothing: values of one zip group that no entry has together.
   const std::string zip = tiny_experiment("zip") +
                           "\n[sweep.zip]\n\"model.d_model\" = [8, 16]\n\"model.d_ff\" = [16, 32]\n"
-                          "\n[[report.claims]]\nclaim = \"x\"\npoint = { \"model.d_model\" = 16, \"model.d_ff\" = 16 }\n"
+                          "\n[[report.claims]]\nclaim = \"x\"\npoint = { \"model.d_model\" = 16, "
+                          "\"model.d_ff\" = 16 }\n"
                           "expect = \"better\"\n";
-  CHECK_THAT(problem(zip), Catch::Contains("report.claims[0].point: picks no point: no entry of its [sweep.zip] group "
-                                           "has model.d_ff = 16, model.d_model = 16 together"));
+  CHECK_THAT(
+      problem(zip),
+      Catch::Contains("report.claims[0].point: picks no point: no entry of its [sweep.zip] group "
+                      "has model.d_ff = 16, model.d_model = 16 together"));
   // Metrics: the task's, their per-length and per-context variants, the curve metrics.
-  const std::string shared = "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"worse\"\n";
+  const std::string shared =
+      "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"worse\"\n";
   CHECK_THAT(problem(with_claim("", shared + "metric = \"bleu\"\n")),
-             Catch::Contains("report.claims[0].metric: \"bleu\" is not a metric this run reports; allowed: "
-                             "sequence_accuracy, token_accuracy, loss, their per-length") &&
+             Catch::Contains(
+                 "report.claims[0].metric: \"bleu\" is not a metric this run reports; allowed: "
+                 "sequence_accuracy, token_accuracy, loss, their per-length") &&
                  Catch::Contains("auc_sequence_accuracy"));
   CHECK(problem(with_claim("", shared + "metric = \"sequence_accuracy_len20\"\n")) == "(loaded)");
   CHECK(problem(with_claim("", shared + "metric = \"auc_sequence_accuracy\"\n")) == "(loaded)");
   CHECK_THAT(problem(with_claim("", shared + "metric = \"steps_to_sequence_accuracy_0.5\"\n")),
              Catch::Contains("is not a metric this run reports"));
-  CHECK(problem(with_claim("threshold = 0.5\n", shared + "metric = \"steps_to_sequence_accuracy_0.5\"\n")) ==
+  CHECK(problem(with_claim("threshold = 0.5\n",
+                           shared + "metric = \"steps_to_sequence_accuracy_0.5\"\n")) ==
         "(loaded)");
   // Equivalence and non-inferiority need a margin; [report]'s is the primary metric's.
-  const std::string equivalent = "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"equivalent\"\n";
-  CHECK_THAT(problem(with_claim("", equivalent)),
-             Catch::Contains("report.claims[0].expect: \"equivalent\" is judged against a margin: give the claim a "
-                             "margin (in units of sequence_accuracy) or [report] equivalence_margin"));
+  const std::string equivalent =
+      "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"equivalent\"\n";
+  CHECK_THAT(
+      problem(with_claim("", equivalent)),
+      Catch::Contains(
+          "report.claims[0].expect: \"equivalent\" is judged against a margin: give the claim a "
+          "margin (in units of sequence_accuracy) or [report] equivalence_margin"));
   CHECK(problem(with_claim("equivalence_margin = 0.05\n", equivalent)) == "(loaded)");
-  CHECK_THAT(problem(with_claim("equivalence_margin = 0.05\n", equivalent + "metric = \"loss\"\n")),
-             Catch::Contains("\"equivalent\" is judged against a margin: give the claim a margin (in units of loss)"));
+  CHECK_THAT(
+      problem(with_claim("equivalence_margin = 0.05\n", equivalent + "metric = \"loss\"\n")),
+      Catch::Contains(
+          "\"equivalent\" is judged against a margin: give the claim a margin (in units of loss)"));
   CHECK(problem(with_claim("", equivalent + "metric = \"loss\"\nmargin = 0.1\n")) == "(loaded)");
-  CHECK_THAT(problem(with_claim("", "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"not_worse\"\n")),
+  CHECK_THAT(problem(with_claim(
+                 "", "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"not_worse\"\n")),
              Catch::Contains("\"not_worse\" is judged against a margin"));
   // Missing and unknown keys.
-  CHECK_THAT(problem(sweep + "\n[[report.claims]]\npoint = { \"model.attention.qk\" = \"shared\" }\n"
-                             "expected = \"worse\"\n"),
-             Catch::Contains("report.claims[0]: missing required key 'claim'") &&
-                 Catch::Contains("report.claims[0]: missing required key 'expect'") &&
-                 Catch::Contains("report.claims[0].expected: unknown key (did you mean 'expect'?)"));
+  CHECK_THAT(
+      problem(sweep + "\n[[report.claims]]\npoint = { \"model.attention.qk\" = \"shared\" }\n"
+                      "expected = \"worse\"\n"),
+      Catch::Contains("report.claims[0]: missing required key 'claim'") &&
+          Catch::Contains("report.claims[0]: missing required key 'expect'") &&
+          Catch::Contains("report.claims[0].expected: unknown key (did you mean 'expect'?)"));
   CHECK_THAT(problem(sweep + "\n[report]\nclaims = 3\n"),
              Catch::Contains("report.claims: must be an array of tables"));
   // On the command line: exit 2, nothing run, nothing written.
   dir.file("bad.toml", bad_expect);
-  CommandResult r = run_command("cd " + dir.str() + " && " + std::string(ABLATE_CLI) + " run bad.toml --quiet");
+  CommandResult r =
+      run_command("cd " + dir.str() + " && " + std::string(ABLATE_CLI) + " run bad.toml --quiet");
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("report.claims[0].expect"));
   CHECK_FALSE(std::filesystem::exists(dir.str() + "/runs"));

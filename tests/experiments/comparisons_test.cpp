@@ -43,7 +43,8 @@ PointResults point(std::map<std::string, std::string> values, std::vector<double
 
 }  // namespace
 
-TEST_CASE("a point's baseline has the baseline's values and the point's own elsewhere", "[comparisons]") {
+TEST_CASE("a point's baseline has the baseline's values and the point's own elsewhere",
+          "[comparisons]") {
   std::vector<PointResults> points{point({{"qk", "separate"}, {"scale", "sqrt"}}, {}),
                                    point({{"qk", "separate"}, {"scale", "none"}}, {}),
                                    point({{"qk", "shared"}, {"scale", "sqrt"}}, {}),
@@ -65,9 +66,11 @@ TEST_CASE("a point's baseline has the baseline's values and the point's own else
   CHECK(!find_baselines(points, {{"qk", "separate"}})[2]);
 }
 
-TEST_CASE("seeds pair trials when every seed of both points finished, otherwise Welch", "[comparisons]") {
+TEST_CASE("seeds pair trials when every seed of both points finished, otherwise Welch",
+          "[comparisons]") {
   const std::vector<double> base{0.50, 0.60, 0.55, 0.70}, better{0.58, 0.66, 0.61, 0.79};
-  std::vector<PointResults> points{point({{"qk", "separate"}}, base), point({{"qk", "shared"}}, better)};
+  std::vector<PointResults> points{point({{"qk", "separate"}}, base),
+                                   point({{"qk", "shared"}}, better)};
   ComparisonSettings settings{{"sequence_accuracy"}, std::nullopt};
   auto rows = compare_points(points, find_baselines(points, {{"qk", "separate"}}), settings);
   REQUIRE(rows.size() == 2);
@@ -92,7 +95,9 @@ TEST_CASE("seeds pair trials when every seed of both points finished, otherwise 
   CHECK(rows[1].summary.n == 3);
   const std::string csv = comparisons_csv(points, rows);
   CHECK_THAT(csv, Catch::Contains(",welch_t,"));
-  CHECK_THAT(lines_of(csv)[2], Catch::EndsWith(",4,1,0,0,,yes"));  // trials, diverged, failed, missing, tuned, same_test_data
+  CHECK_THAT(lines_of(csv)[2],
+             Catch::EndsWith(
+                 ",4,1,0,0,,yes"));  // trials, diverged, failed, missing, tuned, same_test_data
 
   // A single seed cannot be compared.
   points[1].test = {{0, {{"sequence_accuracy", 0.9}}}};
@@ -104,10 +109,13 @@ TEST_CASE("seeds pair trials when every seed of both points finished, otherwise 
 // Protects the exploratory table: unadjusted p-values (the confirmatory ones are the
 // claims'), the permutation test and a bootstrap interval beside each, verdicts by
 // stats/verdicts.h, and intervals inside the metric's range.
-TEST_CASE("table rows are exploratory: unadjusted p, permutation p, bootstrap interval, bounded intervals",
-          "[comparisons]") {
+TEST_CASE(
+    "table rows are exploratory: unadjusted p, permutation p, bootstrap interval, bounded "
+    "intervals",
+    "[comparisons]") {
   const std::vector<double> base{0.50, 0.60, 0.55, 0.70, 0.65};
-  std::vector<PointResults> points{point({{"v", "a"}}, base), point({{"v", "b"}}, {0.60, 0.71, 0.64, 0.81, 0.74}),
+  std::vector<PointResults> points{point({{"v", "a"}}, base),
+                                   point({{"v", "b"}}, {0.60, 0.71, 0.64, 0.81, 0.74}),
                                    point({{"v", "c"}}, {0.49, 0.62, 0.54, 0.69, 0.66}),
                                    point({{"v", "d"}}, {0.40, 0.49, 0.46, 0.61, 0.55})};
   ComparisonSettings settings{{"sequence_accuracy"}, 0.05};
@@ -131,7 +139,8 @@ TEST_CASE("table rows are exploratory: unadjusted p, permutation p, bootstrap in
   CHECK_THAT(rows[2].verdict, Catch::StartsWith("no detectable difference (±"));
 
   // An accuracy near 1 with spread: its t interval is clipped to [0, 1].
-  std::vector<PointResults> high{point({{"v", "a"}}, {0.99, 1.0, 0.90, 1.0}), point({{"v", "b"}}, {1.0, 0.95, 1.0, 1.0})};
+  std::vector<PointResults> high{point({{"v", "a"}}, {0.99, 1.0, 0.90, 1.0}),
+                                 point({{"v", "b"}}, {1.0, 0.95, 1.0, 1.0})};
   rows = compare_points(high, find_baselines(high, {{"v", "a"}}), settings);
   CHECK(stats::summarize(std::vector<double>{0.99, 1.0, 0.90, 1.0}).ci_high > 1);
   CHECK(rows[0].summary.ci_high == 1.0);
@@ -141,26 +150,35 @@ TEST_CASE("table rows are exploratory: unadjusted p, permutation p, bootstrap in
 
 // Protects comparisons across test data: no p-value and no verdict but inconclusive.
 TEST_CASE("a point tested on other data than its baseline gets no test", "[comparisons]") {
-  std::vector<PointResults> points{point({{"v", "a"}}, {0.50, 0.60, 0.55}), point({{"v", "b"}}, {0.60, 0.71, 0.64})};
+  std::vector<PointResults> points{point({{"v", "a"}}, {0.50, 0.60, 0.55}),
+                                   point({{"v", "b"}}, {0.60, 0.71, 0.64})};
   points[0].data_id = "data-1";
   points[1].data_id = "data-2";
-  const auto rows = compare_points(points, find_baselines(points, {{"v", "a"}}), {{"sequence_accuracy"}, std::nullopt});
+  const auto rows = compare_points(points, find_baselines(points, {{"v", "a"}}),
+                                   {{"sequence_accuracy"}, std::nullopt});
   REQUIRE(rows[1].comparison);
   CHECK_FALSE(rows[1].comparison->tested());
-  CHECK_THAT(rows[1].verdict, Catch::StartsWith("inconclusive: tested on other data than its baseline"));
+  CHECK_THAT(rows[1].verdict,
+             Catch::StartsWith("inconclusive: tested on other data than its baseline"));
   const std::string csv = comparisons_csv(points, rows);
-  CHECK_THAT(lines_of(csv)[2], Catch::Contains(",0.1,,,,,,,,,paired_t,\"inconclusive: tested on other data"));
+  CHECK_THAT(lines_of(csv)[2],
+             Catch::Contains(",0.1,,,,,,,,,paired_t,\"inconclusive: tested on other data"));
 }
 
-TEST_CASE("[report] names swept keys and their values, anything else is an error at its line", "[comparisons]") {
+TEST_CASE("[report] names swept keys and their values, anything else is an error at its line",
+          "[comparisons]") {
   ScratchDir dir("comparisons_report_spec");
   const std::string sweep = sweep_experiment("spec");
-  auto load = [&](const std::string& report) { return load_experiment(dir.file("exp.toml", sweep + report)); };
+  auto load = [&](const std::string& report) {
+    return load_experiment(dir.file("exp.toml", sweep + report));
+  };
   Experiment e = load("");
-  CHECK(e.report.baseline == std::vector<std::pair<std::string, std::string>>{{"model.attention.qk", "separate"},
-                                                                              {"model.norm.kind", "layer"}});
-  e = load("\n[report]\nbaseline = { \"model.norm.kind\" = \"batch\" }\nequivalence_margin = 0.02\n");
-  CHECK(e.report.baseline == std::vector<std::pair<std::string, std::string>>{{"model.norm.kind", "batch"}});
+  CHECK(e.report.baseline == std::vector<std::pair<std::string, std::string>>{
+                                 {"model.attention.qk", "separate"}, {"model.norm.kind", "layer"}});
+  e = load(
+      "\n[report]\nbaseline = { \"model.norm.kind\" = \"batch\" }\nequivalence_margin = 0.02\n");
+  CHECK(e.report.baseline ==
+        std::vector<std::pair<std::string, std::string>>{{"model.norm.kind", "batch"}});
   CHECK(e.report.equivalence_margin == std::optional<double>(0.02));
   auto problem = [&](const std::string& report) {
     try {
@@ -174,42 +192,58 @@ TEST_CASE("[report] names swept keys and their values, anything else is an error
              Catch::Contains("report.baseline.model.d_model: is not a swept key") &&
                  Catch::Contains("model.attention.qk, model.norm.kind"));
   CHECK_THAT(problem("\n[report]\nbaseline = { \"model.norm.kind\" = \"rms\" }\n"),
-             Catch::Contains("exp.toml:30:14:") && Catch::Contains("\"rms\" is not one of the swept values: layer, batch"));
+             Catch::Contains("exp.toml:30:14:") &&
+                 Catch::Contains("\"rms\" is not one of the swept values: layer, batch"));
   CHECK_THAT(problem("\n[report]\nmetric = \"bleu\"\n"),
              Catch::Contains("report.metric: \"bleu\" is not a test metric of this task; allowed: "
                              "sequence_accuracy, token_accuracy, loss"));
-  CHECK_THAT(problem("\n[report]\nequivalence_margin = -1\n"), Catch::Contains("report.equivalence_margin"));
+  CHECK_THAT(problem("\n[report]\nequivalence_margin = -1\n"),
+             Catch::Contains("report.equivalence_margin"));
   CHECK_THAT(problem("\n[report]\nbaselin = {}\n"), Catch::Contains("did you mean 'baseline'"));
   // Not part of any trial: the ids do not change.
   CHECK(load("\n[report]\nequivalence_margin = 0.5\n").trials[0].id == load("").trials[0].id);
 }
 
-TEST_CASE("a run writes comparisons.csv and a summary.md test table from its trials", "[comparisons][e2e]") {
+TEST_CASE("a run writes comparisons.csv and a summary.md test table from its trials",
+          "[comparisons][e2e]") {
   ScratchDir dir("comparisons_run");
   const std::string file = dir.file("exp.toml", sweep_experiment("cmp"));
-  CommandResult r = run_command("cd " + dir.str() + " && " + std::string(ABLATE_CLI) + " run exp.toml --jobs 2 --quiet");
+  CommandResult r = run_command("cd " + dir.str() + " && " + std::string(ABLATE_CLI) +
+                                " run exp.toml --jobs 2 --quiet");
   REQUIRE(r.status == 0);
   const std::string csv = read_text(dir.str() + "/runs/cmp/comparisons.csv");
   const auto lines = lines_of(csv);
   REQUIRE(lines.size() == 1 + 4 * 4);  // 4 points × (3 test metrics + the validation curve's mean)
-  CHECK_THAT(lines[0], Catch::StartsWith("run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,"));
+  CHECK_THAT(lines[0],
+             Catch::StartsWith(
+                 "run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,"));
   CHECK_THAT(csv, Catch::Contains(",paired_t,"));
   const std::string md = read_text(dir.str() + "/runs/cmp/summary.md");
-  CHECK_THAT(md, Catch::Contains("## Test sequence_accuracy") && Catch::Contains("| baseline |") &&
-                     Catch::Contains("Evaluation noise: a trial's test sequence_accuracy has a standard error of"));
+  CHECK_THAT(md,
+             Catch::Contains("## Test sequence_accuracy") && Catch::Contains("| baseline |") &&
+                 Catch::Contains(
+                     "Evaluation noise: a trial's test sequence_accuracy has a standard error of"));
   const std::string results = read_text(dir.str() + "/runs/cmp/results.csv");
-  CHECK_THAT(lines_of(results)[0],
-             Catch::StartsWith("trial,point_id,model.attention.qk,model.norm.kind,seed,status,steps,"
-                               "test_sequence_accuracy,test_token_accuracy,test_loss,"));
+  CHECK_THAT(
+      lines_of(results)[0],
+      Catch::StartsWith("trial,point_id,model.attention.qk,model.norm.kind,seed,status,steps,"
+                        "test_sequence_accuracy,test_token_accuracy,test_loss,"));
 }
 
-TEST_CASE("ablate compare compares the points of two files against one baseline, merging a shared point",
-          "[comparisons][e2e]") {
+TEST_CASE(
+    "ablate compare compares the points of two files against one baseline, merging a shared point",
+    "[comparisons][e2e]") {
   ScratchDir dir("comparisons_compare");
   // Two files sweeping qk: both hold the separate point (the same config, so the
   // same point_id), each adds one variant.
-  dir.file("a.toml", tiny_experiment("a") + "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\nseeds = [0, 1, 2]\n");
-  dir.file("b.toml", tiny_experiment("b") + "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"identity\"]\nseeds = [0, 1, 2]\n");
+  dir.file(
+      "a.toml",
+      tiny_experiment("a") +
+          "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\nseeds = [0, 1, 2]\n");
+  dir.file(
+      "b.toml",
+      tiny_experiment("b") +
+          "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"identity\"]\nseeds = [0, 1, 2]\n");
   const std::string cli = "cd " + dir.str() + " && " + std::string(ABLATE_CLI);
   REQUIRE(run_command(cli + " run a.toml --jobs 2 --quiet").status == 0);
   REQUIRE(run_command(cli + " run b.toml --jobs 2 --quiet").status == 0);
@@ -221,48 +255,60 @@ TEST_CASE("ablate compare compares the points of two files against one baseline,
   CHECK_THAT(lines[1], Catch::StartsWith("a,") && Catch::Contains(",baseline,"));
   CHECK_THAT(lines[5], Catch::StartsWith("a,") && Catch::Contains("model.attention.qk=shared") &&
                            Catch::Contains(",paired_t,"));
-  CHECK_THAT(lines[9], Catch::StartsWith("b,") && Catch::Contains("model.attention.qk=identity") &&
-                           Catch::Contains("model.attention.qk=separate,sequence_accuracy,test,3,"));
-  CHECK_THAT(read_text(dir.str() + "/cmp/comparisons.md"), Catch::Contains("# Comparison of a, b") &&
-                                                               Catch::Contains("| run | model.attention.qk |"));
+  CHECK_THAT(lines[9],
+             Catch::StartsWith("b,") && Catch::Contains("model.attention.qk=identity") &&
+                 Catch::Contains("model.attention.qk=separate,sequence_accuracy,test,3,"));
+  CHECK_THAT(
+      read_text(dir.str() + "/cmp/comparisons.md"),
+      Catch::Contains("# Comparison of a, b") && Catch::Contains("| run | model.attention.qk |"));
   // Mistakes are usage errors (exit status 2) that say what is there.
   CommandResult unknown = run_command(cli + " compare runs/a --baseline ffff --out cmp2");
   CHECK(unknown.status == 2);
-  CHECK_THAT(unknown.output, Catch::Contains("--baseline ffff names no point") && Catch::Contains("a: model.attention.qk=shared"));
+  CHECK_THAT(unknown.output, Catch::Contains("--baseline ffff names no point") &&
+                                 Catch::Contains("a: model.attention.qk=shared"));
   CHECK(run_command(cli + " compare runs/a runs/nothing --out cmp2").status == 2);
-  CHECK_THAT(read_text(dir.str() + "/cmp/comparisons.csv"), !Catch::Contains(",no\n"));  // same test data
+  CHECK_THAT(read_text(dir.str() + "/cmp/comparisons.csv"),
+             !Catch::Contains(",no\n"));  // same test data
   // Another data seed is another test set: the comparison says so.
   REQUIRE(run_command(cli + " run b.toml seed=4 --out other --jobs 2 --quiet").status == 0);
   REQUIRE(run_command(cli + " compare runs/a other/b --out cmp3").status == 0);
-  CHECK_THAT(read_text(dir.str() + "/cmp3/comparisons.csv"), Catch::Contains("inconclusive: tested on other data than its baseline") &&
-                                                                 Catch::Contains(",no\n"));
-  CHECK_THAT(read_text(dir.str() + "/cmp3/comparisons.md"), Catch::Contains("between points evaluated on different data"));
+  CHECK_THAT(read_text(dir.str() + "/cmp3/comparisons.csv"),
+             Catch::Contains("inconclusive: tested on other data than its baseline") &&
+                 Catch::Contains(",no\n"));
+  CHECK_THAT(read_text(dir.str() + "/cmp3/comparisons.md"),
+             Catch::Contains("between points evaluated on different data"));
   CHECK(run_command(cli + " compare runs/a --metric mse --out cmp2").status == 2);
   CHECK_FALSE(std::filesystem::exists(dir.str() + "/cmp2"));
 }
 
-TEST_CASE("[tune] searches its grid for every sweep point, each point is reported at its best setting",
-          "[comparisons][tune][e2e]") {
+TEST_CASE(
+    "[tune] searches its grid for every sweep point, each point is reported at its best setting",
+    "[comparisons][tune][e2e]") {
   ScratchDir dir("comparisons_tune");
   // lr 1e-5 cannot learn anything in 30 steps: every point must choose 3e-3.
-  const std::string base = tiny_experiment("tuned") + "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n"
-                                                      "seeds = [0, 1]\n";
+  const std::string base = tiny_experiment("tuned") +
+                           "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n"
+                           "seeds = [0, 1]\n";
   const std::string file = dir.file("exp.toml", base + "\n[tune]\n\"train.lr\" = [1e-5, 3e-3]\n");
   Experiment e = load_experiment(file);
   REQUIRE(e.trials.size() == 8);  // 2 points × 2 settings × 2 seeds: ordinary trials
   CHECK(e.tune_keys == std::vector<std::string>{"train.lr"});
   CHECK(e.swept_keys == std::vector<std::string>{"model.attention.qk"});
-  CHECK(e.trials[0].tune == std::vector<std::pair<std::string, std::string>>{{"train.lr", "1e-05"}});
+  CHECK(e.trials[0].tune ==
+        std::vector<std::pair<std::string, std::string>>{{"train.lr", "1e-05"}});
   CHECK(e.trials[0].point_id != e.trials[2].point_id);  // another setting, another config
   const std::string cli = "cd " + dir.str() + " && " + std::string(ABLATE_CLI);
   REQUIRE(run_command(cli + " run exp.toml --jobs 2 --quiet").status == 0);
   const auto lines = lines_of(read_text(dir.str() + "/runs/tuned/comparisons.csv"));
   REQUIRE(lines.size() == 1 + 2 * 4);
-  for (std::size_t i = 1; i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::Contains(",train.lr=0.003,"));
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    CHECK_THAT(lines[i], Catch::Contains(",train.lr=0.003,"));
   const auto results = lines_of(read_text(dir.str() + "/runs/tuned/results.csv"));
-  CHECK_THAT(results[0], Catch::StartsWith("trial,point_id,model.attention.qk,train.lr,selected,seed,"));
+  CHECK_THAT(results[0],
+             Catch::StartsWith("trial,point_id,model.attention.qk,train.lr,selected,seed,"));
   int selected = 0;
-  for (std::size_t i = 1; i < results.size(); ++i) selected += results[i].find(",0.003,1,") != std::string::npos;
+  for (std::size_t i = 1; i < results.size(); ++i)
+    selected += results[i].find(",0.003,1,") != std::string::npos;
   CHECK(selected == 4);
   CHECK_THAT(read_text(dir.str() + "/runs/tuned/summary.md"),
              Catch::Contains("### Tuning") && Catch::Contains("**train.lr=0.003: "));
@@ -281,12 +327,15 @@ TEST_CASE("[tune] searches its grid for every sweep point, each point is reporte
   };
   CHECK_THAT(problem("\n[tune]\n\"model.attention.qk\" = [\"separate\"]\n"),
              Catch::Contains("tune.model.attention.qk: is also swept"));
-  CHECK_THAT(problem("\n[tune]\n\"train.lr\" = []\n"), Catch::Contains("tune.train.lr: is an empty list: nothing to search"));
-  CHECK_THAT(problem("\n[tune]\n\"train.lr\" = [-1.0]\n"), Catch::Contains("bad.toml:29:15: train.lr"));
+  CHECK_THAT(problem("\n[tune]\n\"train.lr\" = []\n"),
+             Catch::Contains("tune.train.lr: is an empty list: nothing to search"));
+  CHECK_THAT(problem("\n[tune]\n\"train.lr\" = [-1.0]\n"),
+             Catch::Contains("bad.toml:29:15: train.lr"));
   CHECK_THAT(problem("\n[tune]\nseeds = [1]\n"), Catch::Contains("tune.seeds: cannot be tuned"));
 }
 
-TEST_CASE("curve metrics: the mean of the validation curve and the steps to a threshold", "[comparisons][curves]") {
+TEST_CASE("curve metrics: the mean of the validation curve and the steps to a threshold",
+          "[comparisons][curves]") {
   const std::string jsonl =
       "{\"step\":100,\"sequence_accuracy\":0.2,\"val_loss\":2.0}\n"
       "{\"step\":200,\"sequence_accuracy\":0.6,\"val_loss\":1.0}\n"
@@ -311,7 +360,8 @@ TEST_CASE("curve metrics: the mean of the validation curve and the steps to a th
   CHECK(metric_split("mse") == "test");
 }
 
-TEST_CASE("a [report] threshold adds steps-to-threshold rows without changing any trial", "[comparisons][curves][e2e]") {
+TEST_CASE("a [report] threshold adds steps-to-threshold rows without changing any trial",
+          "[comparisons][curves][e2e]") {
   ScratchDir dir("comparisons_threshold");
   const std::string sweep = sweep_experiment("curves");
   dir.file("exp.toml", sweep);
@@ -334,15 +384,18 @@ TEST_CASE("a [report] threshold adds steps-to-threshold rows without changing an
 // reads as "this design detects anything", and the reason in words.
 TEST_CASE("equal paired differences print no p-value and inconclusive with the reason, never ±0",
           "[comparisons]") {
-  std::vector<PointResults> points{point({{"v", "a"}}, {0.800, 0.850}), point({{"v", "b"}}, {0.805, 0.855}),
+  std::vector<PointResults> points{point({{"v", "a"}}, {0.800, 0.850}),
+                                   point({{"v", "b"}}, {0.805, 0.855}),
                                    point({{"v", "c"}}, {0.800, 0.850})};
-  const auto rows = compare_points(points, find_baselines(points, {{"v", "a"}}), {{"sequence_accuracy"}, 0.01});
+  const auto rows =
+      compare_points(points, find_baselines(points, {{"v", "a"}}), {{"sequence_accuracy"}, 0.01});
   const std::string md = comparisons_markdown(points, rows, {"v"}, "sequence_accuracy");
   INFO(md);
   CHECK_THAT(md, Catch::Contains("inconclusive: all 2 paired seeds differ by the same +0.005"));
-  CHECK_THAT(md, Catch::Contains("inconclusive: all 2 paired seeds differ by the same +0: with no spread"));
-  CHECK_THAT(md, !Catch::Contains("±0 ") && !Catch::Contains("±0)") && !Catch::Contains("p 0.0e+00") &&
-                     !Catch::Contains("| 0.0000 |"));
+  CHECK_THAT(md, Catch::Contains(
+                     "inconclusive: all 2 paired seeds differ by the same +0: with no spread"));
+  CHECK_THAT(md, !Catch::Contains("±0 ") && !Catch::Contains("±0)") &&
+                     !Catch::Contains("p 0.0e+00") && !Catch::Contains("| 0.0000 |"));
   for (const ComparisonRow& r : rows)
     if (r.comparison) CHECK_FALSE(r.comparison->tested());
 }

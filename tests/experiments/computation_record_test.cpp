@@ -32,8 +32,10 @@ TEST_CASE("summary.json records the attention path, the GEMM backend and the pre
   // positions, which act inside self-attention and so take the general path there
   // (cross-attention gets no positions and stays fused: mixed).
   const std::string file = dir.file(
-      "exp.toml", tiny_experiment("computed") + "\n[sweep]\n\"model.positions.kind\" = [\"sinusoidal\", \"rotary\"]\n");
-  const CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --quiet");
+      "exp.toml", tiny_experiment("computed") +
+                      "\n[sweep]\n\"model.positions.kind\" = [\"sinusoidal\", \"rotary\"]\n");
+  const CommandResult r =
+      run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --quiet");
   INFO(r.output);
   REQUIRE(r.status == 0);
   const std::string run = dir.str() + "/runs/computed";
@@ -65,12 +67,15 @@ TEST_CASE("summary.json records the attention path, the GEMM backend and the pre
   REQUIRE(column("attention_path") < rows[0].size());
   CHECK(rows[1][column("gemm_backend")] == backend);
   CHECK(rows[1][column("precision")] == "f32");
-  CHECK_THAT(read_text(run + "/summary.md"),
-             Catch::Contains("Computed with the GEMM backend " + backend + ", f32 matmuls; attention path fused (1 "
-                             "trials), mixed (1 trials) (the first reason a forward was not fused: "));
+  CHECK_THAT(
+      read_text(run + "/summary.md"),
+      Catch::Contains("Computed with the GEMM backend " + backend +
+                      ", f32 matmuls; attention path fused (1 "
+                      "trials), mixed (1 trials) (the first reason a forward was not fused: "));
 }
 
-TEST_CASE("a finished trial trained with another GEMM backend runs again, and the run says so", "[e2e]") {
+TEST_CASE("a finished trial trained with another GEMM backend runs again, and the run says so",
+          "[e2e]") {
   ScratchDir dir("computation_backend");
   const std::string file = dir.file("exp.toml", tiny_experiment("backend"));
   const std::string run_cmd = kCli + " run " + file + " --out " + dir.str() + "/runs";
@@ -89,13 +94,15 @@ TEST_CASE("a finished trial trained with another GEMM backend runs again, and th
   summary["wall_seconds"] = 12345;
   dir.file(fs::relative(trial + "/summary.json", dir.path()).string(), summary.dump(2));
   const CommandResult dry = run_command(run_cmd + " --dry-run");
-  CHECK_THAT(dry.output, Catch::Contains("1 of 1 trials would run") && Catch::Contains("  to run  "));
+  CHECK_THAT(dry.output,
+             Catch::Contains("1 of 1 trials would run") && Catch::Contains("  to run  "));
   const CommandResult rerun = run_command(run_cmd);
   INFO(rerun.output);
   REQUIRE(rerun.status == 0);
-  CHECK_THAT(rerun.output, Catch::Contains("1 trials (0 already done, 1 ok") &&
-                               Catch::Contains("1 finished trial trained with the GEMM backend " + other +
-                                               " ran again with " + current + " (ABLATE_GEMM)"));
+  CHECK_THAT(rerun.output,
+             Catch::Contains("1 trials (0 already done, 1 ok") &&
+                 Catch::Contains("1 finished trial trained with the GEMM backend " + other +
+                                 " ran again with " + current + " (ABLATE_GEMM)"));
   CHECK(summary_of(trial)["computation"]["gemm_backend"] == current);
   CHECK(summary_of(trial)["wall_seconds"] != 12345);
 

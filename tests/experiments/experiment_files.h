@@ -9,8 +9,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -25,9 +25,12 @@ namespace ablate::experiments::testing {
 using ::ablate_tests::ScratchDir;
 
 // A small, fast, valid experiment: override or append lines to vary it.
-inline std::string tiny_experiment(const std::string& name = "tiny", const std::string& extra = "") {
-  return "name = \"" + name + "\"\nseed = 3\n\n"
-         "[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = 32\ntest_size = 32\n\n"
+inline std::string tiny_experiment(const std::string& name = "tiny",
+                                   const std::string& extra = "") {
+  return "name = \"" + name +
+         "\"\nseed = 3\n\n"
+         "[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = "
+         "32\ntest_size = 32\n\n"
          "[model]\nd_model = 8\nheads = 2\nd_ff = 16\nlayers = 1\n\n"
          "[train]\nsteps = 30\nbatch = 8\nlr = 3e-3\neval_every = 10\n" +
          extra;
@@ -44,13 +47,15 @@ inline std::string with_steps(std::string toml, int steps) {
 // The tiny experiment swept over 2 × 2 points × 2 seeds (8 trials).
 inline std::string sweep_experiment(const std::string& name) {
   return tiny_experiment(name) +
-         "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n\"model.norm.kind\" = [\"layer\", \"batch\"]\n"
+         "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n\"model.norm.kind\" = "
+         "[\"layer\", \"batch\"]\n"
          "seeds = [0, 1]\n";
 }
 
 // The trial directory of a one-trial run ("" when it has none yet).
 inline std::string only_trial(const std::string& run_dir) {
-  for (const auto& d : std::filesystem::directory_iterator(run_dir + "/trials")) return d.path().string();
+  for (const auto& d : std::filesystem::directory_iterator(run_dir + "/trials"))
+    return d.path().string();
   return "";
 }
 
@@ -59,7 +64,8 @@ inline int finished_trials(const std::string& run_dir) {
   namespace fs = std::filesystem;
   int n = 0;
   if (!fs::exists(run_dir + "/trials")) return 0;
-  for (const auto& d : fs::directory_iterator(run_dir + "/trials")) n += fs::exists(d.path() / "summary.json");
+  for (const auto& d : fs::directory_iterator(run_dir + "/trials"))
+    n += fs::exists(d.path() / "summary.json");
   return n;
 }
 
@@ -88,11 +94,13 @@ inline pid_t start_run(const std::string& cli, const std::string& file, const st
 // exits first (still to be waited for) or nothing happens for `hang_guard`, which only
 // catches a hang (the child is then killed).
 template <class Event>
-bool wait_for(Event happened, pid_t child, std::chrono::minutes hang_guard = std::chrono::minutes(5)) {
+bool wait_for(Event happened, pid_t child,
+              std::chrono::minutes hang_guard = std::chrono::minutes(5)) {
   const auto give_up = std::chrono::steady_clock::now() + hang_guard;
   while (!happened()) {
     siginfo_t exited{};
-    if (::waitid(P_PID, id_t(child), &exited, WEXITED | WNOHANG | WNOWAIT) == 0 && exited.si_pid == child)
+    if (::waitid(P_PID, id_t(child), &exited, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        exited.si_pid == child)
       return happened();  // it may have happened just before the exit
     if (std::chrono::steady_clock::now() > give_up) {
       ::kill(child, SIGKILL);
@@ -107,7 +115,8 @@ bool wait_for(Event happened, pid_t child, std::chrono::minutes hang_guard = std
 inline std::vector<std::string> ids_of(const std::string& check_output) {
   std::vector<std::string> ids;
   std::regex id("\n  ([0-9a-f]{16})  ");
-  for (auto it = std::sregex_iterator(check_output.begin(), check_output.end(), id); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(check_output.begin(), check_output.end(), id);
+       it != std::sregex_iterator(); ++it)
     ids.push_back((*it)[1].str());
   return ids;
 }
@@ -154,7 +163,8 @@ inline std::string results_without_timings(const std::string& csv) {
 // not depend on where it ran, or on whether it was stopped and resumed on the way.
 inline nlohmann::json summary_without_timings(const std::string& text) {
   nlohmann::json j = nlohmann::json::parse(text);
-  for (const char* key : {"wall_seconds", "steps_per_second", "peak_rss_mib", "resumed_from_step"}) j.erase(key);
+  for (const char* key : {"wall_seconds", "steps_per_second", "peak_rss_mib", "resumed_from_step"})
+    j.erase(key);
   for (const char* part : {"final", "best"})
     if (j.contains(part)) j[part].erase("seconds");
   return j;

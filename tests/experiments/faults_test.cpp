@@ -3,12 +3,12 @@
 // Nothing finished may be lost or corrupted, and every failure must be clear.
 #include <catch2/catch.hpp>
 
-#include "tests/build_paths.h"
+#include <sys/wait.h>
+#include <unistd.h>
 #include <csignal>
 #include <filesystem>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
+#include "tests/build_paths.h"
 
 #include "experiments/config/experiment.h"
 #include "tests/experiments/experiment_files.h"
@@ -36,29 +36,32 @@ void check_nothing_half_written(const std::string& dir) {
     }
     if (f.path().extension() == ".png") {
       std::string png = read_text(path);
-      CHECK((png.size() > 8 && png.compare(png.size() - 8, 8, std::string("IEND\xae\x42\x60\x82", 8)) == 0));
+      CHECK((png.size() > 8 &&
+             png.compare(png.size() - 8, 8, std::string("IEND\xae\x42\x60\x82", 8)) == 0));
     }
   }
 }
 
-
 }  // namespace
 
-TEST_CASE("a full disk (file-size limit) gives a clear error and leaves no corrupt file", "[faults][e2e]") {
+TEST_CASE("a full disk (file-size limit) gives a clear error and leaves no corrupt file",
+          "[faults][e2e]") {
   ScratchDir dir("faults_disk");
   std::string file = dir.file("exp.toml", sweep_experiment("disk"));
   // SIGXFSZ ignored, so writes past the limit fail with EFBIG as on a full disk.
   for (int kib : {1, 2, 8}) {
     std::string out = dir.str() + "/limit" + std::to_string(kib);
-    CommandResult r = run_command("bash -c \"trap '' XFSZ; ulimit -f " + std::to_string(kib) + "; exec " + kCli +
-                                  " run " + file + " --out " + out + " --jobs 2 --quiet\"");
+    CommandResult r =
+        run_command("bash -c \"trap '' XFSZ; ulimit -f " + std::to_string(kib) + "; exec " + kCli +
+                    " run " + file + " --out " + out + " --jobs 2 --quiet\"");
     INFO("limit " << kib << " KiB: " << r.output);
     CHECK(r.status == 1);
     CHECK_THAT(r.output, Catch::Contains("File too large") || Catch::Contains("is the disk full?"));
     if (fs::exists(out)) check_nothing_half_written(out);
   }
   // With room again, the same directory completes.
-  CommandResult again = run_command(kCli + " run " + file + " --out " + dir.str() + "/limit8 --jobs 2 --quiet");
+  CommandResult again =
+      run_command(kCli + " run " + file + " --out " + dir.str() + "/limit8 --jobs 2 --quiet");
   CHECK(again.status == 0);
   check_nothing_half_written(dir.str() + "/limit8");
 }
@@ -67,8 +70,8 @@ TEST_CASE("a trial that throws inside a worker thread does not stop the others",
   ScratchDir dir("faults_throw");
   std::string file = dir.file("exp.toml", sweep_experiment("throw"));
   std::string victim = load_experiment(file).trials[2].id;
-  CommandResult r = run_command("ABLATE_FAIL_TRIAL=" + victim + " " + kCli + " run " + file + " --out " + dir.str() +
-                                "/runs --jobs 2 --quiet");
+  CommandResult r = run_command("ABLATE_FAIL_TRIAL=" + victim + " " + kCli + " run " + file +
+                                " --out " + dir.str() + "/runs --jobs 2 --quiet");
   INFO(r.output);
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Catch::Contains("7 ok, 0 diverged, 1 failed"));
@@ -77,7 +80,8 @@ TEST_CASE("a trial that throws inside a worker thread does not stop the others",
   check_nothing_half_written(dir.str() + "/runs");
 }
 
-TEST_CASE("a second ablate run on the same directory is refused with a clear message", "[faults][e2e]") {
+TEST_CASE("a second ablate run on the same directory is refused with a clear message",
+          "[faults][e2e]") {
   ScratchDir dir("faults_lock");
   std::string file = dir.file("exp.toml", sweep_experiment("lock"));
   pid_t first = start_run(kCli, file, dir.str() + "/runs");
@@ -86,7 +90,8 @@ TEST_CASE("a second ablate run on the same directory is refused with a clear mes
   // otherwise finish, and continues once the second has been refused.
   REQUIRE(wait_for([&] { return fs::exists(dir.str() + "/runs/lock/trials.json"); }, first));
   kill(first, SIGSTOP);
-  CommandResult second = run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --jobs 1 --quiet");
+  CommandResult second =
+      run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --jobs 1 --quiet");
   kill(first, SIGCONT);
   int status = 0;
   waitpid(first, &status, 0);
@@ -102,7 +107,8 @@ TEST_CASE("a second ablate run on the same directory is refused with a clear mes
 TEST_CASE("kill -9 at several points, then resume: nothing lost, same results", "[faults][e2e]") {
   ScratchDir dir("faults_kills");
   std::string file = dir.file("exp.toml", with_steps(sweep_experiment("kills"), 300));
-  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
+  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet")
+              .status == 0);
   std::string out = dir.str() + "/killed", run_dir = out + "/kills";
   // Each round kills the run at an event of its own: the first as soon as the run
   // directory is set up (trials.json written, the first trial starting), the others
@@ -116,8 +122,11 @@ TEST_CASE("kill -9 at several points, then resume: nothing lost, same results", 
     if (before == 8) break;
     pid_t child = start_run(kCli, file, out);
     const bool first = kills == 0;
-    REQUIRE(wait_for([&] { return first ? fs::exists(run_dir + "/trials.json") : finished_trials(run_dir) > before; },
-                     child));
+    REQUIRE(wait_for(
+        [&] {
+          return first ? fs::exists(run_dir + "/trials.json") : finished_trials(run_dir) > before;
+        },
+        child));
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     kill(child, SIGKILL);
     int status = 0;

@@ -24,18 +24,22 @@ SeriesTable one_series(const std::function<double(std::int64_t)>& f, std::int64_
 }
 
 // Rolling-origin windows of one series: every origin in [first, last], as one batch.
-ForecastBatch windows_of(const std::function<double(std::int64_t)>& f, std::int64_t first, std::int64_t last,
-                         std::int64_t lookback, std::int64_t horizon) {
+ForecastBatch windows_of(const std::function<double(std::int64_t)>& f, std::int64_t first,
+                         std::int64_t last, std::int64_t lookback, std::int64_t horizon) {
   const std::int64_t b = last - first + 1;
-  Tensor x = Tensor::empty({b, lookback, 1}, DType::f32), y = Tensor::empty({b, horizon, 1}, DType::f32);
+  Tensor x = Tensor::empty({b, lookback, 1}, DType::f32),
+         y = Tensor::empty({b, horizon, 1}, DType::f32);
   for (std::int64_t i = 0; i < b; ++i) {
-    for (std::int64_t l = 0; l < lookback; ++l) x.data<float>()[i * lookback + l] = float(f(first + i - lookback + l));
-    for (std::int64_t h = 0; h < horizon; ++h) y.data<float>()[i * horizon + h] = float(f(first + i + h));
+    for (std::int64_t l = 0; l < lookback; ++l)
+      x.data<float>()[i * lookback + l] = float(f(first + i - lookback + l));
+    for (std::int64_t h = 0; h < horizon; ++h)
+      y.data<float>()[i * horizon + h] = float(f(first + i + h));
   }
   return {x, y};
 }
 
-ForecastContext context_of(const SeriesTable& training, std::int64_t season, double mase_denominator) {
+ForecastContext context_of(const SeriesTable& training, std::int64_t season,
+                           double mase_denominator) {
   ForecastContext c = identity_context(1);
   c.metric_names = {"y"};
   c.season = season;
@@ -46,7 +50,8 @@ ForecastContext context_of(const SeriesTable& training, std::int64_t season, dou
 
 }  // namespace
 
-TEST_CASE("forecast baselines: naive and seasonal naive repeat the last value and the last season", "[forecast]") {
+TEST_CASE("forecast baselines: naive and seasonal naive repeat the last value and the last season",
+          "[forecast]") {
   const std::vector<double> history{1, 2, 3, 4, 5};
   CHECK(naive_forecast(history, 3) == std::vector<double>{5, 5, 5});
   // Season 2: steps 1, 2 repeat the last two (4, 5); step 3 repeats them again.
@@ -55,8 +60,11 @@ TEST_CASE("forecast baselines: naive and seasonal naive repeat the last value an
   CHECK(seasonal_naive_forecast(history, 6, 5) == std::vector<double>{1, 2, 3, 4, 5, 1});
 }
 
-TEST_CASE("forecast baselines on a linear trend: naive error is slope × step, seasonal naive slope × m⌈h/m⌉, "
-          "linear exact", "[forecast]") {
+TEST_CASE(
+    "forecast baselines on a linear trend: naive error is slope × step, seasonal naive slope × "
+    "m⌈h/m⌉, "
+    "linear exact",
+    "[forecast]") {
   const auto trend = [](std::int64_t t) { return 2.0 * double(t) + 5.0; };
   const SeriesTable training = one_series(trend, 40);
   // MASE's denominator: the training part's seasonal naive MAE is |slope| × m = 4.
@@ -69,14 +77,16 @@ TEST_CASE("forecast baselines on a linear trend: naive error is slope × step, s
   CHECK(e.metrics["baseline_naive_mse"] == Approx((4.0 + 16.0 + 36.0) / 3));
   CHECK(e.metrics["baseline_naive_mase"] == Approx(1.0));
   CHECK(e.metrics["baseline_naive_rmse_y"] == Approx(std::sqrt(56.0 / 3)));
-  CHECK(e.standard_errors["baseline_naive_mae"] == Approx(0.0).margin(1e-12));  // the same at every origin
+  CHECK(e.standard_errors["baseline_naive_mae"] ==
+        Approx(0.0).margin(1e-12));  // the same at every origin
   // Seasonal naive, m = 2: errors 4, 4, 8.
   CHECK(e.metrics["baseline_seasonal_naive_mae"] == Approx(16.0 / 3));
   CHECK(e.metrics["baseline_seasonal_naive_mase"] == Approx(4.0 / 3));
   // sMAPE = 200/(n h) Σ |y − ŷ| / (|y| + |ŷ|), here with y = 2(o + h − 1) + 5 and ŷ = 2(o − 1) + 5.
   double smape = 0;
   for (int o = 40; o <= 45; ++o)
-    for (int h = 1; h <= 3; ++h) smape += 200.0 * 2 * h / ((2.0 * (o + h - 1) + 5) + (2.0 * (o - 1) + 5));
+    for (int h = 1; h <= 3; ++h)
+      smape += 200.0 * 2 * h / ((2.0 * (o + h - 1) + 5) + (2.0 * (o - 1) + 5));
   CHECK(e.metrics["baseline_naive_smape"] == Approx(smape / 18));
   CHECK(e.metrics["baseline_naive_smape_y"] == Approx(smape / 18));
   // Linear with an intercept represents a trend exactly (the windows are collinear: the
@@ -85,7 +95,8 @@ TEST_CASE("forecast baselines on a linear trend: naive error is slope × step, s
   CHECK(e.metrics["baseline_linear_mase"] == Approx(0.0).margin(1e-6));
 }
 
-TEST_CASE("forecast baselines on a period-m series: seasonal naive is exact, MASE and sMAPE 0", "[forecast]") {
+TEST_CASE("forecast baselines on a period-m series: seasonal naive is exact, MASE and sMAPE 0",
+          "[forecast]") {
   const double pattern[4] = {1, 3, 2, 5};
   const auto periodic = [&](std::int64_t t) { return pattern[t % 4]; };
   const SeriesTable training = one_series(periodic, 30);
@@ -103,11 +114,13 @@ TEST_CASE("forecast baselines on a period-m series: seasonal naive is exact, MAS
   CHECK(e.metrics["baseline_linear_mae"] == Approx(0.0).margin(1e-5));
 }
 
-TEST_CASE("forecast baselines: the linear fit recovers a linear recursion at every horizon step", "[forecast]") {
-  // y_t = 1.8 y_{t-1} − 0.96 y_{t-2} + 1 (a slowly damped oscillation) is affine in the two values before, so each
-  // horizon step is an affine function of the lookback window: the fit is exact.
+TEST_CASE("forecast baselines: the linear fit recovers a linear recursion at every horizon step",
+          "[forecast]") {
+  // y_t = 1.8 y_{t-1} − 0.96 y_{t-2} + 1 (a slowly damped oscillation) is affine in the two values
+  // before, so each horizon step is an affine function of the lookback window: the fit is exact.
   std::vector<double> z{5.0, 2.0};
-  for (int t = 2; t < 80; ++t) z.push_back(1.8 * z[std::size_t(t - 1)] - 0.96 * z[std::size_t(t - 2)] + 1.0);
+  for (int t = 2; t < 80; ++t)
+    z.push_back(1.8 * z[std::size_t(t - 1)] - 0.96 * z[std::size_t(t - 2)] + 1.0);
   const SeriesTable training = one_series([&](std::int64_t t) { return z[std::size_t(t)]; }, 60);
   const LinearBaseline linear(training, 3, 4);
   const std::vector<double> history{z[70], z[71], z[72]};
@@ -115,8 +128,10 @@ TEST_CASE("forecast baselines: the linear fit recovers a linear recursion at eve
   for (std::size_t h = 0; h < 4; ++h) CHECK(forecast[h] == Approx(z[73 + h]).epsilon(1e-6));
 }
 
-TEST_CASE("forecast metrics: original units undo the z-scoring, MASE divides MAE by the denominator, sMAPE 0/0 is 0",
-          "[forecast]") {
+TEST_CASE(
+    "forecast metrics: original units undo the z-scoring, MASE divides MAE by the denominator, "
+    "sMAPE 0/0 is 0",
+    "[forecast]") {
   CHECK(smape_term(1.0, 3.0) == Approx(100.0));
   CHECK(smape_term(-2.0, 2.0) == Approx(200.0));
   CHECK(smape_term(0.0, 0.0) == 0.0);

@@ -31,9 +31,9 @@ void write_dictionary(const ScratchDir& dir) {
 }
 
 std::unique_ptr<Task> g2p(const ScratchDir& dir, bool stress) {
-  nn::Options o{{"train", std::string("train.tsv")},      {"validation", std::string("validation.tsv")},
-                {"test", std::string("test.tsv")},        {"stress", stress},
-                {"train_words", std::int64_t(0)},         {"validation_words", std::int64_t(0)},
+  nn::Options o{{"train", std::string("train.tsv")}, {"validation", std::string("validation.tsv")},
+                {"test", std::string("test.tsv")},   {"stress", stress},
+                {"train_words", std::int64_t(0)},    {"validation_words", std::int64_t(0)},
                 {"test_words", std::int64_t(0)}};
   return task_registry().create("g2p", o, 1, dir.str());
 }
@@ -52,7 +52,8 @@ std::size_t levenshtein(const std::vector<std::string>& a, const std::vector<std
   for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j)
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      d[i][j] =
+          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
   return d[a.size()][b.size()];
 }
 
@@ -75,13 +76,15 @@ std::vector<std::string> words(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("g2p keeps every pronunciation of a held-out word as a reference, stress digits optional", "[g2p]") {
+TEST_CASE("g2p keeps every pronunciation of a held-out word as a reference, stress digits optional",
+          "[g2p]") {
   ScratchDir dir("g2p_refs");
   write_dictionary(dir);
   auto with = g2p(dir, true), without = g2p(dir, false);
   const auto refs = with->references(Split::test);
   REQUIRE(refs.size() == 2);
-  CHECK(tokens(*with, refs[0][0]) == std::vector<std::string>{"K", "T", "<unk>"});  // AH0 is not a training phoneme
+  CHECK(tokens(*with, refs[0][0]) ==
+        std::vector<std::string>{"K", "T", "<unk>"});  // AH0 is not a training phoneme
   REQUIRE(refs[1].size() == 2);
   CHECK(with->reference_texts(Split::test)[1] == std::vector<std::string>{"B K AH0", "B K AA1"});
   // Without stress "AH" is still unseen, "AA" is seen (cab's alternative).
@@ -95,7 +98,8 @@ TEST_CASE("g2p keeps every pronunciation of a held-out word as a reference, stre
     for (std::int64_t r = 0; r < 8; ++r) {
       const std::int64_t T = b.tgt_out.shape()[1];
       std::vector<std::int32_t> ids;
-      for (std::int64_t t = 0; t < T && b.tgt_out.at(r * T + t) != kEos; ++t) ids.push_back(std::int32_t(b.tgt_out.at(r * T + t)));
+      for (std::int64_t t = 0; t < T && b.tgt_out.at(r * T + t) != kEos; ++t)
+        ids.push_back(std::int32_t(b.tgt_out.at(r * T + t)));
       seen.insert(with->detokenize(ids.data(), std::int64_t(ids.size()), true));
     }
   }
@@ -104,7 +108,8 @@ TEST_CASE("g2p keeps every pronunciation of a held-out word as a reference, stre
   CHECK(seen.size() == 8);
 }
 
-TEST_CASE("g2p scores PER against the closest reference and WER as words matching none (by hand)", "[g2p]") {
+TEST_CASE("g2p scores PER against the closest reference and WER as words matching none (by hand)",
+          "[g2p]") {
   ScratchDir dir("g2p_scores");
   write_dictionary(dir);
   auto t = g2p(dir, true);
@@ -150,17 +155,20 @@ TEST_CASE("g2p names the file and line of a malformed dictionary line", "[g2p]")
   CHECK_THROWS_WITH(g2p(dir, true), Catch::Contains("test.tsv:1: an empty pronunciation"));
 }
 
-TEST_CASE("a g2p trial writes predictions.tsv, and its PER and WER recomputed from that file are the reported ones",
-          "[g2p][e2e]") {
+TEST_CASE(
+    "a g2p trial writes predictions.tsv, and its PER and WER recomputed from that file are the "
+    "reported ones",
+    "[g2p][e2e]") {
   ScratchDir dir("g2p_run");
   write_dictionary(dir);
-  const std::string file = dir.file(
-      "g2p.toml",
-      "name = \"g2p_run\"\nseed = 1\n[task]\nkind = \"g2p\"\ntrain = \"train.tsv\"\nvalidation = \"validation.tsv\"\n"
-      "test = \"test.tsv\"\nstress = true\n"
-      "[model]\nd_model = 16\nheads = 2\nd_ff = 32\nlayers = 1\n"
-      "[train]\nsteps = 40\nbatch = 8\nlr = 3e-3\neval_every = 20\n");
-  CommandResult r = run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() + "/runs -q");
+  const std::string file = dir.file("g2p.toml",
+                                    "name = \"g2p_run\"\nseed = 1\n[task]\nkind = \"g2p\"\ntrain = "
+                                    "\"train.tsv\"\nvalidation = \"validation.tsv\"\n"
+                                    "test = \"test.tsv\"\nstress = true\n"
+                                    "[model]\nd_model = 16\nheads = 2\nd_ff = 32\nlayers = 1\n"
+                                    "[train]\nsteps = 40\nbatch = 8\nlr = 3e-3\neval_every = 20\n");
+  CommandResult r =
+      run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() + "/runs -q");
   REQUIRE(r.status == 0);
   const std::string run = dir.str() + "/runs/g2p_run";
   const nlohmann::json index = nlohmann::json::parse(read_text(run + "/trials.json"));
@@ -196,14 +204,20 @@ TEST_CASE("a g2p trial writes predictions.tsv, and its PER and WER recomputed fr
   CHECK_THAT(read_text(run + "/summary.md"), Catch::Contains("lower is better"));
 }
 
-TEST_CASE("text_pairs with header = true skips the column names, test has CER, WER, BLEU and chrF", "[g2p]") {
+TEST_CASE("text_pairs with header = true skips the column names, test has CER, WER, BLEU and chrF",
+          "[g2p]") {
   ScratchDir dir("text_pairs_header");
   std::string tsv = "source\ttarget\n";
-  for (int i = 0; i < 30; ++i) tsv += "ab" + std::string(1, char('a' + i % 5)) + "\tba" + std::string(1, char('a' + i % 5)) + "\n";
+  for (int i = 0; i < 30; ++i)
+    tsv += "ab" + std::string(1, char('a' + i % 5)) + "\tba" + std::string(1, char('a' + i % 5)) +
+           "\n";
   dir.file("pairs.tsv", tsv);
-  nn::Options o{{"path", std::string("pairs.tsv")}, {"tokens", std::string("char")},
-                {"validation_fraction", 0.1},       {"test_fraction", 0.1},
-                {"max_length", std::int64_t(64)},   {"lowercase", false},
+  nn::Options o{{"path", std::string("pairs.tsv")},
+                {"tokens", std::string("char")},
+                {"validation_fraction", 0.1},
+                {"test_fraction", 0.1},
+                {"max_length", std::int64_t(64)},
+                {"lowercase", false},
                 {"header", true}};
   auto t = task_registry().create("text_pairs", o, 1, dir.str());
   for (Split s : {Split::validation, Split::test})

@@ -42,7 +42,8 @@ std::string train_trial(const ScratchDir& dir, const std::string& toml) {
   INFO(r.output);
   REQUIRE(r.status == 0);
   for (const auto& run : fs::directory_iterator(dir.str() + "/runs"))
-    for (const auto& trial : fs::directory_iterator(run.path() / "trials")) return trial.path().string();
+    for (const auto& trial : fs::directory_iterator(run.path() / "trials"))
+      return trial.path().string();
   FAIL("no trial directory");
   return "";
 }
@@ -67,13 +68,16 @@ struct RawFile {
     header = bytes.substr(8, n);
     data = bytes.substr(8 + n);
   }
-  void write(const std::string& path) const { write_bytes(path, le64(header.size()) + header + data); }
+  void write(const std::string& path) const {
+    write_bytes(path, le64(header.size()) + header + data);
+  }
 };
 
 // The tiny reverse trial with a checkpoint, trained once per test process.
 const std::string& reverse_checkpoint() {
   static ScratchDir dir("hostile_reverse");
-  static const std::string trial = train_trial(dir, tiny_experiment("hostile_reverse", "checkpoint = true\n"));
+  static const std::string trial =
+      train_trial(dir, tiny_experiment("hostile_reverse", "checkpoint = true\n"));
   static const std::string checkpoint = trial + "/checkpoint.safetensors";
   return checkpoint;
 }
@@ -85,14 +89,16 @@ CommandResult predict(const std::string& checkpoint, const std::string& options 
 // A header whose shape nests 100,000 arrays deep: valid JSON.
 std::string deeply_nested_file() {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
-  const std::string header = R"({"x": {"dtype": "F32", "shape": )" + deep + R"(, "data_offsets": [0, 0]}})";
+  const std::string header =
+      R"({"x": {"dtype": "F32", "shape": )" + deep + R"(, "data_offsets": [0, 0]}})";
   return le64(header.size()) + header;
 }
 
 }  // namespace
 
-TEST_CASE("a checkpoint that names a plugin loads nothing: predict needs it with --plugin, by SHA-256",
-          "[hostile][plugins][predict][e2e]") {
+TEST_CASE(
+    "a checkpoint that names a plugin loads nothing: predict needs it with --plugin, by SHA-256",
+    "[hostile][plugins][predict][e2e]") {
   ScratchDir dir("hostile_plugin_checkpoint");
   const std::string plugin = copy_plugin(dir, kScaleNorm, "libscale_norm.so");
   const std::string trial = train_trial(
@@ -105,26 +111,28 @@ TEST_CASE("a checkpoint that names a plugin loads nothing: predict needs it with
   const std::string opened = "file=" + plugin;
 
   // Given, it loads (and the trace would show it), and the model decodes.
-  CommandResult with = run_command("echo '1 2 3' | " + traced + kCli + " predict " + checkpoint + " - --plugin " +
-                                   plugin);
+  CommandResult with = run_command("echo '1 2 3' | " + traced + kCli + " predict " + checkpoint +
+                                   " - --plugin " + plugin);
   INFO(with.output);
   CHECK(with.status == 0);
   CHECK_THAT(with.output, Catch::Contains(opened) && Catch::Contains("id\tsource\tprediction"));
 
   // Not given: exit 2, which plugin (path as recorded, SHA-256, what it provides), and
   // nothing opened — the old predict loaded it from the path in the checkpoint.
-  CommandResult without = run_command("echo '1 2 3' | " + traced + kCli + " predict " + checkpoint + " -");
+  CommandResult without =
+      run_command("echo '1 2 3' | " + traced + kCli + " predict " + checkpoint + " -");
   INFO(without.output);
   CHECK(without.status == 2);
-  CHECK_THAT(without.output, Catch::Contains(checkpoint + ": the model was trained with a plugin") &&
-                                 Catch::Contains("build/libscale_norm.so (SHA-256 " + digest + ")") &&
-                                 Catch::Contains("unknown norm 'scale'") && Catch::Contains("--plugin PATH"));
+  CHECK_THAT(without.output,
+             Catch::Contains(checkpoint + ": the model was trained with a plugin") &&
+                 Catch::Contains("build/libscale_norm.so (SHA-256 " + digest + ")") &&
+                 Catch::Contains("unknown norm 'scale'") && Catch::Contains("--plugin PATH"));
   CHECK_THAT(without.output, !Catch::Contains(opened));
 
   // Another library given: its digest is not the recorded one, so neither is loaded.
   const std::string other = ABLATE_PLUGIN_CLASH;
-  CommandResult wrong = run_command("echo '1 2 3' | " + traced + kCli + " predict " + checkpoint + " - --plugin " +
-                                    other);
+  CommandResult wrong = run_command("echo '1 2 3' | " + traced + kCli + " predict " + checkpoint +
+                                    " - --plugin " + other);
   INFO(wrong.output);
   CHECK(wrong.status == 2);
   CHECK_THAT(wrong.output, Catch::Contains("SHA-256 " + digest) &&
@@ -133,8 +141,9 @@ TEST_CASE("a checkpoint that names a plugin loads nothing: predict needs it with
   CHECK_THAT(wrong.output, !Catch::Contains(opened) && !Catch::Contains("file=" + other));
 }
 
-TEST_CASE("a header nested 100,000 deep is exit 2 for predict and an ignored resume state, never a crash",
-          "[hostile][predict][e2e]") {
+TEST_CASE(
+    "a header nested 100,000 deep is exit 2 for predict and an ignored resume state, never a crash",
+    "[hostile][predict][e2e]") {
   ScratchDir dir("hostile_deep");
   const std::string file = dir.str() + "/deep.safetensors";
   write_bytes(file, deeply_nested_file());
@@ -147,7 +156,8 @@ TEST_CASE("a header nested 100,000 deep is exit 2 for predict and an ignored res
   const std::string trial = train_trial(dir, tiny_experiment("deep_resume"));
   fs::remove(trial + "/summary.json");  // unfinished, so its state is read
   write_bytes(trial + "/resume.safetensors", deeply_nested_file());
-  CommandResult resumed = run_command(kCli + " run " + dir.str() + "/exp.toml --out " + dir.str() + "/runs -q");
+  CommandResult resumed =
+      run_command(kCli + " run " + dir.str() + "/exp.toml --out " + dir.str() + "/runs -q");
   INFO(resumed.output);
   CHECK(resumed.status == 0);
   CHECK_THAT(resumed.output, Catch::Contains("resume.safetensors: unreadable (") &&
@@ -167,15 +177,16 @@ TEST_CASE("a truncated plugin carrying the marker is refused before dlopen by ru
   REQUIRE(cut < bytes.size());
   write_bytes(plugin, bytes.substr(0, cut));
   const std::string reason = "is " + std::to_string(cut) + " bytes long, but its loadable segment ";
-  const std::string file =
-      dir.file("exp.toml", "plugins = [\"build/libtruncated.so\"]\n" + tiny_experiment("truncated"));
+  const std::string file = dir.file(
+      "exp.toml", "plugins = [\"build/libtruncated.so\"]\n" + tiny_experiment("truncated"));
   CommandResult run = run_command(kCli + " run " + file + " --out " + dir.str() + "/runs -q");
   INFO(run.output);
   CHECK(run.status == 2);
-  CHECK_THAT(run.output, Catch::Contains("plugins: " + plugin + ": " + reason) && Catch::Contains("(truncated?)"));
+  CHECK_THAT(run.output, Catch::Contains("plugins: " + plugin + ": " + reason) &&
+                             Catch::Contains("(truncated?)"));
   CHECK_FALSE(fs::exists(dir.str() + "/runs"));
-  CommandResult check = run_command(kCli + " check " + dir.file("plain.toml", tiny_experiment("plain")) +
-                                    " --plugin " + plugin);
+  CommandResult check = run_command(
+      kCli + " check " + dir.file("plain.toml", tiny_experiment("plain")) + " --plugin " + plugin);
   INFO(check.output);
   CHECK(check.status == 2);
   CHECK_THAT(check.output, Catch::Contains("--plugin: ") && Catch::Contains(reason));
@@ -185,8 +196,10 @@ TEST_CASE("a truncated plugin carrying the marker is refused before dlopen by ru
   CHECK_THAT(list.output, Catch::Contains(reason));
 }
 
-TEST_CASE("a tensor named twice, bytes after a NUL in the header, NaN weights: predict exits 2 naming the file",
-          "[hostile][predict][e2e]") {
+TEST_CASE(
+    "a tensor named twice, bytes after a NUL in the header, NaN weights: predict exits 2 naming "
+    "the file",
+    "[hostile][predict][e2e]") {
   const std::string& original = reverse_checkpoint();
   ScratchDir dir("hostile_checkpoint_contents");
   REQUIRE(predict(original).status == 0);  // the untouched checkpoint decodes
@@ -221,7 +234,8 @@ TEST_CASE("a tensor named twice, bytes after a NUL in the header, NaN weights: p
     CHECK_THAT(r.output, Catch::Contains(file + ": the header holds a NUL byte at offset"));
   }
   SECTION("a NaN or an infinity among the weights (empty predictions and exit 0 before)") {
-    for (const float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+    for (const float bad :
+         {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
       nn::SafetensorsFile f = nn::read_safetensors(original);
       std::string name;
       for (auto& [n, t] : f.tensors)
@@ -236,8 +250,9 @@ TEST_CASE("a tensor named twice, bytes after a NUL in the header, NaN weights: p
       CommandResult r = predict(file);
       INFO(r.output);
       CHECK(r.status == 2);
-      CHECK_THAT(r.output, Catch::Contains(file + ": the model is not finite: tensor '" + name + "' holds " +
-                                           (std::isnan(bad) ? "nan" : "inf") + " at element 3"));
+      CHECK_THAT(r.output,
+                 Catch::Contains(file + ": the model is not finite: tensor '" + name + "' holds " +
+                                 (std::isnan(bad) ? "nan" : "inf") + " at element 3"));
     }
   }
 }

@@ -28,7 +28,8 @@ const std::string kModel =
 
 // An experiment on a text_pairs file (`path` as written into the TOML).
 std::string text_pairs_experiment(const std::string& path, const std::string& task_extra = "") {
-  return "name = \"hostile\"\n[task]\nkind = \"text_pairs\"\npath = \"" + path + "\"\n" + task_extra + "\n" + kModel;
+  return "name = \"hostile\"\n[task]\nkind = \"text_pairs\"\npath = \"" + path + "\"\n" +
+         task_extra + "\n" + kModel;
 }
 
 std::string forecast_experiment(const std::string& csv, const std::string& task_extra = "") {
@@ -37,23 +38,25 @@ std::string forecast_experiment(const std::string& csv, const std::string& task_
 }
 
 std::string g2p_experiment(const std::string& file) {
-  return "name = \"hostile\"\n[task]\nkind = \"g2p\"\ntrain = \"" + file + "\"\nvalidation = \"" + file +
-         "\"\ntest = \"" + file + "\"\n\n" + kModel;
+  return "name = \"hostile\"\n[task]\nkind = \"g2p\"\ntrain = \"" + file + "\"\nvalidation = \"" +
+         file + "\"\ntest = \"" + file + "\"\n\n" + kModel;
 }
 
 std::string lm_experiment(const std::string& file) {
-  return "name = \"hostile\"\n[task]\nkind = \"lm\"\ntrain = \"" + file + "\"\nvalidation = \"" + file +
-         "\"\ntest = \"" + file + "\"\ncontext = 1\n\n" + kModel;
+  return "name = \"hostile\"\n[task]\nkind = \"lm\"\ntrain = \"" + file + "\"\nvalidation = \"" +
+         file + "\"\ntest = \"" + file + "\"\ncontext = 1\n\n" + kModel;
 }
 
 const std::string kGoodPairs = "abc\tcba\nhello\tolleh\nxy\tyx\nqrs\tsrq\n";
 
 // `ablate check` and `ablate run` of `toml` (written into `dir`): both must refuse it
 // with exit 2, every fragment in the message, and no run directory.
-void both_refuse(const ScratchDir& dir, const std::string& toml, const std::vector<std::string>& fragments) {
+void both_refuse(const ScratchDir& dir, const std::string& toml,
+                 const std::vector<std::string>& fragments) {
   const std::string file = dir.file("exp.toml", toml);
   const std::string runs = dir.str() + "/runs";
-  for (const std::string& command : std::vector<std::string>{"check " + file, "run " + file + " --out " + runs + " --quiet"}) {
+  for (const std::string& command :
+       std::vector<std::string>{"check " + file, "run " + file + " --out " + runs + " --quiet"}) {
     CommandResult r = run_command(kCli + " " + command);
     INFO(command << "\n" << r.output);
     CHECK(r.status == 2);
@@ -65,7 +68,8 @@ void both_refuse(const ScratchDir& dir, const std::string& toml, const std::vect
 // Trains a tiny text_pairs trial with a checkpoint on `pairs`; returns its checkpoint.
 std::string trained_text_pairs_checkpoint(const ScratchDir& dir) {
   dir.file("pairs.tsv", kGoodPairs + "ab\tba\ncd\tdc\nef\tfe\ngh\thg\n");
-  const std::string file = dir.file("train.toml", text_pairs_experiment("pairs.tsv") + "checkpoint = true\n");
+  const std::string file =
+      dir.file("train.toml", text_pairs_experiment("pairs.tsv") + "checkpoint = true\n");
   CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() + "/trained --quiet");
   INFO(r.output);
   REQUIRE(r.status == 0);
@@ -78,8 +82,10 @@ std::string trained_text_pairs_checkpoint(const ScratchDir& dir) {
 
 }  // namespace
 
-TEST_CASE("Latin-1 and truncated UTF-8 in a TSV are refused at load with file:line:byte and the iconv hint",
-          "[hostile_text][e2e]") {
+TEST_CASE(
+    "Latin-1 and truncated UTF-8 in a TSV are refused at load with file:line:byte and the iconv "
+    "hint",
+    "[hostile_text][e2e]") {
   ScratchDir dir("hostile_latin1");
   SECTION("Latin-1: caf\\xE9 on line 3") {
     dir.file("pairs.tsv", "abc\tcba\nhello\tolleh\ncaf\xE9\t\xE9\x66\x61\x63\nxy\tyx\n");
@@ -90,7 +96,8 @@ TEST_CASE("Latin-1 and truncated UTF-8 in a TSV are refused at load with file:li
   SECTION("a 3-byte sequence cut short after 2 bytes, on line 2") {
     dir.file("pairs.tsv", "abc\tcba\nx\xE2\x82y\tyx\nhello\tolleh\nqrs\tsrq\n");
     both_refuse(dir, text_pairs_experiment("pairs.tsv"),
-                {"pairs.tsv:2:2: not UTF-8: byte 0xE2 starts a 3-byte UTF-8 sequence, cut short after 2 bytes",
+                {"pairs.tsv:2:2: not UTF-8: byte 0xE2 starts a 3-byte UTF-8 sequence, cut short "
+                 "after 2 bytes",
                  "iconv -f ISO-8859-1 -t UTF-8"});
   }
 }
@@ -102,12 +109,14 @@ TEST_CASE("a UTF-16 file is refused with the UTF-16 hint", "[hostile_text][e2e]"
   SECTION("with its byte order mark") {
     dir.file("pairs.tsv", utf16le);
     both_refuse(dir, text_pairs_experiment("pairs.tsv"),
-                {"pairs.tsv:1:1: not UTF-8: byte 0xFF", "this looks like UTF-16: convert it with iconv -f UTF-16 -t UTF-8"});
+                {"pairs.tsv:1:1: not UTF-8: byte 0xFF",
+                 "this looks like UTF-16: convert it with iconv -f UTF-16 -t UTF-8"});
   }
   SECTION("without one (its NULs give it away)") {
     dir.file("pairs.tsv", utf16le.substr(2));
     both_refuse(dir, text_pairs_experiment("pairs.tsv"),
-                {"pairs.tsv:1:2: a NUL byte", "this looks like UTF-16: convert it with iconv -f UTF-16 -t UTF-8"});
+                {"pairs.tsv:1:2: a NUL byte",
+                 "this looks like UTF-16: convert it with iconv -f UTF-16 -t UTF-8"});
   }
 }
 
@@ -116,14 +125,18 @@ TEST_CASE("a NUL byte in text is refused, and the message goes on past it", "[ho
   dir.file("pairs.tsv", kGoodPairs + std::string("ab\0cd\tdcba\n", 11));
   // The line is shown escaped: the \x00 does not end the message, the rest follows.
   both_refuse(dir, text_pairs_experiment("pairs.tsv"),
-              {"pairs.tsv:5:3: a NUL byte; text data must be UTF-8 without NUL bytes (is it a binary file?) in "
+              {"pairs.tsv:5:3: a NUL byte; text data must be UTF-8 without NUL bytes (is it a "
+               "binary file?) in "
                "\"ab\\x00cd\\x09dcba\""});
 }
 
-TEST_CASE("a leading BOM is dropped alike in TSV, CSV, lm, g2p and predict input", "[hostile_text][e2e]") {
+TEST_CASE("a leading BOM is dropped alike in TSV, CSV, lm, g2p and predict input",
+          "[hostile_text][e2e]") {
   ScratchDir dir("hostile_bom");
   const std::string bom = "\xEF\xBB\xBF";
-  auto check = [&](const std::string& toml) { return run_command(kCli + " check " + dir.file("exp.toml", toml)); };
+  auto check = [&](const std::string& toml) {
+    return run_command(kCli + " check " + dir.file("exp.toml", toml));
+  };
   SECTION("TSV: the first source is 3 characters, not 4 (max_length = 3)") {
     dir.file("pairs.tsv", bom + kGoodPairs.substr(0, 8) + "hel\tleh\nxy\tyx\nqrs\tsrq\n");
     CommandResult r = check(text_pairs_experiment("pairs.tsv", "max_length = 3"));
@@ -135,8 +148,10 @@ TEST_CASE("a leading BOM is dropped alike in TSV, CSV, lm, g2p and predict input
     both_refuse(dir, text_pairs_experiment("pairs.tsv"), {"pairs.tsv:1: empty source"});
   }
   SECTION("CSV: the first column is named time, not BOM + time") {
-    dir.file("series.csv", bom + "time,value\n1,1\n2,3\n3,2\n4,5\n5,4\n6,6\n7,5\n8,8\n9,7\n10,9\n11,8\n12,10\n");
-    CommandResult r = check(forecast_experiment("series.csv", "time_column = \"time\"\ntargets = \"value\""));
+    dir.file("series.csv",
+             bom + "time,value\n1,1\n2,3\n3,2\n4,5\n5,4\n6,6\n7,5\n8,8\n9,7\n10,9\n11,8\n12,10\n");
+    CommandResult r =
+        check(forecast_experiment("series.csv", "time_column = \"time\"\ntargets = \"value\""));
     INFO(r.output);
     CHECK(r.status == 0);
   }
@@ -150,8 +165,10 @@ TEST_CASE("a leading BOM is dropped alike in TSV, CSV, lm, g2p and predict input
   }
   SECTION("predict: the first input with a BOM is the same source as without") {
     const std::string checkpoint = trained_text_pairs_checkpoint(dir);
-    CommandResult with = run_command(kCli + " predict " + checkpoint + " " + dir.file("in1.txt", bom + "abc\nxy\n"));
-    CommandResult without = run_command(kCli + " predict " + checkpoint + " " + dir.file("in2.txt", "abc\nxy\n"));
+    CommandResult with =
+        run_command(kCli + " predict " + checkpoint + " " + dir.file("in1.txt", bom + "abc\nxy\n"));
+    CommandResult without =
+        run_command(kCli + " predict " + checkpoint + " " + dir.file("in2.txt", "abc\nxy\n"));
     INFO(with.output);
     REQUIRE(with.status == 0);
     CHECK(with.output == without.output);
@@ -162,10 +179,12 @@ TEST_CASE("a leading BOM is dropped alike in TSV, CSV, lm, g2p and predict input
 TEST_CASE("+-5 in a CSV is not -5: refused naming line and column", "[hostile_text][e2e]") {
   ScratchDir dir("hostile_plus_minus");
   dir.file("series.csv", "a,b\n1,2\n3,+-5\n4,5\n5,6\n6,7\n7,8\n8,9\n9,1\n10,2\n");
-  both_refuse(dir, forecast_experiment("series.csv"), {"series.csv:3:2: column 'b': '+-5' is not a number"});
+  both_refuse(dir, forecast_experiment("series.csv"),
+              {"series.csv:3:2: column 'b': '+-5' is not a number"});
 }
 
-TEST_CASE("a device or a FIFO as a data file is refused at once, not read forever", "[hostile_text][e2e]") {
+TEST_CASE("a device or a FIFO as a data file is refused at once, not read forever",
+          "[hostile_text][e2e]") {
   ScratchDir dir("hostile_device");
   SECTION("task.path = /dev/zero") {
     both_refuse(dir, text_pairs_experiment("/dev/zero"),
@@ -173,17 +192,20 @@ TEST_CASE("a device or a FIFO as a data file is refused at once, not read foreve
   }
   SECTION("task.csv is a FIFO with no writer") {
     REQUIRE(::mkfifo((dir.str() + "/fifo.csv").c_str(), 0600) == 0);
-    both_refuse(dir, forecast_experiment("fifo.csv"), {"fifo.csv: is a FIFO (named pipe), not a regular file"});
+    both_refuse(dir, forecast_experiment("fifo.csv"),
+                {"fifo.csv: is a FIFO (named pipe), not a regular file"});
   }
   SECTION("predict: a checkpoint whose data file is now /dev/zero, and /dev/zero as the input") {
     const std::string checkpoint = trained_text_pairs_checkpoint(dir);
     fs::create_directories(dir.str() + "/elsewhere");
     fs::create_symlink("/dev/zero", dir.str() + "/elsewhere/pairs.tsv");
     const std::string input = dir.file("in.txt", "abc\n");
-    CommandResult data = run_command(kCli + " predict " + checkpoint + " " + input + " --data-dir " + dir.str() + "/elsewhere");
+    CommandResult data = run_command(kCli + " predict " + checkpoint + " " + input +
+                                     " --data-dir " + dir.str() + "/elsewhere");
     INFO(data.output);
     CHECK(data.status == 2);
-    CHECK_THAT(data.output, Catch::Contains("pairs.tsv: is a character device, not a regular file"));
+    CHECK_THAT(data.output,
+               Catch::Contains("pairs.tsv: is a character device, not a regular file"));
     CommandResult in = run_command(kCli + " predict " + checkpoint + " /dev/zero");
     INFO(in.output);
     CHECK(in.status == 2);
@@ -191,21 +213,24 @@ TEST_CASE("a device or a FIFO as a data file is refused at once, not read foreve
   }
 }
 
-TEST_CASE("a data file beyond its format's size limit is refused before it is read", "[hostile_text][e2e]") {
+TEST_CASE("a data file beyond its format's size limit is refused before it is read",
+          "[hostile_text][e2e]") {
   ScratchDir dir("hostile_size");
   // Sparse files: hundreds of MiB on paper, no disk.
   SECTION("a TSV of 257 MiB (its limit: 256 MiB)") {
     const std::string path = dir.file("pairs.tsv", kGoodPairs);
     fs::resize_file(path, std::uintmax_t(257) << 20);
-    both_refuse(dir, text_pairs_experiment("pairs.tsv"),
-                {"pairs.tsv: 257.0 MiB (269484032 bytes); a text_pairs TSV file may have at most 256.0 MiB "
-                 "(268435456 bytes)"});
+    both_refuse(
+        dir, text_pairs_experiment("pairs.tsv"),
+        {"pairs.tsv: 257.0 MiB (269484032 bytes); a text_pairs TSV file may have at most 256.0 MiB "
+         "(268435456 bytes)"});
   }
   SECTION("an lm text of 1 GiB and a byte (its limit: 1 GiB)") {
     const std::string path = dir.file("text.txt", "a document\n");
     fs::resize_file(path, (std::uintmax_t(1) << 30) + 1);
     both_refuse(dir, lm_experiment("text.txt"),
-                {"text.txt: 1.0 GiB (1073741825 bytes); an lm text file may have at most 1.0 GiB (1073741824 bytes)"});
+                {"text.txt: 1.0 GiB (1073741825 bytes); an lm text file may have at most 1.0 GiB "
+                 "(1073741824 bytes)"});
   }
 }
 
@@ -214,11 +239,13 @@ TEST_CASE("an oversized line or name echoed in a message is cut", "[hostile_text
   SECTION("a 1 MiB column name in a CSV") {
     const std::string long_name(1 << 20, 'n');
     dir.file("series.csv", "a," + long_name + "\n1,2\n3,4\n5,6\n7,8\n9,1\n");
-    const std::string file = dir.file("exp.toml", forecast_experiment("series.csv", "targets = \"nope\""));
+    const std::string file =
+        dir.file("exp.toml", forecast_experiment("series.csv", "targets = \"nope\""));
     CommandResult r = run_command(kCli + " check " + file);
     INFO(r.output.substr(0, 2000));
     CHECK(r.status == 2);
-    CHECK_THAT(r.output, Catch::Contains("'nope', which is not a column; the columns are: a, nnnn"));
+    CHECK_THAT(r.output,
+               Catch::Contains("'nope', which is not a column; the columns are: a, nnnn"));
     CHECK_THAT(r.output, Catch::Contains("(1048576 bytes in all)"));
     CHECK(r.output.size() < 2000);
   }
@@ -228,7 +255,8 @@ TEST_CASE("an oversized line or name echoed in a message is cut", "[hostile_text
     CommandResult r = run_command(kCli + " check " + file);
     INFO(r.output.substr(0, 2000));
     CHECK(r.status == 2);
-    CHECK_THAT(r.output, Catch::Contains("pairs.tsv:5:1: not UTF-8") && Catch::Contains("\"\\xE9xxx"));
+    CHECK_THAT(r.output,
+               Catch::Contains("pairs.tsv:5:1: not UTF-8") && Catch::Contains("\"\\xE9xxx"));
     CHECK_THAT(r.output, Catch::Contains("(1048579 bytes in all)"));
     CHECK(r.output.size() < 2000);
   }

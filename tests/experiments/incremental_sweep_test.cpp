@@ -17,7 +17,8 @@ namespace {
 const std::string kCli = ABLATE_CLI;
 
 std::string version(const std::string& qk_values) {
-  std::string t = tiny_experiment("incremental") + "\n[sweep]\n\"model.attention.qk\" = [" + qk_values + "]\n";
+  std::string t =
+      tiny_experiment("incremental") + "\n[sweep]\n\"model.attention.qk\" = [" + qk_values + "]\n";
   t.replace(t.find("steps = 30"), 10, "steps = 10");
   return t;
 }
@@ -30,10 +31,12 @@ int directories(const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("an edited experiment file reuses, runs and sets aside trials, and keeps its earlier versions",
-          "[incremental][e2e]") {
+TEST_CASE(
+    "an edited experiment file reuses, runs and sets aside trials, and keeps its earlier versions",
+    "[incremental][e2e]") {
   ScratchDir dir("incremental_sweep");
-  const std::string v1 = version("\"separate\", \"shared\""), v2 = version("\"shared\", \"identity\"");
+  const std::string v1 = version("\"separate\", \"shared\""),
+                    v2 = version("\"shared\", \"identity\"");
   const std::string file = dir.str() + "/exp.toml", out = " --out " + dir.str() + "/runs";
   const std::string run = dir.str() + "/runs/incremental";
   dir.file("exp.toml", v1);
@@ -45,7 +48,9 @@ TEST_CASE("an edited experiment file reuses, runs and sets aside trials, and kee
   INFO(second.output);
   REQUIRE(second.status == 0);
   CHECK_THAT(second.output, Catch::Contains("2 trials (1 already done, 1 ok"));
-  CHECK_THAT(second.output, Catch::Contains("1 trials from an earlier version of this file (or of the data or plugins it reads) are not in this experiment"));
+  CHECK_THAT(second.output,
+             Catch::Contains("1 trials from an earlier version of this file (or of the data or "
+                             "plugins it reads) are not in this experiment"));
   CHECK(read_text(run + "/experiment.toml") == v2);
   CHECK(read_text(run + "/history/experiment-001.toml") == v1);
   CHECK(fs::exists(run + "/history/trials-001.json"));
@@ -63,15 +68,18 @@ TEST_CASE("an edited experiment file reuses, runs and sets aside trials, and kee
   CHECK_THAT(third.output, Catch::Contains("2 trials (2 already done") &&
                                Catch::Contains("1 trials from an earlier version"));
   CHECK(read_text(run + "/history/experiment-002.toml") == v2);
-  CHECK_THAT(read_text(run + "/results.csv"), Catch::Contains("separate") && !Catch::Contains("identity"));
+  CHECK_THAT(read_text(run + "/results.csv"),
+             Catch::Contains("separate") && !Catch::Contains("identity"));
 
   // The same file again adds no history.
   REQUIRE(run_command(kCli + " run " + file + out + " --quiet").status == 0);
   CHECK_FALSE(fs::exists(run + "/history/experiment-003.toml"));
 }
 
-TEST_CASE("an experiment file whose grid shrank to a subset of the sweep replaces the index, a trial's config.toml does not",
-          "[incremental][e2e]") {
+TEST_CASE(
+    "an experiment file whose grid shrank to a subset of the sweep replaces the index, a trial's "
+    "config.toml does not",
+    "[incremental][e2e]") {
   ScratchDir dir("incremental_shrink");
   const std::string file = dir.str() + "/exp.toml", out = " --out " + dir.str() + "/runs";
   const std::string run = dir.str() + "/runs/incremental";
@@ -81,7 +89,8 @@ TEST_CASE("an experiment file whose grid shrank to a subset of the sweep replace
   // A trial's own config.toml run again: part of the sweep, whose index stays whole.
   std::string trial;
   for (const auto& d : fs::directory_iterator(run + "/trials")) trial = d.path().string();
-  CommandResult again = run_command(kCli + " run " + trial + "/config.toml" + out + " --quiet --force");
+  CommandResult again =
+      run_command(kCli + " run " + trial + "/config.toml" + out + " --quiet --force");
   INFO(again.output);
   REQUIRE(again.status == 0);
   const std::string whole = read_text(run + "/results.csv");

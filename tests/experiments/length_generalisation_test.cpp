@@ -33,16 +33,18 @@ std::set<std::int64_t> source_lengths(const std::vector<Seq2SeqBatch>& batches) 
 }
 
 nn::Options lengths(std::int64_t test_min, std::int64_t test_max) {
-  return {{"vocab", std::int64_t(6)},         {"min_length", std::int64_t(4)},
-          {"max_length", std::int64_t(8)},    {"validation_size", std::int64_t(100)},
-          {"test_size", std::int64_t(300)},   {"test_min_length", test_min},
+  return {{"vocab", std::int64_t(6)},       {"min_length", std::int64_t(4)},
+          {"max_length", std::int64_t(8)},  {"validation_size", std::int64_t(100)},
+          {"test_size", std::int64_t(300)}, {"test_min_length", test_min},
           {"test_max_length", test_max}};
 }
 
 }  // namespace
 
-TEST_CASE("with test lengths of its own, a symbolic task trains and validates on the training lengths only",
-          "[length]") {
+TEST_CASE(
+    "with test lengths of its own, a symbolic task trains and validates on the training lengths "
+    "only",
+    "[length]") {
   auto t = task_registry().create("reverse", lengths(9, 14), 3, "");
   CHECK(t->metrics_by_length());
   CHECK(t->max_source_length() == 14);
@@ -62,44 +64,56 @@ TEST_CASE("with test lengths of its own, a symbolic task trains and validates on
   auto same = task_registry().create("reverse", lengths(0, 0), 3, "");
   CHECK_FALSE(same->metrics_by_length());
   CHECK(same->max_source_length() == 8);
-  CHECK_THROWS_WITH(task_registry().create("reverse", lengths(12, 10), 3, ""), Catch::Contains("empty range"));
+  CHECK_THROWS_WITH(task_registry().create("reverse", lengths(12, 10), 3, ""),
+                    Catch::Contains("empty range"));
 }
 
-TEST_CASE("test lengths are reported per length, compared and plotted, and stay out of ids at their default",
-          "[length][e2e]") {
+TEST_CASE(
+    "test lengths are reported per length, compared and plotted, and stay out of ids at their "
+    "default",
+    "[length][e2e]") {
   ScratchDir dir("length_run");
   const std::string task =
-      "[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = 32\ntest_size = 64\n";
+      "[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = "
+      "32\ntest_size = 64\n";
   const std::string rest =
       "[model]\nd_model = 8\nheads = 2\nd_ff = 16\nlayers = 1\n"
       "[train]\nsteps = 20\nbatch = 8\nlr = 3e-3\neval_every = 10\n[sweep]\nseeds = [0, 1]\n";
   const std::string plain = dir.file("plain.toml", "name = \"plain\"\nseed = 3\n" + task + rest);
   const std::string longer =
-      dir.file("longer.toml", "name = \"longer\"\nseed = 3\n" + task + "test_min_length = 6\ntest_max_length = 8\n" + rest);
+      dir.file("longer.toml", "name = \"longer\"\nseed = 3\n" + task +
+                                  "test_min_length = 6\ntest_max_length = 8\n" + rest);
   for (const std::string& f : {plain, longer}) {
-    CommandResult r = run_command(std::string(ABLATE_CLI) + " run " + f + " --out " + dir.str() + "/runs -q");
+    CommandResult r =
+        run_command(std::string(ABLATE_CLI) + " run " + f + " --out " + dir.str() + "/runs -q");
     INFO(r.output);
     REQUIRE(r.status == 0);
   }
   auto trial_dir = [&](const std::string& run) {
-    const auto index = nlohmann::json::parse(read_text(dir.str() + "/runs/" + run + "/trials.json"));
+    const auto index =
+        nlohmann::json::parse(read_text(dir.str() + "/runs/" + run + "/trials.json"));
     return dir.str() + "/runs/" + run + "/trials/" + index["trials"][0]["id"].get<std::string>();
   };
   // At their default the options are not in the resolved config, so not in the id.
-  CHECK(read_text(trial_dir("plain") + "/config.toml").find("test_min_length") == std::string::npos);
-  CHECK_THAT(read_text(trial_dir("longer") + "/config.toml"), Catch::Contains("test_max_length = 8"));
+  CHECK(read_text(trial_dir("plain") + "/config.toml").find("test_min_length") ==
+        std::string::npos);
+  CHECK_THAT(read_text(trial_dir("longer") + "/config.toml"),
+             Catch::Contains("test_max_length = 8"));
 
   const auto test = nlohmann::json::parse(read_text(trial_dir("longer") + "/summary.json"))["test"];
-  for (const char* m : {"sequence_accuracy_len6", "sequence_accuracy_len8", "token_accuracy_len7", "loss_len6"})
+  for (const char* m :
+       {"sequence_accuracy_len6", "sequence_accuracy_len8", "token_accuracy_len7", "loss_len6"})
     CHECK(test.contains(m));
   CHECK_FALSE(test.contains("sequence_accuracy_len5"));
-  const auto plain_test = nlohmann::json::parse(read_text(trial_dir("plain") + "/summary.json"))["test"];
+  const auto plain_test =
+      nlohmann::json::parse(read_text(trial_dir("plain") + "/summary.json"))["test"];
   CHECK_FALSE(plain_test.contains("sequence_accuracy_len2"));
 
   const std::string md = read_text(dir.str() + "/runs/longer/summary.md");
   CHECK_THAT(md, Catch::Contains("## Test sequence_accuracy by length"));
   CHECK_THAT(md, Catch::Contains("| point | 6 | 7 | 8 |"));
-  CHECK_THAT(read_text(dir.str() + "/runs/longer/comparisons.csv"), Catch::Contains("sequence_accuracy_len7"));
+  CHECK_THAT(read_text(dir.str() + "/runs/longer/comparisons.csv"),
+             Catch::Contains("sequence_accuracy_len7"));
   CHECK(std::filesystem::exists(dir.str() + "/runs/longer/plots/sequence_accuracy_by_length.gp"));
   CHECK(read_text(dir.str() + "/runs/plain/summary.md").find("by length") == std::string::npos);
 }

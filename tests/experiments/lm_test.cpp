@@ -29,10 +29,14 @@ void write_text(const ScratchDir& dir) {
 
 std::unique_ptr<Task> lm(const ScratchDir& dir, const std::string& tokens, std::int64_t context = 4,
                          std::int64_t factor = 1) {
-  nn::Options o{{"train", std::string("train.txt")},       {"validation", std::string("validation.txt")},
-                {"test", std::string("test.txt")},         {"tokens", tokens},
-                {"context", context},                      {"max_context_factor", factor},
-                {"validation_tokens", std::int64_t(0)},    {"test_tokens", std::int64_t(0)}};
+  nn::Options o{{"train", std::string("train.txt")},
+                {"validation", std::string("validation.txt")},
+                {"test", std::string("test.txt")},
+                {"tokens", tokens},
+                {"context", context},
+                {"max_context_factor", factor},
+                {"validation_tokens", std::int64_t(0)},
+                {"test_tokens", std::int64_t(0)}};
   return task_registry().create("lm", o, 1, dir.str());
 }
 
@@ -70,7 +74,8 @@ TEST_CASE("lm scores every token of a held-out stream exactly once, whatever the
   const Scored at4 = scored(*chars, Split::test, 4);
   CHECK(at4.targets == 17);
   CHECK(at4.characters == 17);
-  for (std::int64_t context : {1, 2, 3, 7, 18, 40}) CHECK(scored(*chars, Split::test, context).sequence == at4.sequence);
+  for (std::int64_t context : {1, 2, 3, 7, 18, 40})
+    CHECK(scored(*chars, Split::test, context).sequence == at4.sequence);
   CHECK(chars->detokenize(at4.sequence.data(), 9, true) == "a dog sat");
 
   // Words: "a dog sat" and "on a mat" are 6 tokens; each word counts its characters
@@ -97,17 +102,21 @@ TEST_CASE("lm training windows are context + 1 consecutive tokens of the trainin
   CHECK_THROWS_WITH(lm(dir, "char", 500), Catch::Contains("fewer than context + 1"));
 }
 
-TEST_CASE("a decoder trial on lm reports bits per character equal to its loss in bits, longer contexts and samples",
-          "[lm][e2e]") {
+TEST_CASE(
+    "a decoder trial on lm reports bits per character equal to its loss in bits, longer contexts "
+    "and samples",
+    "[lm][e2e]") {
   ScratchDir dir("lm_run");
   write_text(dir);
   const std::string file = dir.file(
       "lm.toml",
-      "name = \"lm_run\"\nseed = 2\n[task]\nkind = \"lm\"\ntrain = \"train.txt\"\nvalidation = \"validation.txt\"\n"
+      "name = \"lm_run\"\nseed = 2\n[task]\nkind = \"lm\"\ntrain = \"train.txt\"\nvalidation = "
+      "\"validation.txt\"\n"
       "test = \"test.txt\"\ncontext = 8\nmax_context_factor = 4\n"
       "[model]\nd_model = 16\nheads = 2\nd_ff = 32\nlayers = 1\npositions.kind = \"alibi\"\n"
       "[train]\nsteps = 30\nbatch = 4\nlr = 3e-3\neval_every = 10\n");
-  CommandResult r = run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() + "/runs -q");
+  CommandResult r =
+      run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() + "/runs -q");
   REQUIRE(r.status == 0);
   const std::string run = dir.str() + "/runs/lm_run";
   const nlohmann::json index = nlohmann::json::parse(read_text(run + "/trials.json"));
@@ -115,7 +124,8 @@ TEST_CASE("a decoder trial on lm reports bits per character equal to its loss in
   const nlohmann::json summary = nlohmann::json::parse(read_text(trial + "/summary.json"));
   const nlohmann::json& test = summary["test"];
   // Character tokens: each scored token is one character, so bpc = loss / ln 2.
-  CHECK(test.at("bpc").get<double>() == Approx(test.at("loss").get<double>() / std::log(2.0)).epsilon(1e-12));
+  CHECK(test.at("bpc").get<double>() ==
+        Approx(test.at("loss").get<double>() / std::log(2.0)).epsilon(1e-12));
   CHECK(test.at("perplexity").get<double>() == Approx(std::exp(test.at("loss").get<double>())));
   CHECK(test.contains("bpc_ctx16"));
   CHECK(test.contains("bpc_ctx32"));
@@ -134,33 +144,40 @@ TEST_CASE("a decoder trial on lm reports bits per character equal to its loss in
   CHECK(rebuilt.substr(rebuilt.find("## Samples")) == md.substr(md.find("## Samples")));
 }
 
-TEST_CASE("every position, attention and norm variant trains in a causal decoder on lm", "[lm][e2e]") {
+TEST_CASE("every position, attention and norm variant trains in a causal decoder on lm",
+          "[lm][e2e]") {
   ScratchDir dir("lm_variants");
   write_text(dir);
-  const std::string file = dir.file(
-      "lm.toml",
-      "name = \"lm_variants\"\nseed = 2\n[task]\nkind = \"lm\"\ntrain = \"train.txt\"\nvalidation = \"validation.txt\"\n"
-      "test = \"test.txt\"\ncontext = 8\n"
-      "[model]\nd_model = 16\nheads = 2\nd_ff = 32\nlayers = 1\n"
-      "[train]\nsteps = 6\nbatch = 4\nlr = 3e-3\neval_every = 3\n"
-      "[sweep]\n\"model.positions.kind\" = [\"sinusoidal\", \"learned\", \"rotary\", \"alibi\", \"none\"]\n"
-      "\"model.attention.qk\" = [\"separate\", \"shared\"]\n"
-      "\"model.norm.kind\" = [\"layer\", \"rms\", \"batch\", \"none\"]\n"
-      "\"model.norm.placement\" = [\"post\", \"pre\"]\n");
-  CommandResult r = run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() + "/runs -q --jobs 2");
+  const std::string file =
+      dir.file("lm.toml",
+               "name = \"lm_variants\"\nseed = 2\n[task]\nkind = \"lm\"\ntrain = "
+               "\"train.txt\"\nvalidation = \"validation.txt\"\n"
+               "test = \"test.txt\"\ncontext = 8\n"
+               "[model]\nd_model = 16\nheads = 2\nd_ff = 32\nlayers = 1\n"
+               "[train]\nsteps = 6\nbatch = 4\nlr = 3e-3\neval_every = 3\n"
+               "[sweep]\n\"model.positions.kind\" = [\"sinusoidal\", \"learned\", \"rotary\", "
+               "\"alibi\", \"none\"]\n"
+               "\"model.attention.qk\" = [\"separate\", \"shared\"]\n"
+               "\"model.norm.kind\" = [\"layer\", \"rms\", \"batch\", \"none\"]\n"
+               "\"model.norm.placement\" = [\"post\", \"pre\"]\n");
+  CommandResult r = run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() +
+                                "/runs -q --jobs 2");
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("80 trials (0 already done, 80 ok, 0 diverged, 0 failed)"));
 }
 
-TEST_CASE("a forecasting model does not fit a sequence task, and lm options are checked", "[lm][e2e]") {
+TEST_CASE("a forecasting model does not fit a sequence task, and lm options are checked",
+          "[lm][e2e]") {
   // (A decoder-only model does fit a sequence task: decoder_only_seq_test.cpp.)
   ScratchDir dir("lm_errors");
   write_text(dir);
   const std::string wrong = dir.file("wrong.toml", tiny_experiment("wrong", "") + "");
-  CommandResult r = run_command(std::string(ABLATE_CLI) + " check " + wrong + " model.kind='\"encoder_regressor\"'");
+  CommandResult r = run_command(std::string(ABLATE_CLI) + " check " + wrong +
+                                " model.kind='\"encoder_regressor\"'");
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("sequence tasks need seq2seq or decoder"));
   nn::Options o{{"train", std::string("train.txt")}, {"max_context_factor", std::int64_t(3)}};
-  CHECK_THROWS_WITH(task_registry().create("lm", o, 1, dir.str()), Catch::Contains("must be a power of two"));
+  CHECK_THROWS_WITH(task_registry().create("lm", o, 1, dir.str()),
+                    Catch::Contains("must be a power of two"));
 }

@@ -20,7 +20,8 @@ const std::string kCli = ABLATE_CLI;
 
 }  // namespace
 
-TEST_CASE("overrides give the trials of the file edited to those values, and are recorded", "[overrides][e2e]") {
+TEST_CASE("overrides give the trials of the file edited to those values, and are recorded",
+          "[overrides][e2e]") {
   ScratchDir dir("overrides");
   const std::string base = tiny_experiment("over");
   const std::string file = dir.file("exp.toml", base);
@@ -48,42 +49,52 @@ TEST_CASE("overrides give the trials of the file edited to those values, and are
   }
   const std::string recorded = read_text(out + "/over/experiment.toml");
   CHECK(recorded.rfind(base, 0) == 0);  // the file's text, then the overrides
-  CHECK_THAT(recorded, Catch::Contains("# ---- overrides given on the command line") &&
-                           Catch::Contains("#   model.d_model=16\n#   train.steps=20\n#   sweep.seeds=[0, 1]\n"));
+  CHECK_THAT(
+      recorded,
+      Catch::Contains("# ---- overrides given on the command line") &&
+          Catch::Contains("#   model.d_model=16\n#   train.steps=20\n#   sweep.seeds=[0, 1]\n"));
   CHECK_THAT(run_command(kCli + " run " + file + " --out " + out + " --quiet" + overrides).output,
              Catch::Contains("2 trials (2 already done"));
 }
 
-TEST_CASE("an override below a component written as a name sets that component's option", "[overrides][e2e]") {
+TEST_CASE("an override below a component written as a name sets that component's option",
+          "[overrides][e2e]") {
   ScratchDir dir("overrides_component");
   std::string toml = tiny_experiment("comp");
   toml.replace(toml.find("layers = 1\n"), 11, "layers = 1\nnorm = \"rms\"\n");
   const std::string file = dir.file("exp.toml", toml);
-  CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --quiet model.norm.eps=0.001");
+  CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() +
+                                "/runs --quiet model.norm.eps=0.001");
   INFO(r.output);
   REQUIRE(r.status == 0);
-  const std::string trial = fs::directory_iterator(dir.str() + "/runs/comp/trials")->path().string();
+  const std::string trial =
+      fs::directory_iterator(dir.str() + "/runs/comp/trials")->path().string();
   const std::string config = read_text(trial + "/config.toml");
-  CHECK_THAT(config, Catch::Contains("[model.norm]\naffine = true\neps = 0.001\n") || Catch::Contains("eps = 0.001\n"));
+  CHECK_THAT(config, Catch::Contains("[model.norm]\naffine = true\neps = 0.001\n") ||
+                         Catch::Contains("eps = 0.001\n"));
   CHECK_THAT(config, Catch::Contains("kind = \"rms\""));
 }
 
-TEST_CASE("a bad override is exit 2 naming the override, and nothing is written", "[overrides][e2e]") {
+TEST_CASE("a bad override is exit 2 naming the override, and nothing is written",
+          "[overrides][e2e]") {
   ScratchDir dir("overrides_bad");
   const std::string file = dir.file("exp.toml", tiny_experiment("bad"));
   struct Case {
     std::string override, message;
   };
-  for (const Case& c : {Case{"model.d_model=0", "override 'model.d_model=0': model.d_model: = 0 is out of range"},
-                        Case{"train.steps", "override 'train.steps': expected key=value"},
-                        Case{"model.d_model=abc", "override 'model.d_model=abc': not valid TOML"},
-                        Case{"model.d_modl=16", "override 'model.d_modl=16': model.d_modl: unknown key"},
-                        Case{"'sweep.\"model.norm.kind\"=[\"layer\", \"rmss\"]'",
-                             "override 'sweep.\"model.norm.kind\"=[\"layer\", \"rmss\"]': model.norm.kind: unknown norm "
-                             "'rmss' (did you mean 'rms'?)"},
-                        Case{"model.heads.x=1", "cannot set a key inside 'model.heads', which is not a table"}}) {
+  for (const Case& c :
+       {Case{"model.d_model=0", "override 'model.d_model=0': model.d_model: = 0 is out of range"},
+        Case{"train.steps", "override 'train.steps': expected key=value"},
+        Case{"model.d_model=abc", "override 'model.d_model=abc': not valid TOML"},
+        Case{"model.d_modl=16", "override 'model.d_modl=16': model.d_modl: unknown key"},
+        Case{"'sweep.\"model.norm.kind\"=[\"layer\", \"rmss\"]'",
+             "override 'sweep.\"model.norm.kind\"=[\"layer\", \"rmss\"]': model.norm.kind: unknown "
+             "norm "
+             "'rmss' (did you mean 'rms'?)"},
+        Case{"model.heads.x=1", "cannot set a key inside 'model.heads', which is not a table"}}) {
     INFO(c.override);
-    for (const std::string& command : {" check " + file, " run " + file + " --out " + dir.str() + "/runs"}) {
+    for (const std::string& command :
+         {" check " + file, " run " + file + " --out " + dir.str() + "/runs"}) {
       CommandResult r = run_command(kCli + command + " " + c.override);
       CHECK(r.status == 2);
       CHECK_THAT(r.output, Catch::Contains(c.message));

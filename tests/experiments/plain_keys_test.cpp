@@ -24,12 +24,16 @@ namespace {
 // A valid experiment that leaves every plain key at its default (no `layers = N`
 // shorthand, so model.layers.* can be set).
 const std::string kBase =
-    "name = \"keys\"\n[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = 5\nvalidation_size = 16\n"
+    "name = \"keys\"\n[task]\nkind = \"reverse\"\nvocab = 6\nmin_length = 2\nmax_length = "
+    "5\nvalidation_size = 16\n"
     "[model]\nd_model = 8\nheads = 2\nd_ff = 16\n";
 // The same for the keys that only forecasting models have (model.readout).
 const std::string kForecastBase =
-    "name = \"keys\"\n[task]\nkind = \"forecast\"\nlength = 200\n[model]\nd_model = 8\nheads = 2\nd_ff = 16\n";
-bool forecasting_only(const PlainKey& k) { return k.path() == "model.readout"; }
+    "name = \"keys\"\n[task]\nkind = \"forecast\"\nlength = 200\n[model]\nd_model = 8\nheads = "
+    "2\nd_ff = 16\n";
+bool forecasting_only(const PlainKey& k) {
+  return k.path() == "model.readout";
+}
 
 // A value other than the key's default that the tiny experiment accepts.
 nn::OptionValue other_value(const PlainKey& k) {
@@ -44,9 +48,12 @@ nn::OptionValue other_value(const PlainKey& k) {
   return std::visit(
       [&](const auto& d) -> nn::OptionValue {
         using T = std::decay_t<decltype(d)>;
-        if constexpr (std::is_same_v<T, bool>) return !d;
-        else if constexpr (std::is_same_v<T, std::int64_t>) return s.max && double(d) + 1 > *s.max ? d - 1 : d + 1;
-        else if constexpr (std::is_same_v<T, double>) return s.max ? (d + *s.max) / 2 : d + 1;
+        if constexpr (std::is_same_v<T, bool>)
+          return !d;
+        else if constexpr (std::is_same_v<T, std::int64_t>)
+          return s.max && double(d) + 1 > *s.max ? d - 1 : d + 1;
+        else if constexpr (std::is_same_v<T, double>)
+          return s.max ? (d + *s.max) / 2 : d + 1;
         else {
           for (const std::string& c : s.choices)
             if (c != d) return c;
@@ -69,10 +76,14 @@ const toml::node* at(const toml::table& doc, const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("every plain key set to another value is read, written by its identity policy and in the id", "[keys]") {
+TEST_CASE(
+    "every plain key set to another value is read, written by its identity policy and in the id",
+    "[keys]") {
   ScratchDir dir("plain_keys");
-  const std::string sequence_file = dir.file("exp.toml", kBase), forecast_file = dir.file("forecast.toml", kForecastBase);
-  const Experiment sequence_base = load_experiment(sequence_file), forecast_base = load_experiment(forecast_file);
+  const std::string sequence_file = dir.file("exp.toml", kBase),
+                    forecast_file = dir.file("forecast.toml", kForecastBase);
+  const Experiment sequence_base = load_experiment(sequence_file),
+                   forecast_base = load_experiment(forecast_file);
   REQUIRE(sequence_base.trials.size() == 1);
   int checked = 0;
   for (const PlainKey& k : plain_keys()) {
@@ -107,21 +118,25 @@ TEST_CASE("every plain key set to another value is read, written by its identity
 
 TEST_CASE("experiments/README.md holds the generated key table of every table with declared keys",
           "[keys][docs]") {
-  const std::string readme = read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
+  const std::string readme =
+      read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
   std::set<std::string> tables;
   for (const PlainKey& k : plain_keys()) tables.insert(k.table);
   for (const auto& k : report_keys()) tables.insert(k.table);
   for (const auto& k : study_keys()) tables.insert(k.table);
   for (const std::string& table : tables) {
-    INFO("table '" << table << "' (regenerate with: ablate list --keys-markdown '" << table << "')");
-    const std::string start = "<!-- keys: " + (table.empty() ? std::string("(top level)") : table) + " -->\n";
+    INFO("table '" << table << "' (regenerate with: ablate list --keys-markdown '" << table
+                   << "')");
+    const std::string start =
+        "<!-- keys: " + (table.empty() ? std::string("(top level)") : table) + " -->\n";
     std::size_t begin = readme.find(start);
     REQUIRE(begin != std::string::npos);
     begin += start.size();
     std::size_t end = readme.find("<!-- /keys -->", begin);
     REQUIRE(end != std::string::npos);
     const std::string settings = setting_keys_markdown(table);
-    CHECK(readme.substr(begin, end - begin) == (settings.empty() ? plain_keys_markdown(table) : settings));
+    CHECK(readme.substr(begin, end - begin) ==
+          (settings.empty() ? plain_keys_markdown(table) : settings));
   }
 }
 
@@ -134,7 +149,8 @@ TEST_CASE("a swept key whose values give the same trial is an error naming it", 
     CommandResult r = run_command(std::string(ABLATE_CLI) + " check " + file);
     CHECK(r.status == 2);
     CHECK_THAT(r.output, Catch::Contains("give the same trial"));
-    CHECK_THAT(r.output, Catch::Contains("sweep." + sweep.substr(1, sweep.find('"', 1) - 1) + ": "));
+    CHECK_THAT(r.output,
+               Catch::Contains("sweep." + sweep.substr(1, sweep.find('"', 1) - 1) + ": "));
   }
   CommandResult seeds = run_command(std::string(ABLATE_CLI) + " check " +
                                     dir.file("seeds.toml", kBase + "[sweep]\nseeds = [0, 0]\n"));
@@ -142,7 +158,8 @@ TEST_CASE("a swept key whose values give the same trial is an error naming it", 
   CHECK_THAT(seeds.output, Catch::Contains("lists the same trial twice"));
 }
 
-TEST_CASE("model.readout is the forecasting head's: a sequence task refuses it at the key", "[keys]") {
+TEST_CASE("model.readout is the forecasting head's: a sequence task refuses it at the key",
+          "[keys]") {
   ScratchDir dir("plain_keys_readout");
   LoadOptions options;
   options.overrides = {"model.readout=\"flatten\""};
@@ -151,13 +168,14 @@ TEST_CASE("model.readout is the forecasting head's: a sequence task refuses it a
                     Catch::Contains("model.readout") && Catch::Contains("forecasting head"));
 }
 
-TEST_CASE("every plain key's declared default is the value a default-built TrialConfig holds", "[keys]") {
+TEST_CASE("every plain key's declared default is the value a default-built TrialConfig holds",
+          "[keys]") {
   // Code that builds a TrialConfig without reading a file (tests, the study, a plugin's
   // helper) must get the same trial as a file that leaves every key out.
   const TrialConfig fresh;
   for (const PlainKey& k : plain_keys()) {
-    INFO(k.path() << ": declared " << nn::option_to_string(k.spec.default_value) << ", struct holds "
-                  << nn::option_to_string(k.get(fresh)));
+    INFO(k.path() << ": declared " << nn::option_to_string(k.spec.default_value)
+                  << ", struct holds " << nn::option_to_string(k.get(fresh)));
     CHECK(k.get(fresh) == k.spec.default_value);
   }
 }

@@ -223,7 +223,8 @@ TEST_CASE("a forecast sweep plots mae by horizon and marginalises the other keys
   CHECK(has_line(positions, "0 0.375 0.1767766952966369 2"));
   CHECK(has_line(positions, "1 1 0 1"));
   CHECK(has_line(slurp(dir.path() / "plots/data/mse_vs_norm.dat"), "0 0.625 0.5303300858899106 2"));
-  CHECK(slurp(dir.path() / "plots/mse_vs_positions.gp").find("lower is better") != std::string::npos);
+  CHECK(slurp(dir.path() / "plots/mse_vs_positions.gp").find("lower is better") !=
+        std::string::npos);
   std::string horizons = slurp(dir.path() / "plots/data/mae_by_horizon.dat");
   CHECK(has_line(horizons, "1 0.5 1"));
   CHECK(has_line(horizons, "3 4 1"));

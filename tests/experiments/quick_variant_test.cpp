@@ -19,7 +19,8 @@ namespace {
 
 const std::string kCli = ABLATE_CLI;
 
-const std::string kQuick = "\n[sweep]\nseeds = [0, 1, 2]\n\n[quick]\n\"train.steps\" = 12\n\"sweep.seeds\" = [0]\n";
+const std::string kQuick =
+    "\n[sweep]\nseeds = [0, 1, 2]\n\n[quick]\n\"train.steps\" = 12\n\"sweep.seeds\" = [0]\n";
 
 }  // namespace
 
@@ -45,8 +46,10 @@ TEST_CASE("quick: the file edited to its [quick] values runs as <name>-quick", "
   CHECK(finished_trials(out + "/q-quick") == 1);
   CHECK_FALSE(std::filesystem::exists(out + "/q"));
   const std::string recorded = read_text(out + "/q-quick/experiment.toml");
-  CHECK_THAT(recorded, Catch::Contains("# ---- --quick: the file's [quick] values") &&
-                           Catch::Contains("#   train.steps = 12\n#   sweep.seeds = [0]\n#   name = \"q-quick\"\n"));
+  CHECK_THAT(
+      recorded,
+      Catch::Contains("# ---- --quick: the file's [quick] values") &&
+          Catch::Contains("#   train.steps = 12\n#   sweep.seeds = [0]\n#   name = \"q-quick\"\n"));
 }
 
 TEST_CASE("command-line overrides apply after the [quick] values", "[quick][e2e]") {
@@ -59,7 +62,8 @@ TEST_CASE("command-line overrides apply after the [quick] values", "[quick][e2e]
   CHECK_THAT(r.output, Catch::Contains("seed 4") && Catch::Contains("seed 5"));
 }
 
-TEST_CASE("a bad [quick] value is an error at its line in the file, with or without --quick", "[quick][e2e]") {
+TEST_CASE("a bad [quick] value is an error at its line in the file, with or without --quick",
+          "[quick][e2e]") {
   ScratchDir dir("quick_errors");
   // Out of range: found only when the value is applied (--quick), at the entry's line.
   const std::string out_of_range =
@@ -75,7 +79,8 @@ TEST_CASE("a bad [quick] value is an error at its line in the file, with or with
                            Catch::Contains("train.steps") && Catch::Contains("under --quick"));
 
   // Not a dotted key = value: wrong whatever the flag.
-  const std::string nested = dir.file("nested.toml", tiny_experiment("q") + "\n[quick.train]\nsteps = 3\n");
+  const std::string nested =
+      dir.file("nested.toml", tiny_experiment("q") + "\n[quick.train]\nsteps = 3\n");
   for (const char* flag : {"", " --quick"}) {
     CommandResult n = run_command(kCli + " check " + nested + flag);
     INFO(n.output);
@@ -95,8 +100,10 @@ TEST_CASE("a bad [quick] value is an error at its line in the file, with or with
 TEST_CASE("quick: a dry run lists the trials of the -quick run directory", "[quick][e2e]") {
   ScratchDir dir("quick_dry_run");
   const std::string file = dir.file("exp.toml", tiny_experiment("q") + kQuick);
-  CommandResult r = run_command(kCli + " run " + file + " --quick --dry-run --out " + dir.str() + "/runs");
+  CommandResult r =
+      run_command(kCli + " run " + file + " --quick --dry-run --out " + dir.str() + "/runs");
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("1 of 1 trials would run into " + dir.str() + "/runs/q-quick/"));
+  CHECK_THAT(r.output,
+             Catch::Contains("1 of 1 trials would run into " + dir.str() + "/runs/q-quick/"));
 }

@@ -10,8 +10,8 @@
 
 #include "tests/build_paths.h"
 
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -45,7 +45,8 @@ std::vector<std::string> table_rows(const std::string& readme) {
   bool in_section = false;
   for (const std::string& line : lines_of(readme)) {
     if (line.rfind("## ", 0) == 0) in_section = line == "## The table";
-    if (in_section && line.rfind("| ", 0) == 0 && line.rfind("| paper |", 0) != 0) rows.push_back(line);
+    if (in_section && line.rfind("| ", 0) == 0 && line.rfind("| paper |", 0) != 0)
+      rows.push_back(line);
   }
   return rows;
 }
@@ -73,7 +74,8 @@ struct ClaimedPoint {
 // without a point where the claim covers several points, else its one point's).
 void read_claims(std::vector<ClaimedPoint>& points, std::map<std::string, std::string>& verdicts,
                  std::set<std::string>& files) {
-  for (const auto& dir : fs::directory_iterator(kRepository + "/experiments/studies/results/replications")) {
+  for (const auto& dir :
+       fs::directory_iterator(kRepository + "/experiments/studies/results/replications")) {
     const std::string file = dir.path().filename().string();
     files.insert(file);
     const std::string csv = dir.path().string() + "/claims.csv";
@@ -89,7 +91,8 @@ void read_claims(std::vector<ClaimedPoint>& points, std::map<std::string, std::s
       const std::vector<std::string>& row = rows[r];
       REQUIRE(row.size() == rows[0].size());
       const std::string key = file + ": " + row[column["claim"]];
-      if (row[column["point_id"]].empty() || !verdicts.count(key)) verdicts[key] = row[column["claim_verdict"]];
+      if (row[column["point_id"]].empty() || !verdicts.count(key))
+        verdicts[key] = row[column["claim_verdict"]];
       if (row[column["point_id"]].empty()) continue;
       points.push_back({file, key,
                         three_decimals(std::stod(row[column["diff"]]), true) + " [" +
@@ -117,7 +120,8 @@ std::string section_of(const std::string& readme, const std::string& file) {
   std::string section;
   bool in_section = false;
   for (const std::string& line : lines_of(readme)) {
-    if (line.rfind("## ", 0) == 0) in_section = line.find("`" + file + ".toml`") != std::string::npos;
+    if (line.rfind("## ", 0) == 0)
+      in_section = line.find("`" + file + ".toml`") != std::string::npos;
     if (in_section) section += line + "\n";
   }
   return section;
@@ -125,7 +129,8 @@ std::string section_of(const std::string& readme, const std::string& file) {
 
 }  // namespace
 
-TEST_CASE("the replications table states what the committed claims.csv files computed", "[replications]") {
+TEST_CASE("the replications table states what the committed claims.csv files computed",
+          "[replications]") {
   const std::string readme = read_text(kRepository + "/experiments/studies/replications/README.md");
   const std::vector<std::string> rows = table_rows(readme);
   REQUIRE(rows.size() >= 8);
@@ -160,7 +165,8 @@ TEST_CASE("the replications table states what the committed claims.csv files com
   // A row that states a verdict states a computed one.
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string verdict = verdict_cell(rows[i]);
-    if (verdict.find("**agrees**") == std::string::npos && verdict.find("**disagrees**") == std::string::npos &&
+    if (verdict.find("**agrees**") == std::string::npos &&
+        verdict.find("**disagrees**") == std::string::npos &&
         verdict.find("**inconclusive**") == std::string::npos)
       continue;
     INFO("row: " << rows[i]);
@@ -168,21 +174,27 @@ TEST_CASE("the replications table states what the committed claims.csv files com
   }
 }
 
-TEST_CASE("every interval a replication's section quotes is one its comparisons.csv computed", "[replications]") {
+TEST_CASE("every interval a replication's section quotes is one its comparisons.csv computed",
+          "[replications]") {
   const std::string readme = read_text(kRepository + "/experiments/studies/replications/README.md");
   // "<value> [<low>, <high>]": a mean or a difference with its 95% interval.
-  const std::regex interval("([+]|\u2212)?([0-9]+\\.[0-9]+) \\[(\u2212)?([0-9]+\\.[0-9]+), (\u2212)?([0-9]+\\.[0-9]+)\\]");
+  const std::regex interval(
+      "([+]|\u2212)?([0-9]+\\.[0-9]+) \\[(\u2212)?([0-9]+\\.[0-9]+), "
+      "(\u2212)?([0-9]+\\.[0-9]+)\\]");
   int quoted = 0;
-  for (const auto& dir : fs::directory_iterator(kRepository + "/experiments/studies/results/replications")) {
+  for (const auto& dir :
+       fs::directory_iterator(kRepository + "/experiments/studies/results/replications")) {
     const std::string file = dir.path().filename().string();
     const std::string section = section_of(readme, file);
     INFO(file);
     REQUIRE_FALSE(section.empty());
-    const std::vector<std::vector<std::string>> rows = csv_rows(read_text(dir.path().string() + "/comparisons.csv"));
+    const std::vector<std::vector<std::string>> rows =
+        csv_rows(read_text(dir.path().string() + "/comparisons.csv"));
     REQUIRE(rows.size() > 1);
     std::map<std::string, std::size_t> column;
     for (std::size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
-    for (auto m = std::sregex_iterator(section.begin(), section.end(), interval); m != std::sregex_iterator(); ++m) {
+    for (auto m = std::sregex_iterator(section.begin(), section.end(), interval);
+         m != std::sregex_iterator(); ++m) {
       const std::smatch& q = *m;
       const std::string value = (q[1] == kMinus ? kMinus : "") + q[2].str();
       const std::string low = (q[3].matched ? kMinus : "") + q[4].str();
@@ -192,15 +204,20 @@ TEST_CASE("every interval a replication's section quotes is one its comparisons.
       ++quoted;
       bool found = false;
       for (std::size_t r = 1; r < rows.size() && !found; ++r) {
-        for (const auto& [v, lo, hi] : {std::array<const char*, 3>{"mean", "ci_low", "ci_high"},
-                                        std::array<const char*, 3>{"diff", "diff_ci_low", "diff_ci_high"}}) {
+        for (const auto& [v, lo, hi] :
+             {std::array<const char*, 3>{"mean", "ci_low", "ci_high"},
+              std::array<const char*, 3>{"diff", "diff_ci_low", "diff_ci_high"}}) {
           const std::vector<std::string>& row = rows[r];
           if (row[column[v]].empty()) continue;
-          const double x = std::stod(row[column[v]]), l = std::stod(row[column[lo]]), h = std::stod(row[column[hi]]);
+          const double x = std::stod(row[column[v]]), l = std::stod(row[column[lo]]),
+                       h = std::stod(row[column[hi]]);
           // As computed, or turned round ("2.50 [2.34, 2.67] better" for a difference of −2.50).
-          found = found || (at_decimals(x, decimals) == value && at_decimals(l, decimals_of(q[4].str())) == low &&
-                            at_decimals(h, decimals_of(q[6].str())) == high) ||
-                  (at_decimals(-x, decimals) == value && at_decimals(-h, decimals_of(q[4].str())) == low &&
+          found = found ||
+                  (at_decimals(x, decimals) == value &&
+                   at_decimals(l, decimals_of(q[4].str())) == low &&
+                   at_decimals(h, decimals_of(q[6].str())) == high) ||
+                  (at_decimals(-x, decimals) == value &&
+                   at_decimals(-h, decimals_of(q[4].str())) == low &&
                    at_decimals(-l, decimals_of(q[6].str())) == high);
         }
       }

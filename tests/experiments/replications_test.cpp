@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kReplications = std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/studies/replications/";
+const std::string kReplications =
+    std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/studies/replications/";
 
 // The rows of summary.md's first table (the primary test metric), header excluded.
 std::vector<std::string> test_table_rows(const std::string& summary) {
@@ -34,7 +35,8 @@ std::vector<std::string> test_table_rows(const std::string& summary) {
   bool in_table = false;
   while (std::getline(in, line)) {
     if (!in_table) {
-      in_table = line.rfind("| ", 0) == 0 && line.find("| verdict (exploratory) |") != std::string::npos;
+      in_table =
+          line.rfind("| ", 0) == 0 && line.find("| verdict (exploratory) |") != std::string::npos;
       continue;
     }
     if (line.rfind("|---", 0) == 0) continue;
@@ -52,10 +54,10 @@ std::string last_cell(const std::string& row) {
 }
 
 // The overrides that take a quick variant down to smoke size, after its [quick] table.
-const std::vector<std::string> kSmokeLm = {"train.steps=20", "train.eval_every=20", "task.validation_tokens=1000",
-                                           "task.test_tokens=2000"};
-const std::vector<std::string> kSmokeCopy = {"train.steps=20", "train.eval_every=20", "task.validation_size=100",
-                                             "task.test_size=120"};
+const std::vector<std::string> kSmokeLm = {"train.steps=20", "train.eval_every=20",
+                                           "task.validation_tokens=1000", "task.test_tokens=2000"};
+const std::vector<std::string> kSmokeCopy = {"train.steps=20", "train.eval_every=20",
+                                             "task.validation_size=100", "task.test_size=120"};
 
 void check_smoke_variant(const std::string& name, const std::vector<std::string>& smoke) {
   LoadOptions load;
@@ -74,7 +76,8 @@ void check_smoke_variant(const std::string& name, const std::vector<std::string>
   CHECK(s.failed == 0);
   CHECK(s.ok + s.diverged == s.total);
   CHECK(s.total == int(e.trials.size()));
-  const std::vector<std::string> rows = test_table_rows(testing::read_text(s.run_dir + "/summary.md"));
+  const std::vector<std::string> rows =
+      test_table_rows(testing::read_text(s.run_dir + "/summary.md"));
   std::set<std::string> points;
   for (const Trial& t : e.trials)
     if (t.tune.empty() || t.tune == e.trials.front().tune) points.insert(t.point_label());
@@ -86,9 +89,11 @@ void check_smoke_variant(const std::string& name, const std::vector<std::string>
     baselines += verdict == "baseline";
     // A verdict word (with "rests on normality" or a margin after it), or why there is
     // no test.
-    const bool decided = verdict == "baseline" || verdict.starts_with("better") || verdict.starts_with("worse") ||
+    const bool decided = verdict == "baseline" || verdict.starts_with("better") ||
+                         verdict.starts_with("worse") ||
                          verdict.starts_with("equivalent within ±") ||
-                         verdict.starts_with("no detectable difference (±") || verdict.starts_with("inconclusive: ") ||
+                         verdict.starts_with("no detectable difference (±") ||
+                         verdict.starts_with("inconclusive: ") ||
                          (s.diverged > 0 && verdict == "too few seeds to compare");
     CHECK(decided);
   }
@@ -101,31 +106,40 @@ TEST_CASE("the replications are exactly the ones tested here", "[replications]")
   std::set<std::string> files;
   for (const auto& f : fs::directory_iterator(kReplications))
     if (f.path().extension() == ".toml") files.insert(f.path().stem().string());
-  CHECK(files == std::set<std::string>{"blog_projections", "blog_scale", "kazemnejad_nope", "press_alibi",
-                                       "reformer_shared_qk", "shen_powernorm", "vaswani_table3", "xiong_warmup"});
+  CHECK(files == std::set<std::string>{"blog_projections", "blog_scale", "kazemnejad_nope",
+                                       "press_alibi", "reformer_shared_qk", "shen_powernorm",
+                                       "vaswani_table3", "xiong_warmup"});
 }
 
-TEST_CASE("smoke: replication vaswani_table3 runs in its quick variant cut to smoke size", "[replications][smoke]") {
+TEST_CASE("smoke: replication vaswani_table3 runs in its quick variant cut to smoke size",
+          "[replications][smoke]") {
   check_smoke_variant("vaswani_table3", kSmokeLm);
 }
-TEST_CASE("smoke: replication reformer_shared_qk runs in its quick variant cut to smoke size", "[replications][smoke]") {
+TEST_CASE("smoke: replication reformer_shared_qk runs in its quick variant cut to smoke size",
+          "[replications][smoke]") {
   check_smoke_variant("reformer_shared_qk", kSmokeLm);
 }
-TEST_CASE("smoke: replication press_alibi runs in its quick variant cut to smoke size", "[replications][smoke]") {
+TEST_CASE("smoke: replication press_alibi runs in its quick variant cut to smoke size",
+          "[replications][smoke]") {
   check_smoke_variant("press_alibi", kSmokeLm);
 }
-TEST_CASE("smoke: replication kazemnejad_nope runs in its quick variant cut to smoke size", "[replications][smoke]") {
+TEST_CASE("smoke: replication kazemnejad_nope runs in its quick variant cut to smoke size",
+          "[replications][smoke]") {
   check_smoke_variant("kazemnejad_nope", kSmokeCopy);
 }
-TEST_CASE("smoke: replication xiong_warmup runs in its quick variant cut to smoke size", "[replications][smoke]") {
+TEST_CASE("smoke: replication xiong_warmup runs in its quick variant cut to smoke size",
+          "[replications][smoke]") {
   check_smoke_variant("xiong_warmup", kSmokeLm);
 }
-TEST_CASE("smoke: replication shen_powernorm runs in its quick variant cut to smoke size", "[replications][smoke]") {
+TEST_CASE("smoke: replication shen_powernorm runs in its quick variant cut to smoke size",
+          "[replications][smoke]") {
   check_smoke_variant("shen_powernorm", kSmokeLm);
 }
-TEST_CASE("smoke: replication blog_projections runs in its quick variant cut to smoke size", "[replications][smoke]") {
+TEST_CASE("smoke: replication blog_projections runs in its quick variant cut to smoke size",
+          "[replications][smoke]") {
   check_smoke_variant("blog_projections", kSmokeLm);
 }
-TEST_CASE("smoke: replication blog_scale runs in its quick variant cut to smoke size", "[replications][smoke]") {
+TEST_CASE("smoke: replication blog_scale runs in its quick variant cut to smoke size",
+          "[replications][smoke]") {
   check_smoke_variant("blog_scale", kSmokeLm);
 }

@@ -73,7 +73,8 @@ json without_nulls(const json& j) {
 
 std::vector<fs::path> committed_records() {
   std::vector<fs::path> out;
-  const fs::path results = fs::path(ABLATE_TEST_DATA_DIR) / ".." / "experiments" / "studies" / "results";
+  const fs::path results =
+      fs::path(ABLATE_TEST_DATA_DIR) / ".." / "experiments" / "studies" / "results";
   for (const auto& f : fs::recursive_directory_iterator(results))
     if (f.path().filename() == RunDir::kRecord) out.push_back(f.path());
   return out;

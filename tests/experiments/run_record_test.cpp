@@ -21,7 +21,8 @@ std::string claimed_experiment() {
   return sweep_experiment("recorded") +
          "\n[report]\nbaseline = { \"model.attention.qk\" = \"separate\" }\n"
          "[[report.claims]]\nclaim = \"Sharing Q and K costs less than 10 nats of loss.\"\n"
-         "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"not_worse\"\nmetric = \"loss\"\nmargin = 10\n";
+         "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"not_worse\"\nmetric = "
+         "\"loss\"\nmargin = 10\n";
 }
 
 // summary.md without the paragraph after its title that says where it was rebuilt from.
@@ -33,7 +34,8 @@ std::string without_origin_note(const std::string& md) {
 
 std::string run_once(const ScratchDir& dir) {
   dir.file("exp.toml", claimed_experiment());
-  const CommandResult r = run_command("cd " + dir.str() + " && " + kCli + " run exp.toml --jobs 2 --quiet");
+  const CommandResult r =
+      run_command("cd " + dir.str() + " && " + kCli + " run exp.toml --jobs 2 --quiet");
   INFO(r.output);
   REQUIRE(r.status == 0);
   return dir.str() + "/runs/recorded";
@@ -42,8 +44,10 @@ std::string run_once(const ScratchDir& dir) {
 }  // namespace
 
 // Protects "rebuild, don't retrain": the record a run writes is all its reports need.
-TEST_CASE("a run's record.jsonl alone rebuilds its results.csv, comparisons.csv, claims.csv and summary.md",
-          "[record][e2e]") {
+TEST_CASE(
+    "a run's record.jsonl alone rebuilds its results.csv, comparisons.csv, claims.csv and "
+    "summary.md",
+    "[record][e2e]") {
   ScratchDir dir("record_run");
   const std::string run = run_once(dir);
   REQUIRE(fs::exists(run + "/record.jsonl"));
@@ -59,8 +63,10 @@ TEST_CASE("a run's record.jsonl alone rebuilds its results.csv, comparisons.csv,
     CHECK(read_text(folder + "/" + name) == read_text(run + "/" + name));
   }
   const std::string md = read_text(folder + "/summary.md");
-  CHECK_THAT(md, Catch::Contains("(the run's trial index and every trial's summary and validation curve, at full "
-                                 "precision)"));
+  CHECK_THAT(md,
+             Catch::Contains(
+                 "(the run's trial index and every trial's summary and validation curve, at full "
+                 "precision)"));
   // The same report, curves, evaluation noise and plots included.
   CHECK(without_origin_note(md) == read_text(run + "/summary.md"));
   CHECK_THAT(md, Catch::Contains("### Validation curve: auc_sequence_accuracy") &&
@@ -81,8 +87,10 @@ TEST_CASE("a run's record.jsonl alone rebuilds its results.csv, comparisons.csv,
 // Protects results kept without their run directory: the record derived from
 // results.csv says what it lacks, rebuilds that results.csv, and keeps what it cannot
 // rebuild rather than losing it.
-TEST_CASE("ablate report --from-results derives a record from results.csv, and refuses another experiment's",
-          "[record][e2e]") {
+TEST_CASE(
+    "ablate report --from-results derives a record from results.csv, and refuses another "
+    "experiment's",
+    "[record][e2e]") {
   ScratchDir dir("record_derived");
   const std::string run = run_once(dir);
   const std::string folder = dir.str() + "/kept/recorded";
@@ -91,34 +99,41 @@ TEST_CASE("ablate report --from-results derives a record from results.csv, and r
     fs::copy_file(run + "/" + name, folder + "/" + name);
   const CommandResult no_record = run_command(kCli + " report " + folder);
   CHECK(no_record.status == 2);
-  CHECK_THAT(no_record.output, Catch::Contains("neither a run directory (no trials.json") &&
-                                   Catch::Contains("nor a results folder (no record.jsonl; see --from-results)"));
+  CHECK_THAT(no_record.output,
+             Catch::Contains("neither a run directory (no trials.json") &&
+                 Catch::Contains("nor a results folder (no record.jsonl; see --from-results)"));
 
   // Trials of another sweep (other seeds): refused, and no record is written.
   dir.file("other.toml", claimed_experiment() + "\n");
   std::string other = read_text(dir.str() + "/other.toml");
   other.replace(other.find("seeds = [0, 1]"), 14, "seeds = [0, 2]");
   dir.file("other.toml", other);
-  const CommandResult refused = run_command(kCli + " report " + folder + " --from-results " + dir.str() + "/other.toml");
+  const CommandResult refused =
+      run_command(kCli + " report " + folder + " --from-results " + dir.str() + "/other.toml");
   CHECK(refused.status != 0);
   CHECK_THAT(refused.output, Catch::Contains("results.csv: trial ") &&
                                  Catch::Contains("is not one the experiment file defines now"));
   CHECK_FALSE(fs::exists(folder + "/record.jsonl"));
 
-  const CommandResult r = run_command(kCli + " report " + folder + " --from-results " + dir.str() + "/exp.toml");
+  const CommandResult r =
+      run_command(kCli + " report " + folder + " --from-results " + dir.str() + "/exp.toml");
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(read_text(folder + "/record.jsonl"), Catch::Contains("\"source\":\"results.csv\""));
   // The same cells (to six significant digits, as results.csv has them).
   CHECK(read_text(folder + "/results.csv") == read_text(run + "/results.csv"));
   // The claims judged from them: the same verdict words.
-  const auto original = csv_rows(read_text(run + "/claims.csv")), rebuilt = csv_rows(read_text(folder + "/claims.csv"));
+  const auto original = csv_rows(read_text(run + "/claims.csv")),
+             rebuilt = csv_rows(read_text(folder + "/claims.csv"));
   REQUIRE(original.size() == rebuilt.size());
-  const std::size_t verdict = std::find(original[0].begin(), original[0].end(), "claim_verdict") - original[0].begin();
-  for (std::size_t i = 1; i < original.size(); ++i) CHECK(rebuilt[i][verdict] == original[i][verdict]);
+  const std::size_t verdict =
+      std::find(original[0].begin(), original[0].end(), "claim_verdict") - original[0].begin();
+  for (std::size_t i = 1; i < original.size(); ++i)
+    CHECK(rebuilt[i][verdict] == original[i][verdict]);
   // What needs curves and standard errors is the original's, under a heading saying so.
   const std::string md = read_text(folder + "/summary.md");
-  CHECK_THAT(md, Catch::Contains("derived from results.csv when the run directory was no longer at hand") &&
+  CHECK_THAT(md, Catch::Contains(
+                     "derived from results.csv when the run directory was no longer at hand") &&
                      !Catch::Contains("Evaluation noise") &&
                      Catch::Contains("## Not rebuilt: from the original report") &&
                      Catch::Contains("#### Validation curve: auc_sequence_accuracy") &&
@@ -129,12 +144,15 @@ TEST_CASE("ablate report --from-results derives a record from results.csv, and r
   REQUIRE(run_command(kCli + " report " + folder).status == 0);
   CHECK(read_text(folder + "/summary.md") == md);
   // A run directory's record comes from its trials, not from a results.csv.
-  CHECK(run_command(kCli + " report " + run + " --from-results " + dir.str() + "/exp.toml").status == 2);
+  CHECK(
+      run_command(kCli + " report " + run + " --from-results " + dir.str() + "/exp.toml").status ==
+      2);
 }
 
 // Protects against records from elsewhere: each defect is an error naming the file and
 // line, exit status 2, and the folder's reports are left as they were.
-TEST_CASE("a damaged or hostile record.jsonl is refused at its line and nothing is written", "[record][e2e]") {
+TEST_CASE("a damaged or hostile record.jsonl is refused at its line and nothing is written",
+          "[record][e2e]") {
   ScratchDir dir("record_hostile");
   const std::string run = run_once(dir);
   const std::string good = read_text(run + "/record.jsonl");
@@ -155,14 +173,17 @@ TEST_CASE("a damaged or hostile record.jsonl is refused at its line and nothing 
       {"not a record", "{\"trials.json\":{}}\n", "record.jsonl:1: not an ablate run record"},
       {"another version", with(header, "\"version\":1", "\"version\":2") + "\n",
        "record.jsonl:1: record version 2; this ablate reads version 1"},
-      {"a path as a trial id", with(header, "\"id\":\"" + id + "\"", "\"id\":\"../../escaped\"") + "\n",
+      {"a path as a trial id",
+       with(header, "\"id\":\"" + id + "\"", "\"id\":\"../../escaped\"") + "\n",
        "record.jsonl:1: trials.json: trial id \"../../escaped\" is not 16 hexadecimal digits"},
       {"a trial not in the index", header + "\n" + with(trial, id, "0123456789abcdef") + "\n",
        "record.jsonl:2: trial \"0123456789abcdef\" is not in trials.json"},
-      {"a trial twice", header + "\n" + trial + "\n" + trial + "\n", "record.jsonl:3: trial " + id + " is given twice"},
-      {"a summary of the wrong type", header + "\n" + with(trial, "\"summary\":{", "\"summary\":[{") + "\n",
-       "record.jsonl:2"},
-      {"a part of the wrong type", header + "\n" + with(trial, "\"final\":{", "\"final\":7,\"x\":{") + "\n",
+      {"a trial twice", header + "\n" + trial + "\n" + trial + "\n",
+       "record.jsonl:3: trial " + id + " is given twice"},
+      {"a summary of the wrong type",
+       header + "\n" + with(trial, "\"summary\":{", "\"summary\":[{") + "\n", "record.jsonl:2"},
+      {"a part of the wrong type",
+       header + "\n" + with(trial, "\"final\":{", "\"final\":7,\"x\":{") + "\n",
        "record.jsonl:2: summary.final must be an object"},
   };
   const std::string folder = dir.str() + "/kept/recorded";
@@ -183,8 +204,10 @@ TEST_CASE("a damaged or hostile record.jsonl is refused at its line and nothing 
 // gives under today's statistics, so a change to the rules cannot leave them stale
 // (scripts/rebuild-results.sh rebuilds them all). Release only ([smoke]): 18 folders
 // of up to 720 trials take minutes under the sanitizers and seconds here.
-TEST_CASE("every committed results folder is what ablate report rebuilds from its record", "[record][smoke]") {
-  const fs::path results = fs::path(std::string(ABLATE_TEST_DATA_DIR)) / ".." / "experiments" / "studies" / "results";
+TEST_CASE("every committed results folder is what ablate report rebuilds from its record",
+          "[record][smoke]") {
+  const fs::path results =
+      fs::path(std::string(ABLATE_TEST_DATA_DIR)) / ".." / "experiments" / "studies" / "results";
   ScratchDir dir("record_committed");
   int folders = 0;
   for (const auto& entry : fs::recursive_directory_iterator(results)) {
@@ -192,7 +215,8 @@ TEST_CASE("every committed results folder is what ablate report rebuilds from it
     const fs::path committed = entry.path().parent_path();
     INFO(committed.string());
     ++folders;
-    const std::string copy = dir.str() + "/" + std::to_string(folders) + "/" + committed.filename().string();
+    const std::string copy =
+        dir.str() + "/" + std::to_string(folders) + "/" + committed.filename().string();
     fs::create_directories(copy);
     fs::copy(committed, copy, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
     const CommandResult r = run_command(kCli + " report " + copy);
@@ -201,10 +225,12 @@ TEST_CASE("every committed results folder is what ablate report rebuilds from it
     for (const char* name : {"results.csv", "comparisons.csv", "claims.csv", "summary.md"}) {
       INFO(name);
       REQUIRE(fs::exists(committed / name) == fs::exists(copy + "/" + name));
-      if (fs::exists(committed / name)) CHECK(read_text(copy + "/" + name) == read_text((committed / name).string()));
+      if (fs::exists(committed / name))
+        CHECK(read_text(copy + "/" + name) == read_text((committed / name).string()));
     }
   }
-  // Every shipped experiment and replication has its folder (experiments/studies/results/README.md).
+  // Every shipped experiment and replication has its folder
+  // (experiments/studies/results/README.md).
   CHECK(folders == 18);
   // The comparison of norms with no norm, rebuilt from the norms folder's record.
   const std::string compared = dir.str() + "/vs_none";
@@ -213,5 +239,6 @@ TEST_CASE("every committed results folder is what ablate report rebuilds from it
   INFO(r.output);
   REQUIRE(r.status == 0);
   for (const char* name : {"comparisons.csv", "comparisons.md"})
-    CHECK(read_text(compared + "/" + name) == read_text((results / "norms" / "vs_none" / name).string()));
+    CHECK(read_text(compared + "/" + name) ==
+          read_text((results / "norms" / "vs_none" / name).string()));
 }

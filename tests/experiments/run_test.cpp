@@ -3,13 +3,13 @@
 // created for a bad file.
 #include <catch2/catch.hpp>
 
-#include "tests/build_paths.h"
-#include <csignal>
-#include <filesystem>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
+#include <csignal>
+#include <filesystem>
 #include <sstream>
+#include "tests/build_paths.h"
 
 #include "tests/experiments/experiment_files.h"
 
@@ -25,7 +25,8 @@ const std::string kCli = ABLATE_CLI;
 TEST_CASE("run writes the reports and a rerun skips every finished trial", "[run][e2e]") {
   ScratchDir dir("run_basic");
   std::string file = dir.file("exp.toml", sweep_experiment("basic"));
-  CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --jobs 2 --quiet");
+  CommandResult r =
+      run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --jobs 2 --quiet");
   INFO(r.output);
   REQUIRE(r.status == 0);
   std::string run_dir = dir.str() + "/runs/basic";
@@ -33,16 +34,22 @@ TEST_CASE("run writes the reports and a rerun skips every finished trial", "[run
   std::string csv = read_text(run_dir + "/results.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 9);
   CHECK_THAT(read_text(run_dir + "/summary.md"), Catch::Contains("| shared | batch | 2 |"));
-  CommandResult again = run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --quiet");
+  CommandResult again =
+      run_command(kCli + " run " + file + " --out " + dir.str() + "/runs --quiet");
   CHECK_THAT(again.output, Catch::Contains("8 already done"));
-  CHECK(results_without_timings(read_text(run_dir + "/results.csv")) == results_without_timings(csv));
+  CHECK(results_without_timings(read_text(run_dir + "/results.csv")) ==
+        results_without_timings(csv));
 }
 
 TEST_CASE("results are identical with --jobs 1 and --jobs 2", "[run][e2e]") {
   ScratchDir dir("run_jobs");
   std::string file = dir.file("exp.toml", sweep_experiment("jobs"));
-  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/one --jobs 1 --quiet").status == 0);
-  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/two --jobs 2 --quiet").status == 0);
+  REQUIRE(
+      run_command(kCli + " run " + file + " --out " + dir.str() + "/one --jobs 1 --quiet").status ==
+      0);
+  REQUIRE(
+      run_command(kCli + " run " + file + " --out " + dir.str() + "/two --jobs 2 --quiet").status ==
+      0);
   std::string one = read_text(dir.str() + "/one/jobs/results.csv");
   std::string two = read_text(dir.str() + "/two/jobs/results.csv");
   CHECK(results_without_timings(one) == results_without_timings(two));
@@ -55,7 +62,8 @@ TEST_CASE("results are identical with --jobs 1 and --jobs 2", "[run][e2e]") {
     auto strip = [](std::string s) {
       std::string out;
       std::istringstream in(s);
-      for (std::string line; std::getline(in, line);) out += line.substr(0, line.find("\"seconds\"")) + "\n";
+      for (std::string line; std::getline(in, line);)
+        out += line.substr(0, line.find("\"seconds\"")) + "\n";
       return out;
     };
     CHECK(strip(a) == strip(b));
@@ -65,7 +73,8 @@ TEST_CASE("results are identical with --jobs 1 and --jobs 2", "[run][e2e]") {
 TEST_CASE("a sweep killed with SIGKILL resumes to the same results", "[run][e2e]") {
   ScratchDir dir("run_resume");
   std::string file = dir.file("exp.toml", with_steps(sweep_experiment("resume"), 300));
-  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
+  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet")
+              .status == 0);
   std::string run_dir = dir.str() + "/killed/resume";
   pid_t child = start_run(kCli, file, dir.str() + "/killed");
   // Kill it once some, but not all, trials have finished.
@@ -77,7 +86,8 @@ TEST_CASE("a sweep killed with SIGKILL resumes to the same results", "[run][e2e]
   INFO("finished before the kill: " << done);
   CHECK(done >= 2);
   CHECK(done < 8);
-  CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() + "/killed --jobs 1 --quiet");
+  CommandResult r =
+      run_command(kCli + " run " + file + " --out " + dir.str() + "/killed --jobs 1 --quiet");
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains(std::to_string(done) + " already done"));
@@ -108,7 +118,8 @@ TEST_CASE("a diverging trial is marked with its step and the sweep goes on", "[r
   CHECK_THAT(md, Catch::Contains("| 0 (2 of 2 diverged) | — |"));
   // Their first step's gradient was finite: the gradients at initialisation are recorded.
   for (const auto& d : fs::directory_iterator(dir.str() + "/runs/diverge/trials")) {
-    const nlohmann::json summary = nlohmann::json::parse(read_text(d.path().string() + "/summary.json"));
+    const nlohmann::json summary =
+        nlohmann::json::parse(read_text(d.path().string() + "/summary.json"));
     CHECK(summary.at("status") == "diverged");
     CHECK(summary.at("init_grad_norm").is_number());
   }
@@ -121,7 +132,8 @@ TEST_CASE("a bad file exits 2 and creates no run directory", "[run][e2e]") {
   CHECK(r.status == 2);
   CHECK_THAT(r.output, Catch::Contains("train.stepz: unknown key (did you mean 'steps'?)"));
   CHECK_FALSE(fs::exists(dir.str() + "/runs"));
-  for (const std::string& args : {" check " + file, std::string(" run"), std::string(" frobnicate")}) {
+  for (const std::string& args :
+       {" check " + file, std::string(" run"), std::string(" frobnicate")}) {
     CommandResult bad = run_command(kCli + args);
     INFO("ablate" << args << ":\n" << bad.output);  // a sanitizer's report, if any, is here
     CHECK(bad.status == 2);
@@ -133,7 +145,8 @@ TEST_CASE("check and dry-run list the trials without running them", "[run][e2e]"
   std::string file = dir.file("exp.toml", sweep_experiment("check"));
   CommandResult c = run_command(kCli + " check " + file);
   CHECK(c.status == 0);
-  CHECK_THAT(c.output, Catch::Contains("8 trials (model.attention.qk × model.norm.kind × 2 seeds)"));
+  CHECK_THAT(c.output,
+             Catch::Contains("8 trials (model.attention.qk × model.norm.kind × 2 seeds)"));
   CommandResult d = run_command(kCli + " run " + file + " --dry-run --out " + dir.str() + "/runs");
   CHECK(d.status == 0);
   CHECK_FALSE(fs::exists(dir.str() + "/runs"));

@@ -19,8 +19,10 @@ using namespace ablate;
 using namespace ablate::experiments;
 using namespace ablate::experiments::testing;
 
-TEST_CASE("the test split is evaluated once, with the model validation selected, which the checkpoint holds",
-          "[selection][e2e]") {
+TEST_CASE(
+    "the test split is evaluated once, with the model validation selected, which the checkpoint "
+    "holds",
+    "[selection][e2e]") {
   ScratchDir dir("selection");
   // 80 pairs whose targets are random: nothing generalises, so memorising the
   // training pairs makes the validation loss worse.
@@ -33,11 +35,12 @@ TEST_CASE("the test split is evaluated once, with the model validation selected,
   };
   for (int i = 0; i < 80; ++i) tsv += word() + "\t" + word() + "\n";
   dir.file("pairs.tsv", tsv);
-  const std::string file = dir.file("exp.toml",
-                                    "name = \"selection\"\nseed = 1\n[task]\nkind = \"text_pairs\"\npath = \"pairs.tsv\"\n"
-                                    "validation_fraction = 0.2\ntest_fraction = 0.2\n"
-                                    "[model]\nd_model = 32\nheads = 2\nd_ff = 64\nlayers = 1\n"
-                                    "[train]\nsteps = 300\nbatch = 16\nlr = 3e-3\neval_every = 20\ncheckpoint = true\n");
+  const std::string file = dir.file(
+      "exp.toml",
+      "name = \"selection\"\nseed = 1\n[task]\nkind = \"text_pairs\"\npath = \"pairs.tsv\"\n"
+      "validation_fraction = 0.2\ntest_fraction = 0.2\n"
+      "[model]\nd_model = 32\nheads = 2\nd_ff = 64\nlayers = 1\n"
+      "[train]\nsteps = 300\nbatch = 16\nlr = 3e-3\neval_every = 20\ncheckpoint = true\n");
   Experiment e = load_experiment(file);
   REQUIRE(e.trials.size() == 1);
   const Trial& trial = e.trials[0];
@@ -57,8 +60,8 @@ TEST_CASE("the test split is evaluated once, with the model validation selected,
 
   // The checkpoint is the selected model: loaded into a fresh model it gives the best
   // evaluation's validation loss and the test metrics, exactly.
-  std::unique_ptr<Task> task = task_registry().create(trial.config.task.kind, trial.config.task.options,
-                                                      trial.config.data_seed, e.base_dir);
+  std::unique_ptr<Task> task = task_registry().create(
+      trial.config.task.kind, trial.config.task.options, trial.config.data_seed, e.base_dir);
   TrialModel model = build_model(trial.config, *task);
   nn::Checkpoint ck = nn::load_checkpoint(*model.module, trial_dir + "/checkpoint.safetensors");
   CHECK(ck.file.metadata.at("step") == std::to_string(o.best.step));

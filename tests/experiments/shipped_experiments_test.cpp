@@ -9,11 +9,11 @@
 // Not built under sanitizers (the e2e tests cover the same code paths).
 #include <catch2/catch.hpp>
 
-#include "tests/build_paths.h"
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
+#include "tests/build_paths.h"
 
 #include "experiments/config/experiment.h"
 #include "experiments/runner/trial_runner.h"
@@ -54,7 +54,8 @@ void check_smoke_run(const std::string& name) {
   REQUIRE(it != kSmokeCases.end());
   LoadOptions load;
   load.overrides = kFewSteps;
-  load.overrides.insert(load.overrides.end(), it->smaller_evaluation.begin(), it->smaller_evaluation.end());
+  load.overrides.insert(load.overrides.end(), it->smaller_evaluation.begin(),
+                        it->smaller_evaluation.end());
   Experiment e = load_experiment(kShipped + name + ".toml", load);
   testing::ScratchDir dir("smoke_" + name);
   int ran = 0;
@@ -87,11 +88,21 @@ TEST_CASE("the shipped experiments are exactly the ones tested here", "[shipped]
   CHECK(files == tested);
 }
 
-TEST_CASE("smoke: shipped quickstart runs end to end", "[shipped][smoke]") { check_smoke_run("quickstart"); }
-TEST_CASE("smoke: shipped attention runs end to end", "[shipped][smoke]") { check_smoke_run("attention"); }
-TEST_CASE("smoke: shipped positions runs end to end", "[shipped][smoke]") { check_smoke_run("positions"); }
-TEST_CASE("smoke: shipped norms runs end to end", "[shipped][smoke]") { check_smoke_run("norms"); }
-TEST_CASE("smoke: shipped forecasting runs end to end", "[shipped][smoke]") { check_smoke_run("forecasting"); }
+TEST_CASE("smoke: shipped quickstart runs end to end", "[shipped][smoke]") {
+  check_smoke_run("quickstart");
+}
+TEST_CASE("smoke: shipped attention runs end to end", "[shipped][smoke]") {
+  check_smoke_run("attention");
+}
+TEST_CASE("smoke: shipped positions runs end to end", "[shipped][smoke]") {
+  check_smoke_run("positions");
+}
+TEST_CASE("smoke: shipped norms runs end to end", "[shipped][smoke]") {
+  check_smoke_run("norms");
+}
+TEST_CASE("smoke: shipped forecasting runs end to end", "[shipped][smoke]") {
+  check_smoke_run("forecasting");
+}
 TEST_CASE("smoke: shipped scaling_gradient runs end to end", "[shipped][smoke]") {
   check_smoke_run("scaling_gradient");
 }
@@ -101,5 +112,9 @@ TEST_CASE("smoke: shipped length_generalisation runs end to end", "[shipped][smo
 TEST_CASE("smoke: shipped real_forecasting runs end to end", "[shipped][smoke]") {
   check_smoke_run("real_forecasting");
 }
-TEST_CASE("smoke: shipped g2p runs end to end", "[shipped][smoke]") { check_smoke_run("g2p"); }
-TEST_CASE("smoke: shipped lm runs end to end", "[shipped][smoke]") { check_smoke_run("lm"); }
+TEST_CASE("smoke: shipped g2p runs end to end", "[shipped][smoke]") {
+  check_smoke_run("g2p");
+}
+TEST_CASE("smoke: shipped lm runs end to end", "[shipped][smoke]") {
+  check_smoke_run("lm");
+}

@@ -25,13 +25,18 @@ using Catch::Detail::Approx;
 namespace {
 
 nlohmann::json fixtures() {
-  return nlohmann::json::parse(read_text(std::string(ABLATE_TEST_DATA_DIR) + "/golden/stats_fixtures.json"));
+  return nlohmann::json::parse(
+      read_text(std::string(ABLATE_TEST_DATA_DIR) + "/golden/stats_fixtures.json"));
 }
 
 // Agreement to 1e-9 relative (the distributions' quantiles and tails are computed by
 // different code in SciPy and Boost.Math; both are accurate to ~1e-15).
-Approx agrees_with(double expected) { return Approx(expected).epsilon(1e-9).margin(1e-12); }
-Approx agrees_with(const nlohmann::json& expected) { return agrees_with(expected.get<double>()); }
+Approx agrees_with(double expected) {
+  return Approx(expected).epsilon(1e-9).margin(1e-12);
+}
+Approx agrees_with(const nlohmann::json& expected) {
+  return agrees_with(expected.get<double>());
+}
 
 void check(const stats::Comparison& c, const nlohmann::json& e, double margin) {
   CHECK(c.method == e.at("method"));
@@ -48,7 +53,8 @@ void check(const stats::Comparison& c, const nlohmann::json& e, double margin) {
 
 }  // namespace
 
-TEST_CASE("means, intervals, paired and Welch t-tests, MDE and equivalence match SciPy", "[stats]") {
+TEST_CASE("means, intervals, paired and Welch t-tests, MDE and equivalence match SciPy",
+          "[stats]") {
   const nlohmann::json f = fixtures();
   REQUIRE(f.at("cases").size() >= 6);
   int paired = 0;
@@ -73,7 +79,8 @@ TEST_CASE("means, intervals, paired and Welch t-tests, MDE and equivalence match
 
 TEST_CASE("Holm's adjustment matches its definition on SciPy's p-values", "[stats]") {
   const nlohmann::json h = fixtures().at("holm");
-  const auto p = h.at("p").get<std::vector<double>>(), expected = h.at("adjusted").get<std::vector<double>>();
+  const auto p = h.at("p").get<std::vector<double>>(),
+             expected = h.at("adjusted").get<std::vector<double>>();
   const std::vector<double> adjusted = stats::holm(p);
   REQUIRE(adjusted.size() == expected.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -83,8 +90,10 @@ TEST_CASE("Holm's adjustment matches its definition on SciPy's p-values", "[stat
   }
 }
 
-TEST_CASE("one-sided tests at margins, permutation tests and bootstrap intervals match SciPy and statsmodels",
-          "[stats]") {
+TEST_CASE(
+    "one-sided tests at margins, permutation tests and bootstrap intervals match SciPy and "
+    "statsmodels",
+    "[stats]") {
   const nlohmann::json f = fixtures();
   int exact_permutations = 0;
   for (const auto& c : f.at("cases")) {
@@ -99,7 +108,8 @@ TEST_CASE("one-sided tests at margins, permutation tests and bootstrap intervals
         CHECK(stats::one_sided_p(cmp, t.at("bound"), t.at("above")) == agrees_with(t.at("p")));
       REQUIRE(stats::permutation_is_exact(cmp) == !e.at("permutation").empty());
       for (const auto& t : e.at("permutation")) {
-        INFO("bound " << t.at("bound").get<double>() << (t.at("above").get<bool>() ? ", above" : ", below"));
+        INFO("bound " << t.at("bound").get<double>()
+                      << (t.at("above").get<bool>() ? ", above" : ", below"));
         CHECK(stats::permutation_p(cmp, t.at("bound"), t.at("above")) == t.at("p").get<double>());
         ++exact_permutations;
       }
@@ -121,7 +131,8 @@ TEST_CASE("one-sided tests at margins, permutation tests and bootstrap intervals
   const std::vector<double> adjusted = stats::holm(h.at("p").get<std::vector<double>>());
   const auto statsmodels = h.at("statsmodels_adjusted").get<std::vector<double>>();
   REQUIRE(adjusted.size() == statsmodels.size());
-  for (std::size_t i = 0; i < adjusted.size(); ++i) CHECK(adjusted[i] == agrees_with(statsmodels[i]));
+  for (std::size_t i = 0; i < adjusted.size(); ++i)
+    CHECK(adjusted[i] == agrees_with(statsmodels[i]));
 }
 
 // Protects the Monte Carlo regime: beyond 2^20 sign patterns the p-value is estimated
@@ -154,5 +165,6 @@ TEST_CASE("a comparison without a test has p = 1 for every test and a point inte
   CHECK(stats::bootstrap_interval(c, 0.025).low == c.diff);
   CHECK(std::isnan(stats::detectable_difference(c, 0.05, 0.8, false)));
   // Too few seeds is an error of the caller, not a comparison.
-  CHECK_THROWS_AS(stats::paired_t(std::vector<double>{1.0}, std::vector<double>{2.0}), std::invalid_argument);
+  CHECK_THROWS_AS(stats::paired_t(std::vector<double>{1.0}, std::vector<double>{2.0}),
+                  std::invalid_argument);
 }

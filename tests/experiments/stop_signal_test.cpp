@@ -35,14 +35,18 @@ int run_and_signal(const std::string& file, const std::string& out, int signal, 
 
 }  // namespace
 
-TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an uninterrupted run", "[signals][e2e]") {
+TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an uninterrupted run",
+          "[signals][e2e]") {
   ScratchDir dir("stop_signal");
   const std::string file = dir.file("exp.toml", with_steps(sweep_experiment("stop"), 300));
-  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet").status == 0);
+  REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet")
+              .status == 0);
   const std::string clean = read_text(dir.str() + "/clean/stop/results.csv");
 
-  for (auto [signal, name, code] : {std::tuple{SIGINT, "SIGINT", 130}, std::tuple{SIGTERM, "SIGTERM", 143}}) {
-    const std::string out = dir.str() + "/" + name, run_dir = out + "/stop", log = dir.str() + "/" + name + ".log";
+  for (auto [signal, name, code] :
+       {std::tuple{SIGINT, "SIGINT", 130}, std::tuple{SIGTERM, "SIGTERM", 143}}) {
+    const std::string out = dir.str() + "/" + name, run_dir = out + "/stop",
+                      log = dir.str() + "/" + name + ".log";
     const int status = run_and_signal(file, out, signal, 2, log);
     const std::string said = read_text(log);
     INFO(name << ":\n" << said);
@@ -54,7 +58,8 @@ TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an unin
     CHECK(done >= 2);
     CHECK(done < 8);
     // The reports are there, for the finished trials.
-    CHECK_THAT(read_text(run_dir + "/summary.md"), Catch::Contains(std::to_string(done) + " of 8 trials finished"));
+    CHECK_THAT(read_text(run_dir + "/summary.md"),
+               Catch::Contains(std::to_string(done) + " of 8 trials finished"));
     for (const auto& e : fs::recursive_directory_iterator(run_dir))
       CHECK(e.path().string().find(".tmp.") == std::string::npos);
 
@@ -65,13 +70,17 @@ TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an unin
       if (fs::exists(d.path() / "resume.safetensors")) saved.push_back(d.path().string());
     CHECK(saved.size() <= 1);  // --jobs 1: one trial was running
 
-    CommandResult rerun = run_command(kCli + " run " + file + " --out " + out + " --jobs 1 --quiet");
+    CommandResult rerun =
+        run_command(kCli + " run " + file + " --out " + out + " --jobs 1 --quiet");
     INFO(rerun.output);
     REQUIRE(rerun.status == 0);
     CHECK_THAT(rerun.output, Catch::Contains(std::to_string(done) + " already done"));
-    CHECK(results_without_timings(read_text(run_dir + "/results.csv")) == results_without_timings(clean));
+    CHECK(results_without_timings(read_text(run_dir + "/results.csv")) ==
+          results_without_timings(clean));
     for (const std::string& trial : saved)
-      CHECK(nlohmann::json::parse(read_text(trial + "/summary.json")).at("resumed_from_step").get<int>() > 0);
+      CHECK(nlohmann::json::parse(read_text(trial + "/summary.json"))
+                .at("resumed_from_step")
+                .get<int>() > 0);
     CHECK(summaries_differing(dir.str() + "/clean/stop", run_dir).empty());
   }
 }

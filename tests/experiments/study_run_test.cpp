@@ -3,9 +3,9 @@
 // per claim, and the plots exist.
 #include <catch2/catch.hpp>
 
-#include "tests/build_paths.h"
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include "tests/build_paths.h"
 
 #include "tests/experiments/experiment_files.h"
 
@@ -20,24 +20,28 @@ TEST_CASE("a reduced scaling-gradient study runs end to end", "[study][e2e]") {
                      "[study.attention]\nd_k = [4, 16]\nlength = 8\nseeds = 3\n"
                      "[sweep]\n\"model.attention.scale\" = [\"sqrt_dk\", \"none\"]\n";
   std::string file = dir.file("study.toml", toml);
-  CommandResult r = run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() + " --quiet");
+  CommandResult r =
+      run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() + " --quiet");
   INFO(r.output);
   REQUIRE(r.status == 0);
   std::string run = dir.str() + "/study";
   auto study = nlohmann::json::parse(read_text(run + "/study.json"));
   CHECK(study["literal"]["softmax_ones_10"].size() == 10);
-  for (const char* key : {"1", "sqrt20", "1000", "1e6"}) CHECK(study["literal"]["grad_1_to_20"].contains(key));
+  for (const char* key : {"1", "sqrt20", "1000", "1e6"})
+    CHECK(study["literal"]["grad_1_to_20"].contains(key));
   CHECK(study["literal"].contains("loss_10_7_5"));
   CHECK(study["literal"].contains("grad_10_7_5"));
-  CHECK(study["corrected"].size() == 8);  // 2 logit vectors × 4 divisors
+  CHECK(study["corrected"].size() == 8);      // 2 logit vectors × 4 divisors
   CHECK(study["attention"].size() == 2 * 4);  // 2 d_k × 4 scales
   CHECK(study["attention"][0].contains("mean_softmax_jacobian_fro"));
   REQUIRE(study["training"].size() == 2);
   CHECK(study["training"][0]["attention_entropy_nats"]["n"] == 1);
   std::string md = read_text(run + "/study.md");
-  for (const char* s : {"Claim 1", "Claim 2", "corrected experiment", "Claim 3", "Claim 4", "Verdict"})
+  for (const char* s :
+       {"Claim 1", "Claim 2", "corrected experiment", "Claim 3", "Claim 4", "Verdict"})
     CHECK_THAT(md, Catch::Contains(s));
-  for (const char* p : {"study_literal_ratio.png", "study_corrected_ratio.png", "study_attention.png"})
+  for (const char* p :
+       {"study_literal_ratio.png", "study_corrected_ratio.png", "study_attention.png"})
     CHECK(fs::file_size(run + "/plots/" + p) > 1000);
   CHECK(fs::exists(run + "/summary.md"));  // the training sweep's own report
 }

@@ -103,9 +103,13 @@ const ScratchDir& scratch() {
 }
 
 // A file in the scratch directory; returns its path.
-std::string write_temp(const std::string& name, const std::string& text) { return scratch().file(name, text); }
+std::string write_temp(const std::string& name, const std::string& text) {
+  return scratch().file(name, text);
+}
 
-std::string temp_dir() { return scratch().str(); }
+std::string temp_dir() {
+  return scratch().str();
+}
 
 using ablate::testing::error_of;
 
@@ -121,8 +125,10 @@ TEST_CASE("task registry lists every built-in task", "[tasks]") {
 TEST_CASE("symbolic tasks are deterministic in the seed", "[tasks]") {
   for (const char* name : {"copy", "reverse", "sort"}) {
     auto a = make(name, {}, 3), b = make(name, {}, 3), c = make(name, {}, 4);
-    CHECK(same(a->evaluation_batches(Split::validation, 32), b->evaluation_batches(Split::validation, 32)));
-    CHECK_FALSE(same(a->evaluation_batches(Split::validation, 32), c->evaluation_batches(Split::validation, 32)));
+    CHECK(same(a->evaluation_batches(Split::validation, 32),
+               b->evaluation_batches(Split::validation, 32)));
+    CHECK_FALSE(same(a->evaluation_batches(Split::validation, 32),
+                     c->evaluation_batches(Split::validation, 32)));
     Generator g1(11), g2(11), g3(12);
     CHECK(same(a->train_batch(g1, 16), c->train_batch(g2, 16)));  // only the stream matters
     CHECK_FALSE(same(a->train_batch(g1, 16), a->train_batch(g3, 16)));
@@ -243,7 +249,8 @@ TEST_CASE("numbers_to_words validation and test numbers never appear in training
     std::set<std::string> numbers;
     for (const Seq2SeqBatch& b : task->evaluation_batches(split, 64))
       for (const SequencePair& p : check_layout(b, b.src.shape()[0])) {
-        std::string digits = task->detokenize(p.source.data(), std::int64_t(p.source.size()), false);
+        std::string digits =
+            task->detokenize(p.source.data(), std::int64_t(p.source.size()), false);
         std::string text = task->detokenize(p.target.data(), std::int64_t(p.target.size()), true);
         std::string want;
         for (const std::string& w : number_to_words(std::stoll(digits)))
@@ -253,7 +260,8 @@ TEST_CASE("numbers_to_words validation and test numbers never appear in training
       }
     return numbers;
   };
-  const std::set<std::string> validation = held_out(Split::validation), test = held_out(Split::test);
+  const std::set<std::string> validation = held_out(Split::validation),
+                              test = held_out(Split::test);
   CHECK(validation.size() == 100);  // a tenth of 0..999 each (< the sizes asked for)
   CHECK(test.size() == 100);
   for (const std::string& n : test) CHECK(validation.count(n) == 0);
@@ -270,21 +278,25 @@ TEST_CASE("numbers_to_words validation and test numbers never appear in training
   }
   CHECK(seen.size() == 800);  // 12800 draws cover every training number
   // The split comes from the seed.
-  CHECK(same(
-      task->evaluation_batches(Split::test, 64),
-      make("numbers_to_words", {{"max_value", std::int64_t(999)}}, 21)->evaluation_batches(Split::test, 64)));
-  CHECK_FALSE(same(
-      task->evaluation_batches(Split::validation, 64),
-      make("numbers_to_words", {{"max_value", std::int64_t(999)}}, 22)->evaluation_batches(Split::validation, 64)));
+  CHECK(same(task->evaluation_batches(Split::test, 64),
+             make("numbers_to_words", {{"max_value", std::int64_t(999)}}, 21)
+                 ->evaluation_batches(Split::test, 64)));
+  CHECK_FALSE(same(task->evaluation_batches(Split::validation, 64),
+                   make("numbers_to_words", {{"max_value", std::int64_t(999)}}, 22)
+                       ->evaluation_batches(Split::validation, 64)));
 }
 
-TEST_CASE("symbolic tasks hold out distinct validation and test sequences that training never draws", "[tasks]") {
+TEST_CASE(
+    "symbolic tasks hold out distinct validation and test sequences that training never draws",
+    "[tasks]") {
   // A small space (4² + 4³ + 4⁴ + 4⁵ = 1360 sources) so that without the rejection
   // training would draw held-out sequences hundreds of times.
   for (const char* name : {"copy", "reverse", "sort"}) {
     INFO(name);
-    auto task = make(name, {{"vocab", std::int64_t(4)}, {"min_length", std::int64_t(2)},
-                            {"max_length", std::int64_t(5)}, {"validation_size", std::int64_t(300)},
+    auto task = make(name, {{"vocab", std::int64_t(4)},
+                            {"min_length", std::int64_t(2)},
+                            {"max_length", std::int64_t(5)},
+                            {"validation_size", std::int64_t(300)},
                             {"test_size", std::int64_t(300)}});
     std::set<std::vector<std::int32_t>> validation, test;
     for (const Seq2SeqBatch& b : task->evaluation_batches(Split::validation, 64))
@@ -306,10 +318,13 @@ TEST_CASE("symbolic tasks hold out distinct validation and test sequences that t
   }
   // Holding out more than half of the space is refused, naming the option.
   auto too_many = [] {
-    make("copy", {{"vocab", std::int64_t(4)}, {"min_length", std::int64_t(2)}, {"max_length", std::int64_t(5)}});
+    make("copy", {{"vocab", std::int64_t(4)},
+                  {"min_length", std::int64_t(2)},
+                  {"max_length", std::int64_t(5)}});
   };
   CHECK_THROWS_AS(too_many(), nn::OptionError);
-  CHECK_THROWS_WITH(too_many(), Catch::Contains("validation_size") && Catch::Contains("only 1360 distinct") &&
+  CHECK_THROWS_WITH(too_many(), Catch::Contains("validation_size") &&
+                                    Catch::Contains("only 1360 distinct") &&
                                     Catch::Contains("of which 680 can be held out"));
 }
 
@@ -334,11 +349,13 @@ TEST_CASE("forecast synthetic data shapes and determinism", "[tasks]") {
   // A longer series is capped at 512 strided validation windows; test keeps every origin.
   auto longer = make("forecast", {{"length", std::int64_t(10000)}});
   std::int64_t windows = 0;
-  for (const auto& b : longer->forecast_evaluation_batches(Split::validation, 128)) windows += b.x.shape()[0];
+  for (const auto& b : longer->forecast_evaluation_batches(Split::validation, 128))
+    windows += b.x.shape()[0];
   CHECK(windows <= 512);
   CHECK(windows > 256);
   std::int64_t test_windows = 0;
-  for (const auto& b : longer->forecast_evaluation_batches(Split::test, 128)) test_windows += b.x.shape()[0];
+  for (const auto& b : longer->forecast_evaluation_batches(Split::test, 128))
+    test_windows += b.x.shape()[0];
   CHECK(test_windows == 2000 - 8 + 1);
 }
 
@@ -379,8 +396,7 @@ TEST_CASE("forecast windows respect the time split", "[tasks]") {
   for (std::int64_t s : train_starts) CHECK(s >= 0);
   std::set<std::int64_t> val_starts, test_starts;
   for (const ForecastBatch& b : task->forecast_evaluation_batches(Split::validation, 4))
-    for (std::int64_t i = 0; i < b.x.shape()[0]; ++i)
-      val_starts.insert(check_window(b, i, 60, 80));
+    for (std::int64_t i = 0; i < b.x.shape()[0]; ++i) val_starts.insert(check_window(b, i, 60, 80));
   CHECK(val_starts.size() == 18);  // every origin 60..77, starts 55..72
   for (const ForecastBatch& b : task->forecast_evaluation_batches(Split::test, 4))
     for (std::int64_t i = 0; i < b.x.shape()[0]; ++i)
@@ -429,7 +445,8 @@ TEST_CASE("forecast CSV errors name the file and line", "[tasks]") {
   CHECK_THAT(err("huge.csv", "1,2\n3,1e39\n" + rows),
              Catch::Contains("huge.csv:2:2: column 2: '1e39' is beyond the range of f32"));
   CHECK_THAT(err("digits.csv", "1,2\n3," + std::string(60, '3') + "\n" + rows),
-             Catch::Contains("digits.csv:2:2: column 2: '" + std::string(40, '3') + "… (60 bytes in all)' is beyond"));
+             Catch::Contains("digits.csv:2:2: column 2: '" + std::string(40, '3') +
+                             "… (60 bytes in all)' is beyond"));
   // A nearly constant training part whose later values are not: z-scores leave f32.
   std::string flat;
   for (int t = 0; t < 30; ++t) flat += t == 29 ? "3e38\n" : (t % 2 ? "1\n" : "1.00000000001\n");
@@ -437,15 +454,15 @@ TEST_CASE("forecast CSV errors name the file and line", "[tasks]") {
                                         Catch::Contains("beyond the range of f32"));
   CHECK_THAT(err("short.csv", "a\n1\n2\n3\n"),
              Catch::Contains("short.csv:4: 3 data rows after the header, need at least 4"));
-  CHECK_THAT(err("short_split.csv", "1\n2\n3\n4\n"),
-             Catch::Contains("each part needs at least"));
+  CHECK_THAT(err("short_split.csv", "1\n2\n3\n4\n"), Catch::Contains("each part needs at least"));
   CHECK_THAT(error_of([] {
                make("forecast", {{"csv", std::string("/no/such/file.csv")}});
              }),
              Catch::Contains("/no/such/file.csv: cannot open"));
   // A constant target has no MASE (its seasonal naive error on training is 0).
-  CHECK_THAT(err("constant.csv", rows), Catch::Contains("constant.csv: target column 'column2'") &&
-                                           Catch::Contains("MASE, which divides by its error there, is undefined"));
+  CHECK_THAT(err("constant.csv", rows),
+             Catch::Contains("constant.csv: target column 'column2'") &&
+                 Catch::Contains("MASE, which divides by its error there, is undefined"));
   // Windows line endings, blank lines and a header are all fine.
   std::string varied;
   for (int t = 0; t < 30; ++t) varied += std::to_string(t) + "," + std::to_string(t % 3) + "\n";
@@ -496,9 +513,10 @@ TEST_CASE("text_pairs builds sorted vocabularies and maps unseen tokens to unk",
                   5, temp_dir())
                  ->train_batch(g2, 8)));
   // Ids follow sorted token order: "0" < "1" < ... < "a" < "b" (after <unk>).
-  auto whole =
-      make("text_pairs",
-           {{"path", write_temp("sorted.tsv", "ba\tx\nab\ty\nab\tz\n")}, {"validation_fraction", 0.3}}, 1);
+  auto whole = make(
+      "text_pairs",
+      {{"path", write_temp("sorted.tsv", "ba\tx\nab\ty\nab\tz\n")}, {"validation_fraction", 0.3}},
+      1);
   CHECK(whole->source_vocab() == kFirstToken + 1 + 2);
 }
 
@@ -522,11 +540,12 @@ TEST_CASE("text_pairs whitespace tokens and lowercase", "[tasks]") {
 TEST_CASE("text_pairs data may contain the text of special tokens", "[tasks]") {
   // "<pad>" or "<unk>" in a user's data are ordinary tokens with ids of their own, not
   // padding (found by the TSV fuzzer: it threw "token '<pad>' listed twice").
-  auto task = make("text_pairs",
-                   {{"path", write_temp("specials.tsv", "<pad> a\t<unk>\nb <eos>\t<bos> c\n<pad> a\t<unk>\n")},
-                    {"tokens", std::string("whitespace")},
-                    {"validation_fraction", 0.3}},
-                   1);
+  auto task = make(
+      "text_pairs",
+      {{"path", write_temp("specials.tsv", "<pad> a\t<unk>\nb <eos>\t<bos> c\n<pad> a\t<unk>\n")},
+       {"tokens", std::string("whitespace")},
+       {"validation_fraction", 0.3}},
+      1);
   Generator gen(2);
   for (const auto& p : check_layout(task->train_batch(gen, 4), 4)) {
     for (std::int32_t id : p.source) CHECK(id > kFirstToken);  // past <unk>, text_pairs' special

@@ -33,20 +33,24 @@ std::vector<json> jsonl(const std::string& text) {
 
 std::vector<std::string> trial_dirs(const std::string& run_dir) {
   std::vector<std::string> out;
-  for (const auto& d : fs::directory_iterator(run_dir + "/trials")) out.push_back(d.path().string());
+  for (const auto& d : fs::directory_iterator(run_dir + "/trials"))
+    out.push_back(d.path().string());
   return out;
 }
 
 }  // namespace
 
-TEST_CASE("the gradient norms at initialisation are the first step's, before clipping", "[telemetry][e2e]") {
+TEST_CASE("the gradient norms at initialisation are the first step's, before clipping",
+          "[telemetry][e2e]") {
   ScratchDir dir("telemetry_init");
   // Evaluating every step: metrics.jsonl's first record holds step 1's norms too.
   std::string toml = tiny_experiment("init", "clip_grad_norm = 0.01\n");
   toml.replace(toml.find("steps = 30"), 10, "steps = 3");
   toml.replace(toml.find("eval_every = 10"), 15, "eval_every = 1");
   toml.replace(toml.find("layers = 1\n"), 11, "layers = 2\n");
-  REQUIRE(run_command(kCli + " run " + dir.file("exp.toml", toml) + " --out " + dir.str() + " --quiet").status == 0);
+  REQUIRE(
+      run_command(kCli + " run " + dir.file("exp.toml", toml) + " --out " + dir.str() + " --quiet")
+          .status == 0);
   const std::string trial = trial_dirs(dir.str() + "/init").at(0);
   const json summary = json::parse(read_text(trial + "/summary.json"));
   const json first = jsonl(read_text(trial + "/metrics.jsonl")).at(0);
@@ -63,7 +67,8 @@ TEST_CASE("the gradient norms at initialisation are the first step's, before cli
 
   // results.csv: the global norm and, per stack of two layers, the last layer's over the first's.
   const std::string csv = read_text(dir.str() + "/init/results.csv");
-  CHECK_THAT(csv, Catch::Contains(",init_grad_norm,init_grad_ratio_decoder,init_grad_ratio_encoder,attention_path,gemm_backend,precision,params,"));
+  CHECK_THAT(csv, Catch::Contains(",init_grad_norm,init_grad_ratio_decoder,init_grad_ratio_encoder,"
+                                  "attention_path,gemm_backend,precision,params,"));
   CHECK_THAT(csv, !Catch::Contains("bn_mean_drift"));
   const json& g = summary.at("init_grad_norms");
   std::ostringstream ratio;  // the cell, as results.csv writes numbers
@@ -71,20 +76,24 @@ TEST_CASE("the gradient norms at initialisation are the first step's, before cli
         << g.at("encoder.layers.1").get<double>() / g.at("encoder.layers.0").get<double>() << ",";
   CHECK_THAT(csv, Catch::Contains(ratio.str()));
   // The summary.md table is opt-in: [report] grad_norms_at_init.
-  CHECK_THAT(read_text(dir.str() + "/init/summary.md"), !Catch::Contains("Gradient norms at initialisation"));
+  CHECK_THAT(read_text(dir.str() + "/init/summary.md"),
+             !Catch::Contains("Gradient norms at initialisation"));
 }
 
-TEST_CASE("summary.md's gradient norms at initialisation, per point at its chosen setting", "[telemetry][e2e]") {
+TEST_CASE("summary.md's gradient norms at initialisation, per point at its chosen setting",
+          "[telemetry][e2e]") {
   ScratchDir dir("telemetry_init_report");
   std::string toml = tiny_experiment("points");
   toml.replace(toml.find("layers = 1\n"), 11, "layers = 2\n");
-  toml += "\n[sweep]\n\"model.norm.placement\" = [\"post\", \"pre\"]\nseeds = [0, 1]\n"
-          "[tune]\n\"train.lr\" = [3e-3, 1e-2]\n[report]\ngrad_norms_at_init = true\n";
+  toml +=
+      "\n[sweep]\n\"model.norm.placement\" = [\"post\", \"pre\"]\nseeds = [0, 1]\n"
+      "[tune]\n\"train.lr\" = [3e-3, 1e-2]\n[report]\ngrad_norms_at_init = true\n";
   const std::string file = dir.file("exp.toml", toml);
   // [report] is not part of any trial's id.
   std::string plain = toml;
   plain.erase(plain.find("[report]"));
-  CHECK(load_experiment(file).trials.at(0).id == load_experiment(dir.file("plain.toml", plain)).trials.at(0).id);
+  CHECK(load_experiment(file).trials.at(0).id ==
+        load_experiment(dir.file("plain.toml", plain)).trials.at(0).id);
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + " --quiet").status == 0);
   const std::string md = read_text(dir.str() + "/points/summary.md");
   INFO(md);
@@ -92,19 +101,24 @@ TEST_CASE("summary.md's gradient norms at initialisation, per point at its chose
   REQUIRE(at != std::string::npos);
   const std::string section = md.substr(at);
   // Groups by name, each stack's layers in depth order; the pre-LN points' final norms too.
-  CHECK_THAT(section, Catch::Contains("| model.norm.placement | seeds | global | decoder.layers.0 | decoder.layers.1 |"
-                                      " decoder.norm | encoder.layers.0 | encoder.layers.1 | encoder.norm | output |"));
+  CHECK_THAT(section,
+             Catch::Contains(
+                 "| model.norm.placement | seeds | global | decoder.layers.0 | decoder.layers.1 |"
+                 " decoder.norm | encoder.layers.0 | encoder.layers.1 | encoder.norm | output |"));
   CHECK_THAT(section, Catch::Contains("| decoder last/first | encoder last/first |"));
   // One row per point, over its 2 seeds at the chosen learning rate (not all 4 trials).
   CHECK_THAT(section, Catch::Contains("| post | 2 |"));
   CHECK_THAT(section, Catch::Contains("| pre | 2 |"));
 }
 
-TEST_CASE("train.norm_telemetry: BatchNorm drift per evaluation, over training, in the reports", "[telemetry][e2e]") {
+TEST_CASE("train.norm_telemetry: BatchNorm drift per evaluation, over training, in the reports",
+          "[telemetry][e2e]") {
   ScratchDir dir("telemetry_norm");
   const std::string toml = tiny_experiment("drift", "norm_telemetry = true\n") +
                            "\n[sweep]\n\"model.norm.kind\" = [\"batch\", \"layer\"]\n";
-  REQUIRE(run_command(kCli + " run " + dir.file("exp.toml", toml) + " --out " + dir.str() + " --quiet").status == 0);
+  REQUIRE(
+      run_command(kCli + " run " + dir.file("exp.toml", toml) + " --out " + dir.str() + " --quiet")
+          .status == 0);
   int batch_trials = 0;
   for (const std::string& trial : trial_dirs(dir.str() + "/drift")) {
     const json summary = json::parse(read_text(trial + "/summary.json"));
@@ -131,7 +145,8 @@ TEST_CASE("train.norm_telemetry: BatchNorm drift per evaluation, over training, 
   }
   CHECK(batch_trials == 1);
   const std::string csv = read_text(dir.str() + "/drift/results.csv");
-  CHECK_THAT(csv, Catch::Contains(",bn_mean_drift,bn_var_drift,bn_mean_drift_last,bn_var_drift_last,attention_path,gemm_backend,precision,params,"));
+  CHECK_THAT(csv, Catch::Contains(",bn_mean_drift,bn_var_drift,bn_mean_drift_last,bn_var_drift_"
+                                  "last,attention_path,gemm_backend,precision,params,"));
   const std::string md = read_text(dir.str() + "/drift/summary.md");
   INFO(md);
   REQUIRE_THAT(md, Catch::Contains("## BatchNorm statistics drift"));
@@ -140,16 +155,18 @@ TEST_CASE("train.norm_telemetry: BatchNorm drift per evaluation, over training, 
   CHECK_THAT(section, Catch::Contains("| layer | 0 | — | — | — | — |"));
 }
 
-TEST_CASE("train.norm_telemetry is false by default and left out of the resolved config then", "[telemetry][config]") {
+TEST_CASE("train.norm_telemetry is false by default and left out of the resolved config then",
+          "[telemetry][config]") {
   // Adding the key to every config would have renamed every existing trial.
   ScratchDir dir("telemetry_config");
   const Experiment off = load_experiment(dir.file("off.toml", tiny_experiment()));
   CHECK_FALSE(off.trials[0].config.train.norm_telemetry);
   CHECK_THAT(off.trials[0].config_toml, !Catch::Contains("norm_telemetry"));
-  const Experiment off_explicit =
-      load_experiment(dir.file("explicit.toml", tiny_experiment("tiny", "norm_telemetry = false\n")));
+  const Experiment off_explicit = load_experiment(
+      dir.file("explicit.toml", tiny_experiment("tiny", "norm_telemetry = false\n")));
   CHECK(off_explicit.trials[0].id == off.trials[0].id);
-  const Experiment on = load_experiment(dir.file("on.toml", tiny_experiment("tiny", "norm_telemetry = true\n")));
+  const Experiment on =
+      load_experiment(dir.file("on.toml", tiny_experiment("tiny", "norm_telemetry = true\n")));
   CHECK_THAT(on.trials[0].config_toml, Catch::Contains("norm_telemetry = true"));
   CHECK(on.trials[0].id != off.trials[0].id);
 }

@@ -44,7 +44,8 @@ std::string two_decimals(double x) {
 
 // The README example of sacreBLEU 2.x ("Using SacreBLEU from Python"), also
 // test/test_bleu.py's _hyps/_refs.
-const Strings kReadmeHyps = {"The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."};
+const Strings kReadmeHyps = {"The dog bit the man.", "It wasn't surprising.",
+                             "The man had just bitten him."};
 const std::vector<Strings> kReadmeRefStreams = {
     {"The dog bit the man.", "It was not unexpected.", "The man bit him first."},
     {"The dog had bit the man.", "No one was surprised.", "The man had bitten the dog."},
@@ -52,7 +53,8 @@ const std::vector<Strings> kReadmeRefStreams = {
 
 // test/test_sentence_bleu.py: "Example taken from #98".
 const std::string kSentenceRef = "producţia de zahăr brut se exprimă în zahăr alb;";
-const std::string kSentenceSys = "Producția de zahăr primă va fi exprimată în ceea ce privește zahărul alb;";
+const std::string kSentenceSys =
+    "Producția de zahăr primă va fi exprimată în ceea ce privește zahărul alb;";
 
 }  // namespace
 
@@ -71,7 +73,8 @@ TEST_CASE("edit distance: kitten to sitting is 3 and the empty cases are the oth
   CHECK(m::edit_distance(U"same", U"same") == 0);
 }
 
-TEST_CASE("edit distance over token ids and words counts whole tokens", "[text_metrics][edit_distance]") {
+TEST_CASE("edit distance over token ids and words counts whole tokens",
+          "[text_metrics][edit_distance]") {
   using Ids = std::vector<std::int32_t>;
   CHECK(m::edit_distance(Ids{1, 2, 3}, Ids{1, 3}) == 1);     // delete 2
   CHECK(m::edit_distance(Ids{1, 2, 3}, Ids{3, 2, 1}) == 2);  // two substitutions
@@ -92,7 +95,8 @@ TEST_CASE("closest reference: smallest distance wins, ties go to the first liste
   CHECK(best.reference_length == 3);
 
   // "ab" → "abx" is one insertion and "ab" → "zb" one substitution: a tie, so the first.
-  const auto tie = m::closest_reference(std::u32string_view(U"ab"), std::vector<std::u32string>{U"abx", U"zb"});
+  const auto tie =
+      m::closest_reference(std::u32string_view(U"ab"), std::vector<std::u32string>{U"abx", U"zb"});
   CHECK(tie.index == 0);
   CHECK(tie.distance == 1);
   CHECK(tie.reference_length == 3);
@@ -110,7 +114,8 @@ TEST_CASE("closest reference: smallest distance wins, ties go to the first liste
   CHECK_THROWS_AS(m::closest_reference(Strings{"a"}, References{}), std::invalid_argument);
 }
 
-TEST_CASE("UTF-8 decoding yields code points and rejects malformed input", "[text_metrics][unicode]") {
+TEST_CASE("UTF-8 decoding yields code points and rejects malformed input",
+          "[text_metrics][unicode]") {
   CHECK(m::decode_utf8("na\xC3\xAFve") == U"na\u00EFve");  // ï is two bytes, one code point
   CHECK(m::decode_utf8("\xE2\x82\xAC\xF0\x9F\x98\x80") == U"\u20AC\U0001F600");
   CHECK(m::encode_utf8(U"na\u00EFve\U0001F600") == "na\xC3\xAFve\xF0\x9F\x98\x80");
@@ -118,7 +123,9 @@ TEST_CASE("UTF-8 decoding yields code points and rejects malformed input", "[tex
   CHECK_THROWS_AS(m::decode_utf8("\xC0\xAF"), std::invalid_argument);      // overlong '/'
   CHECK_THROWS_AS(m::decode_utf8("\xED\xA0\x80"), std::invalid_argument);  // surrogate
   // Python's str.split(): no-break space (U+00A0) and ideographic space (U+3000) split.
-  CHECK(m::split_whitespace("  a\tb\xC2\xA0" "c\xE3\x80\x80" "d  ") == Strings{"a", "b", "c", "d"});
+  CHECK(m::split_whitespace("  a\tb\xC2\xA0"
+                            "c\xE3\x80\x80"
+                            "d  ") == Strings{"a", "b", "c", "d"});
   CHECK(m::split_whitespace("") == Strings{});
   CHECK(m::strip_whitespace(" \n x y \t") == "x y");
   CHECK(m::rstrip_whitespace(" x \n") == " x");
@@ -126,11 +133,13 @@ TEST_CASE("UTF-8 decoding yields code points and rejects malformed input", "[tex
 
 // ---------------------------------------------------------------- CER / WER
 
-TEST_CASE("WER sums word edits and reference words over the corpus", "[text_metrics][error_rates]") {
+TEST_CASE("WER sums word edits and reference words over the corpus",
+          "[text_metrics][error_rates]") {
   // Sentence 1: "the cat sat on mat" vs "the cat sat on the mat": 1 deletion, 6 words.
   // Sentence 2: "a b c" vs "a x c": 1 substitution, 3 words.
   // Corpus WER = (1 + 1) / (6 + 3) = 2/9 (not the mean of 1/6 and 1/3).
-  const auto wer = m::corpus_wer({"the cat sat on mat", "a b c"}, {{"the cat sat on the mat"}, {"a x c"}});
+  const auto wer =
+      m::corpus_wer({"the cat sat on mat", "a b c"}, {{"the cat sat on the mat"}, {"a x c"}});
   CHECK(wer.edits == 2);
   CHECK(wer.reference_length == 9);
   CHECK(wer.rate == Approx(2.0 / 9.0).epsilon(1e-15));
@@ -215,7 +224,8 @@ TEST_CASE("BLEU defaults reproduce sacreBLEU's README example with two reference
   CHECK(bleu.sys_len == 17);
   CHECK(bleu.ref_len == 18);
   CHECK(bleu.nrefs == "2");
-  CHECK(m::bleu_signature({}, bleu.nrefs) == "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0.0");
+  CHECK(m::bleu_signature({}, bleu.nrefs) ==
+        "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0.0");
   // README.md "JSON output": the one-reference default signature.
   CHECK(m::bleu_signature() == "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0.0");
 }
@@ -263,7 +273,8 @@ TEST_CASE("BLEU: a variable number of references (empty ones dropped) gives nref
   CHECK(bleu.bp == Approx(0.889).margin(0.0005));
   CHECK(bleu.sys_len == 17);
   CHECK(bleu.ref_len == 19);
-  CHECK(m::bleu_signature({}, bleu.nrefs) == "nrefs:var|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0.0");
+  CHECK(m::bleu_signature({}, bleu.nrefs) ==
+        "nrefs:var|case:mixed|eff:no|tok:13a|smooth:exp|version:2.0.0");
   // Metric._cache_references: a sentence with no non-empty reference is an error.
   CHECK_THROWS_AS(m::corpus_bleu({"x"}, {{"", ""}}), std::invalid_argument);
 }
@@ -301,36 +312,43 @@ TEST_CASE("BLEU: sacreBLEU's raw (untokenized, floor-smoothed, effective-order) 
   //   (["this is a fest"], [["this is a test"]], 0.223606797749979)
   const auto opts = raw_options(0.01);
   // Zero matches at every order: 0, whatever the smoothing.
-  CHECK(m::corpus_bleu({"this is a test", "another test"}, {{"ref1"}, {"ref2"}}, opts).score == 0.0);
-  CHECK(m::corpus_bleu({"this is a test"}, {{"this is a test"}}, opts).score == Approx(100.0).margin(1e-6));
+  CHECK(m::corpus_bleu({"this is a test", "another test"}, {{"ref1"}, {"ref2"}}, opts).score ==
+        0.0);
+  CHECK(m::corpus_bleu({"this is a test"}, {{"this is a test"}}, opts).score ==
+        Approx(100.0).margin(1e-6));
   CHECK(m::corpus_bleu({"this is a fest"}, {{"this is a test"}}, opts).score ==
         Approx(22.3606797749979).margin(1e-6));
   // test/test_bleu.py test_effective_order — hypotheses shorter than 4 tokens:
   //   (["test"], [["a test"]], 0.3678794411714425)
   //   (["a test"], [["a test"]], 1.0)
   //   (["a little test"], [["a test"]], 0.03218297948685433)
-  CHECK(m::corpus_bleu({"test"}, {{"a test"}}, opts).score == Approx(36.78794411714425).margin(1e-6));
+  CHECK(m::corpus_bleu({"test"}, {{"a test"}}, opts).score ==
+        Approx(36.78794411714425).margin(1e-6));
   CHECK(m::corpus_bleu({"a test"}, {{"a test"}}, opts).score == Approx(100.0).margin(1e-6));
   CHECK(m::corpus_bleu({"a little test"}, {{"a test"}}, opts).score ==
         Approx(3.218297948685433).margin(1e-6));
 }
 
-TEST_CASE("BLEU: clipped counts and totals of sacreBLEU's statistics case", "[text_metrics][bleu]") {
+TEST_CASE("BLEU: clipped counts and totals of sacreBLEU's statistics case",
+          "[text_metrics][bleu]") {
   // test/test_bleu.py test_statistics: raw_corpus_bleu("am I am a character sequence",
   // "I am a symbol string sequence a a") → counts [4, 2, 1, 0], totals [6, 5, 4, 3].
-  const auto bleu = m::corpus_bleu({"am I am a character sequence"}, {{"I am a symbol string sequence a a"}},
-                                   raw_options(0.01));
+  const auto bleu = m::corpus_bleu({"am I am a character sequence"},
+                                   {{"I am a symbol string sequence a a"}}, raw_options(0.01));
   CHECK(bleu.counts == std::vector<std::size_t>{4, 2, 1, 0});
   CHECK(bleu.totals == std::vector<std::size_t>{6, 5, 4, 3});
   // test/test_bleu.py test_offset (same sentences): floor value 0 → 0; the default
   // floor value (0.1) → 0.1555722182 on the 0-1 scale (EPSILON 1e-8).
   CHECK(m::corpus_bleu({"am I am a character sequence"}, {{"I am a symbol string sequence a a"}},
-                       raw_options(0.0)).score == Approx(0.0).margin(1e-6));
+                       raw_options(0.0))
+            .score == Approx(0.0).margin(1e-6));
   CHECK(m::corpus_bleu({"am I am a character sequence"}, {{"I am a symbol string sequence a a"}},
-                       raw_options(std::nullopt)).score == Approx(15.55722182).margin(1e-6));
+                       raw_options(std::nullopt))
+            .score == Approx(15.55722182).margin(1e-6));
 }
 
-TEST_CASE("BLEU from sufficient statistics, including degenerate ones", "[text_metrics][bleu][edge]") {
+TEST_CASE("BLEU from sufficient statistics, including degenerate ones",
+          "[text_metrics][bleu][edge]") {
   // test/test_bleu.py test_scoring: compute_bleu([9, 7, 5, 3], [10, 8, 6, 4], 11, 11)
   // (its default smooth_method 'none') → 0.8375922397 on the 0-1 scale.
   m::BleuOptions none;
@@ -346,9 +364,9 @@ TEST_CASE("BLEU from sufficient statistics, including degenerate ones", "[text_m
     double floor_value;
   };
   const std::vector<Case> cases = {
-      {{0, 0, 0, 0}, {4, 4, 2, 1}, 0, 1, 0.0},   {{0, 0, 0, 0}, {10, 11, 12, 0}, 14, 10, 0.0},
-      {{0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0.0},   {{6, 5, 4, 0}, {6, 5, 4, 3}, 6, 6, 0.0},
-      {{0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0.1},   {{0, 0, 0, 0}, {0, 0, 0, 0}, 1, 5, 0.01},
+      {{0, 0, 0, 0}, {4, 4, 2, 1}, 0, 1, 0.0}, {{0, 0, 0, 0}, {10, 11, 12, 0}, 14, 10, 0.0},
+      {{0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0.0}, {{6, 5, 4, 0}, {6, 5, 4, 3}, 6, 6, 0.0},
+      {{0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0.1}, {{0, 0, 0, 0}, {0, 0, 0, 0}, 1, 5, 0.01},
   };
   for (const auto& c : cases) {
     m::BleuOptions floor;
@@ -412,12 +430,13 @@ TEST_CASE("sentence BLEU with effective order and each smoothing method (#98 exa
     options.smooth_value = c.value;
     options.tokenizer = c.tok;
     options.effective_order = true;
-    CHECK(m::sentence_bleu(kSentenceSys, {kSentenceRef}, options).score == Approx(c.expected).margin(1e-3));
+    CHECK(m::sentence_bleu(kSentenceSys, {kSentenceRef}, options).score ==
+          Approx(c.expected).margin(1e-3));
   }
   // test_api_sentence_bleu_zero (#141): "this is a cat" vs "okay thanks" is 0.0 for
   // every smoothing method.
-  for (const auto smooth : {m::BleuSmoothing::kExp, m::BleuSmoothing::kNone, m::BleuSmoothing::kFloor,
-                            m::BleuSmoothing::kAddK}) {
+  for (const auto smooth : {m::BleuSmoothing::kExp, m::BleuSmoothing::kNone,
+                            m::BleuSmoothing::kFloor, m::BleuSmoothing::kAddK}) {
     m::BleuOptions options;
     options.smooth_method = smooth;
     options.effective_order = true;
@@ -436,12 +455,14 @@ TEST_CASE("BLEU signature spells the smoothing value and tokenizer like BLEUSign
         "nrefs:3|case:mixed|eff:yes|tok:none|smooth:floor[0.10]|version:2.4.3");
   options.smooth_method = m::BleuSmoothing::kAddK;
   options.smooth_value = 2.0;
-  CHECK(m::bleu_signature(options) == "nrefs:1|case:mixed|eff:yes|tok:none|smooth:add-k[2.00]|version:2.0.0");
+  CHECK(m::bleu_signature(options) ==
+        "nrefs:1|case:mixed|eff:yes|tok:none|smooth:add-k[2.00]|version:2.0.0");
 }
 
 // ---------------------------------------------------------------- chrF
 
-TEST_CASE("chrF default (chrF2) on sacreBLEU's README two-reference example", "[text_metrics][chrf][multi_reference]") {
+TEST_CASE("chrF default (chrF2) on sacreBLEU's README two-reference example",
+          "[text_metrics][chrf][multi_reference]") {
   // README.md (2.0.0) "Using SacreBLEU from Python": chrf.corpus_score(sys, refs) →
   // chrF2 = 59.73 (two references per sentence; printed to 2 decimals).
   const auto chrf = m::corpus_chrf(kReadmeHyps, per_sentence(kReadmeRefStreams));
@@ -450,7 +471,8 @@ TEST_CASE("chrF default (chrF2) on sacreBLEU's README two-reference example", "[
   CHECK(m::chrf_name() == "chrF2");
   // README.md "Using multiple metrics": the default chrF signature (one reference).
   CHECK(m::chrf_signature() == "nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.0.0");
-  CHECK(m::chrf_signature({}, chrf.nrefs) == "nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.0.0");
+  CHECK(m::chrf_signature({}, chrf.nrefs) ==
+        "nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.0.0");
 }
 
 TEST_CASE("chrF with epsilon smoothing and beta 3 matches sacreBLEU's test_chrf cases",
@@ -475,12 +497,17 @@ TEST_CASE("chrF with epsilon smoothing and beta 3 matches sacreBLEU's test_chrf 
       {{"a"}, {"a"}, 16.6667},           // only 1 of 6 orders exists
       {{"a b c"}, {"a b c"}, 50.0},
       {{"a b c"}, {"abc"}, 50.0},  // whitespace is removed
-      {{" risk assessment must be made of those who are qualified and expertise in the sector - these are the scientists ."},
-       {"risk assessment has to be undertaken by those who are qualified and expert in that area - that is the scientists ."},
+      {{" risk assessment must be made of those who are qualified and expertise in the sector - "
+        "these are the scientists ."},
+       {"risk assessment has to be undertaken by those who are qualified and expert in that area - "
+        "that is the scientists ."},
        63.361730},
       {{" Die    Beziehung zwischen  Obama und Netanjahu ist nicht gerade  freundlich. "},
-       {"Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich."}, 64.1302698},
-      {{"Niemand hat die Absicht, eine Mauer zu errichten"}, {"Niemand hat die Absicht, eine Mauer zu errichten"}, 100.0},
+       {"Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich."},
+       64.1302698},
+      {{"Niemand hat die Absicht, eine Mauer zu errichten"},
+       {"Niemand hat die Absicht, eine Mauer zu errichten"},
+       100.0},
   };
   for (const auto& c : cases) {
     References refs;
@@ -499,8 +526,8 @@ TEST_CASE("chrF effective-order averaging (the default) matches test_chrf_eff_or
     double expected;
   };
   const std::vector<Case> cases = {
-      {{"a"}, {"a"}, 100.0},        {{""}, {"reference"}, 0.0}, {{"a b c"}, {"a b c"}, 100.0},
-      {{"a b c"}, {"abc"}, 100.0},  {{""}, {"c"}, 0.0},         {{"a", "b"}, {"a", "c"}, 50.0},
+      {{"a"}, {"a"}, 100.0},       {{""}, {"reference"}, 0.0}, {{"a b c"}, {"a b c"}, 100.0},
+      {{"a b c"}, {"abc"}, 100.0}, {{""}, {"c"}, 0.0},         {{"a", "b"}, {"a", "c"}, 50.0},
       {{"aa"}, {"ab"}, 25.0},
   };
   for (const auto& c : cases) {
@@ -517,14 +544,19 @@ TEST_CASE("chrF keeping whitespace matches test_chrf_keep_whitespace", "[text_me
   m::ChrfOptions options;
   options.beta = 3;
   options.whitespace = true;
-  CHECK(m::corpus_chrf({"Die Beziehung zwischen Obama und Netanjahu ist nicht gerade freundlich."},
-                       {{"Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich."}}, options)
+  CHECK(m::corpus_chrf(
+            {"Die Beziehung zwischen Obama und Netanjahu ist nicht gerade freundlich."},
+            {{"Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich."}},
+            options)
             .score == Approx(67.3481606).margin(1e-4));
-  CHECK(m::corpus_chrf({"risk assessment must be made of those who are qualified and expertise in the sector - these are the scientists ."},
-                       {{"risk assessment has to be undertaken by those who are qualified and expert in that area - that is the scientists ."}},
+  CHECK(m::corpus_chrf({"risk assessment must be made of those who are qualified and expertise in "
+                        "the sector - these are the scientists ."},
+                       {{"risk assessment has to be undertaken by those who are qualified and "
+                         "expert in that area - that is the scientists ."}},
                        options)
             .score == Approx(65.2414427).margin(1e-4));
-  CHECK(m::chrf_signature(options) == "nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:yes|version:2.0.0");
+  CHECK(m::chrf_signature(options) ==
+        "nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:yes|version:2.0.0");
 }
 
 TEST_CASE("sentence chrF2 with epsilon smoothing on Czech sentences (non-ASCII characters)",
@@ -533,14 +565,18 @@ TEST_CASE("sentence chrF2 with epsilon smoothing on Czech sentences (non-ASCII c
   // eps_smoothing=True) with the default beta 2, EPSILON = 1e-4.
   m::ChrfOptions options;
   options.eps_smoothing = true;
-  CHECK(m::sentence_chrf("Co nás nejvíc trápí, protože lékaři si vybírají, kdo bude žít a kdo zemře.",
-                         {"Nejvíce smutní jsme z toho, že musíme rozhodovat o tom, kdo bude žít a kdo zemře."}, options)
+  CHECK(m::sentence_chrf(
+            "Co nás nejvíc trápí, protože lékaři si vybírají, kdo bude žít a kdo zemře.",
+            {"Nejvíce smutní jsme z toho, že musíme rozhodovat o tom, kdo bude žít a kdo zemře."},
+            options)
             .score == Approx(39.14078509).margin(1e-4));
-  CHECK(m::sentence_chrf("Nebo prostě nemají vybavení, které by jim pomohlo, uvedli lékaři.",
-                         {"A někdy nemáme ani potřebný materiál, abychom jim pomohli, popsali lékaři."}, options)
+  CHECK(m::sentence_chrf(
+            "Nebo prostě nemají vybavení, které by jim pomohlo, uvedli lékaři.",
+            {"A někdy nemáme ani potřebný materiál, abychom jim pomohli, popsali lékaři."}, options)
             .score == Approx(31.22557079).margin(1e-4));
   CHECK(m::sentence_chrf("Lapali po dechu, jejich životy skončily dřív, než skutečně začaly.",
-                         {"Lapali po dechu a pak jejich život skončil - dřív, než skutečně mohl začít, připomněli."},
+                         {"Lapali po dechu a pak jejich život skončil - dřív, než skutečně mohl "
+                          "začít, připomněli."},
                          options)
             .score == Approx(57.15704367).margin(1e-4));
 }
@@ -557,8 +593,9 @@ TEST_CASE("chrF and chrF++ against the values HuggingFace's metric card prints f
             .score == Approx(61.576379378113785).margin(1e-9));
   const Strings hyps = {"The relationship between cats and dogs is not exactly friendly.",
                         "a good bookshop is just a genteel black hole that knows how to read."};
-  const References refs = {{"The relationship between dogs and cats is not exactly friendly."},
-                           {"A good bookshop is just a genteel Black Hole that knows how to read."}};
+  const References refs = {
+      {"The relationship between dogs and cats is not exactly friendly."},
+      {"A good bookshop is just a genteel Black Hole that knows how to read."}};
   CHECK(m::corpus_chrf(hyps, refs).score == Approx(84.64214891738334).margin(1e-9));
   m::ChrfOptions plus_plus;
   plus_plus.word_order = 2;
@@ -567,7 +604,8 @@ TEST_CASE("chrF and chrF++ against the values HuggingFace's metric card prints f
   CHECK(chrfpp.statistics.size() == 3 * 8);
   // README.md "Using multiple metrics" with --chrf-word-order 2: chrF2++ and nw:2.
   CHECK(m::chrf_name(plus_plus) == "chrF2++");
-  CHECK(m::chrf_signature(plus_plus) == "nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.0.0");
+  CHECK(m::chrf_signature(plus_plus) ==
+        "nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.0.0");
 }
 
 TEST_CASE("chrF with several references keeps the statistics of the best-scoring one",
@@ -584,7 +622,8 @@ TEST_CASE("chrF with several references keeps the statistics of the best-scoring
   CHECK(m::corpus_chrf({"ab"}, {{"ab", "cd"}}, unigram).score == Approx(100.0));
   // Tie: "ab" vs "ax" and vs "xb" are both [2, 2, 1] → the first listed is kept (the
   // statistics are equal, so only the choice rule is visible through them).
-  CHECK(m::corpus_chrf({"ab"}, {{"ax", "xb"}}, unigram).statistics == std::vector<std::size_t>{2, 2, 1});
+  CHECK(m::corpus_chrf({"ab"}, {{"ax", "xb"}}, unigram).statistics ==
+        std::vector<std::size_t>{2, 2, 1});
   // Empty references are dropped before choosing; an all-empty sentence is an error.
   CHECK(m::corpus_chrf({"ab"}, {{"", "ab"}}, unigram).nrefs == "1");
   CHECK_THROWS_AS(m::corpus_chrf({"ab"}, {{""}}, unigram), std::invalid_argument);

@@ -40,14 +40,21 @@ TEST_CASE("floats are written in the shortest text that reads back as the same d
   // Every finite double of 200,000 random bit patterns, and the extremes, reads back
   // bit for bit.
   Generator g(11);
-  std::vector<double> values = {std::numeric_limits<double>::min(), std::numeric_limits<double>::denorm_min(),
-                                std::numeric_limits<double>::max(), 1e22, 1e23, 5e-324, 0.30000000000000004};
+  std::vector<double> values = {std::numeric_limits<double>::min(),
+                                std::numeric_limits<double>::denorm_min(),
+                                std::numeric_limits<double>::max(),
+                                1e22,
+                                1e23,
+                                5e-324,
+                                0.30000000000000004};
   while (values.size() < 200000) {
     double v = std::bit_cast<double>(g.next_u64());
     if (std::isfinite(v)) values.push_back(v);
   }
   std::size_t wrong = 0;
-  for (double v : values) wrong += std::bit_cast<std::uint64_t>(read_back(shortest_float_text(v))) != std::bit_cast<std::uint64_t>(v);
+  for (double v : values)
+    wrong += std::bit_cast<std::uint64_t>(read_back(shortest_float_text(v))) !=
+             std::bit_cast<std::uint64_t>(v);
   CHECK(wrong == 0);
 }
 
@@ -73,7 +80,8 @@ TEST_CASE("a written document reads back as the table it was written from", "[to
 
 TEST_CASE("a trial's resolved config.toml writes floats as they were given", "[toml]") {
   ScratchDir dir("toml_writer");
-  const std::string file = dir.file("exp.toml", tiny_experiment("floats", "clip_grad_norm = 0.7\nlabel_smoothing = 0.1\n"));
+  const std::string file = dir.file(
+      "exp.toml", tiny_experiment("floats", "clip_grad_norm = 0.7\nlabel_smoothing = 0.1\n"));
   Experiment e = load_experiment(file);
   REQUIRE(e.trials.size() == 1);
   const std::string& config = e.trials[0].config_toml;

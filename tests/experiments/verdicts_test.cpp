@@ -36,15 +36,19 @@ Comparison around(double mean, double spread) {
   return paired_with(d);
 }
 
-ClaimVerdict alone(const Comparison& c, const std::string& expect, bool higher_is_better, double margin) {
-  return decide_family({claim_tests(c, expectation_from(expect), higher_is_better, margin)}).front().verdict;
+ClaimVerdict alone(const Comparison& c, const std::string& expect, bool higher_is_better,
+                   double margin) {
+  return decide_family({claim_tests(c, expectation_from(expect), higher_is_better, margin)})
+      .front()
+      .verdict;
 }
 
 }  // namespace
 
 // Protects the rule table itself: a verdict is a function of the statistics and the
 // expectation, by the standard rules.
-TEST_CASE("verdicts: every expectation against every finding, on an accuracy with margin 0.05", "[stats]") {
+TEST_CASE("verdicts: every expectation against every finding, on an accuracy with margin 0.05",
+          "[stats]") {
   const std::map<std::string, Comparison> found{
       {"clearly better", around(+0.1, 0.01)},
       {"clearly worse", around(-0.1, 0.01)},
@@ -55,12 +59,17 @@ TEST_CASE("verdicts: every expectation against every finding, on an accuracy wit
   REQUIRE(found.at("slightly better").p_value < 0.001);
   const auto A = ClaimVerdict::agrees, D = ClaimVerdict::disagrees, I = ClaimVerdict::inconclusive;
   const std::map<std::string, std::map<std::string, ClaimVerdict>> table{
-      {"better", {{"clearly better", A}, {"clearly worse", D}, {"slightly better", A}, {"noise", I}}},
-      {"worse", {{"clearly better", D}, {"clearly worse", A}, {"slightly better", D}, {"noise", I}}},
+      {"better",
+       {{"clearly better", A}, {"clearly worse", D}, {"slightly better", A}, {"noise", I}}},
+      {"worse",
+       {{"clearly better", D}, {"clearly worse", A}, {"slightly better", D}, {"noise", I}}},
       // Significant yet inside the margin: equivalence agrees (it used to disagree).
-      {"equivalent", {{"clearly better", D}, {"clearly worse", D}, {"slightly better", A}, {"noise", I}}},
-      {"not_worse", {{"clearly better", A}, {"clearly worse", D}, {"slightly better", A}, {"noise", I}}},
-      {"not_better", {{"clearly better", D}, {"clearly worse", A}, {"slightly better", A}, {"noise", I}}},
+      {"equivalent",
+       {{"clearly better", D}, {"clearly worse", D}, {"slightly better", A}, {"noise", I}}},
+      {"not_worse",
+       {{"clearly better", A}, {"clearly worse", D}, {"slightly better", A}, {"noise", I}}},
+      {"not_better",
+       {{"clearly better", D}, {"clearly worse", A}, {"slightly better", A}, {"noise", I}}},
   };
   for (const auto& [expect, by_finding] : table)
     for (const auto& [finding, verdict] : by_finding) {
@@ -71,7 +80,8 @@ TEST_CASE("verdicts: every expectation against every finding, on an accuracy wit
 
 // Protects the two cases the old rules printed as "disagrees": an interval that
 // straddles the margin has shown neither side of it.
-TEST_CASE("verdicts: an interval straddling the margin is inconclusive, not a disagreement", "[stats]") {
+TEST_CASE("verdicts: an interval straddling the margin is inconclusive, not a disagreement",
+          "[stats]") {
   // A bpc difference of +0.025 over 5 seeds with 95% interval ≈ [0.006, 0.044]
   // (Reformer's normalised keys): significant, so the old rule said "disagrees" to
   // "equivalent within ±0.03"; the harm may lie either side of 0.03.
@@ -121,7 +131,8 @@ TEST_CASE("verdicts: a claim over several points is an intersection-union test",
   CHECK(contradicted.disagree == Approx(2 * opposite.disagree));  // Bonferroni over the 2 points
   CHECK(decide_family({contradicted}).front().verdict == ClaimVerdict::disagrees);
   // A point without a test makes the claim unable to agree.
-  CHECK(decide_family({combine_parts({strong, ClaimTests{}})}).front().verdict == ClaimVerdict::inconclusive);
+  CHECK(decide_family({combine_parts({strong, ClaimTests{}})}).front().verdict ==
+        ClaimVerdict::inconclusive);
   CHECK(decide_family({combine_parts({})}).front().verdict == ClaimVerdict::inconclusive);
 }
 
@@ -156,7 +167,8 @@ TEST_CASE("verdicts: equal differences in every seed give no test and say why", 
   CHECK_THAT(word, !Catch::Contains("±0"));
   CHECK(alone(same, "better", true, 0) == ClaimVerdict::inconclusive);
   const Comparison equal = paired_with({0.0, 0.0, 0.0});
-  CHECK_THAT(exploratory_verdict(equal, true, 0.01), Catch::StartsWith("inconclusive: ") && !Catch::Contains("±0"));
+  CHECK_THAT(exploratory_verdict(equal, true, 0.01),
+             Catch::StartsWith("inconclusive: ") && !Catch::Contains("±0"));
   // Welch with one constant score per point: no test either.
   const std::vector<double> x{0.5, 0.5}, y{0.4, 0.4, 0.4};
   CHECK_THAT(welch_t(x, y).no_test, Catch::Contains("each point gave one score on every seed"));
@@ -175,14 +187,17 @@ TEST_CASE("verdicts: a verdict the permutation test cannot support rests on norm
   // Ten clearly positive differences: the sign-flip test agrees (p = 1/1024).
   const Comparison ten = around(+0.1, 0.01);
   CHECK(permutation_p(ten, 0, true) == Approx(1.0 / 1024));
-  CHECK_FALSE(decide_family({claim_tests(ten, Expectation::better, true, 0)}).front().rests_on_normality);
+  CHECK_FALSE(
+      decide_family({claim_tests(ten, Expectation::better, true, 0)}).front().rests_on_normality);
   CHECK(exploratory_verdict(ten, true, std::nullopt) == "better");
 }
 
 // Protects exploratory rows: a margin adds equivalence, which a significant but small
 // difference can have too.
-TEST_CASE("verdicts: exploratory rows say better, worse, equivalent or what could not be detected", "[stats]") {
+TEST_CASE("verdicts: exploratory rows say better, worse, equivalent or what could not be detected",
+          "[stats]") {
   CHECK(exploratory_verdict(around(+0.02, 0.005), true, 0.05) == "better, within ±0.05");
   CHECK(exploratory_verdict(around(0.0, 0.005), true, 0.05) == "equivalent within ±0.05");
-  CHECK_THAT(exploratory_verdict(around(0.01, 0.15), true, 0.05), Catch::StartsWith("no detectable difference (±0."));
+  CHECK_THAT(exploratory_verdict(around(0.01, 0.15), true, 0.05),
+             Catch::StartsWith("no detectable difference (±0."));
 }

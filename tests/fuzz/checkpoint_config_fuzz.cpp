@@ -26,11 +26,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string config(reinterpret_cast<const char*>(data), size);
   // The checkpoint's bytes, built here rather than by write_safetensors, whose fsync
   // would take most of each execution's time.
-  const nlohmann::json header = {{"__metadata__",
-                                  {{"format", nn::kCheckpointFormat},
-                                   {"format_version", nn::kCheckpointFormatVersion},
-                                   {"config", config}}},
-                                 {"x", {{"dtype", "F32"}, {"shape", {1}}, {"data_offsets", {0, 4}}}}};
+  const nlohmann::json header = {
+      {"__metadata__",
+       {{"format", nn::kCheckpointFormat},
+        {"format_version", nn::kCheckpointFormatVersion},
+        {"config", config}}},
+      {"x", {{"dtype", "F32"}, {"shape", {1}}, {"data_offsets", {0, 4}}}}};
   std::string text;
   try {
     text = header.dump();
@@ -38,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;  // text JSON cannot hold (not UTF-8): no checkpoint can carry it
   }
   std::string bytes(8, '\0');
-  for (int i = 0; i < 8; ++i) bytes[std::size_t(i)] = char((std::uint64_t(text.size()) >> (8 * i)) & 0xff);
+  for (int i = 0; i < 8; ++i)
+    bytes[std::size_t(i)] = char((std::uint64_t(text.size()) >> (8 * i)) & 0xff);
   bytes += text + std::string(4, '\0');
   const std::string path = fuzz::write_scratch_file("input.safetensors", bytes);
   bool accepted = false;
@@ -46,7 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     experiments::read_trained_trial_config(path, fuzz::scratch_dir().string());
     accepted = true;
   } catch (const std::invalid_argument& e) {
-    require(std::string(e.what()).rfind(path, 0) == 0, "the error starts with the checkpoint's path");
+    require(std::string(e.what()).rfind(path, 0) == 0,
+            "the error starts with the checkpoint's path");
   } catch (const experiments::ConfigError& e) {
     require(std::string(e.what()).rfind(path, 0) == 0, "the config's problems name the checkpoint");
   }

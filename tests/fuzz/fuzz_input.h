@@ -9,9 +9,9 @@
 // libFuzzer reports it as a crash with the input that caused it.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -31,7 +31,8 @@ inline const std::filesystem::path& scratch_dir() {
       std::filesystem::remove_all(path);
       std::filesystem::create_directories(path);
     } else {
-      std::string pattern = (std::filesystem::temp_directory_path() / "ablate-fuzz-XXXXXX").string();
+      std::string pattern =
+          (std::filesystem::temp_directory_path() / "ablate-fuzz-XXXXXX").string();
       if (!mkdtemp(pattern.data())) std::abort();
       path = pattern;
     }

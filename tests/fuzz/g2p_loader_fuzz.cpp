@@ -41,6 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::require_ids_within(b.tgt_out, task->target_vocab(), "ids lie in the vocabulary");
     examples += b.src.shape()[0];
   }
-  require(std::int64_t(task->references(Split::validation).size()) == examples, "every held-out word has references");
+  require(std::int64_t(task->references(Split::validation).size()) == examples,
+          "every held-out word has references");
   return 0;
 }

@@ -23,9 +23,12 @@ bool valid_text(const std::string& s) {
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char b = static_cast<unsigned char>(s[i]);
     if (b == 0 || b == '\n') return false;
-    if (b < 0x80) ++i;
-    else if (const std::size_t n = utf8_sequence_length(s, i)) i += n;
-    else return false;
+    if (b < 0x80)
+      ++i;
+    else if (const std::size_t n = utf8_sequence_length(s, i))
+      i += n;
+    else
+      return false;
   }
   return true;
 }

@@ -48,7 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i < file.tensors.size(); ++i) {
     require(again.tensors[i].first == file.tensors[i].first, "names survive in order");
     if (!same_tensor(again.tensors[i].second, file.tensors[i].second))
-      std::fprintf(stderr, "tensor '%s' differs after a round trip\n", file.tensors[i].first.c_str());
+      std::fprintf(stderr, "tensor '%s' differs after a round trip\n",
+                   file.tensors[i].first.c_str());
     require(same_tensor(again.tensors[i].second, file.tensors[i].second),
             "dtype, shape and bytes survive a round trip");
   }
@@ -57,7 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Generator gen(0);
   nn::Linear model(2, 3, /*bias=*/true, gen);
   nn::Checkpoint loaded;
-  if (!fuzz::rejected_naming(path, [&] { loaded = nn::load_checkpoint(model, path, /*strict=*/false); }))
-    require(loaded.file.tensors.size() == file.tensors.size(), "the loader reads what the reader reads");
+  if (!fuzz::rejected_naming(path,
+                             [&] { loaded = nn::load_checkpoint(model, path, /*strict=*/false); }))
+    require(loaded.file.tensors.size() == file.tensors.size(),
+            "the loader reads what the reader reads");
   return 0;
 }

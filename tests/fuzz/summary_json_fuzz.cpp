@@ -5,6 +5,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   ablate::fuzz::read_run_with("trials/0123456789abcdef/summary.json", data, size);
-  (void)ablate::experiments::trial_finished((ablate::fuzz::scratch_dir() / "run/trials/0123456789abcdef").string());
+  (void)ablate::experiments::trial_finished(
+      (ablate::fuzz::scratch_dir() / "run/trials/0123456789abcdef").string());
   return 0;
 }

@@ -10,7 +10,8 @@ namespace ablate::fuzz {
 
 inline void require_bounded_message(const std::string& message) {
   require(message.size() <= 1024, "the message is at most 1 KiB");
-  for (unsigned char c : message) require(c >= 0x20 && c != 0x7F, "the message has no control bytes");
+  for (unsigned char c : message)
+    require(c >= 0x20 && c != 0x7F, "the message has no control bytes");
 }
 
 // Runs `load` as rejected_naming does, and requires a rejection's message to be bounded.

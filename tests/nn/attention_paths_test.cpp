@@ -11,22 +11,21 @@
 
 #include "nn/attention/multi_head_attention.h"
 #include "nn/registry_listing.h"
-#include "tests/nn/small_transformer.h"
 #include "tests/fresh_tape.h"
+#include "tests/nn/small_transformer.h"
 
 using namespace ablate;
 using namespace ablate::nn;
 
 namespace {
 
-
 struct Result {
   Tensor output, input_grad;
   std::vector<Tensor> parameter_grads;
 };
 
-Result run(MultiHeadAttention& mha, PositionEncoding* positions, const Tensor& xq, const Tensor& xkv,
-           const Tensor& mask, bool causal, bool fused) {
+Result run(MultiHeadAttention& mha, PositionEncoding* positions, const Tensor& xq,
+           const Tensor& xkv, const Tensor& mask, bool causal, bool fused) {
   ablate_tests::FreshTape f;
   mha.allow_fused_path(fused);
   mha.zero_grad();
@@ -49,21 +48,24 @@ double max_difference(const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-TEST_CASE("fused and general attention agree for every Q/K x scale x positions combination", "[attention]") {
+TEST_CASE("fused and general attention agree for every Q/K x scale x positions combination",
+          "[attention]") {
   int combinations = 0, fused_taken = 0;
   for (const std::string& qk : query_key_registry().names())
     for (const std::string& scale : score_scale_registry().names())
       for (const std::string& position : position_registry().names())
         for (bool self : {true, false}) {
           if (!self && qk == "shared") continue;  // shared Q/K is self-attention only
-          INFO("qk=" << qk << " scale=" << scale << " positions=" << position << (self ? " self" : " cross"));
+          INFO("qk=" << qk << " scale=" << scale << " positions=" << position
+                     << (self ? " self" : " cross"));
           Generator g(7);
           AttentionConfig a;
           a.qk = {qk};
           a.scale = {scale};
           MultiHeadAttention mha(a, testing::build_context(8, 2, g, DType::f64), self);
           mha.to(DType::f64);
-          std::unique_ptr<PositionEncoding> positions = position_registry().create(position, {}, testing::build_context(8, 2, g, DType::f64));
+          std::unique_ptr<PositionEncoding> positions =
+              position_registry().create(position, {}, testing::build_context(8, 2, g, DType::f64));
           positions->to(DType::f64);
           Generator data(11);
           const std::int64_t tq = 5, tk = self ? 5 : 4;
@@ -76,7 +78,8 @@ TEST_CASE("fused and general attention agree for every Q/K x scale x positions c
             const AttentionPathRecord before = mha.path_record();
             Result fused = run(mha, positions.get(), xq, xkv, mask, causal, true);
             const bool took_fused = mha.path_record().fused == before.fused + 1;
-            CHECK(mha.path_record().fused + mha.path_record().general == before.fused + before.general + 1);
+            CHECK(mha.path_record().fused + mha.path_record().general ==
+                  before.fused + before.general + 1);
             fused_taken += took_fused;
             Result general = run(mha, positions.get(), xq, xkv, mask, causal, false);
             CHECK(mha.path_record().general == before.general + 1 + !took_fused);
@@ -89,13 +92,20 @@ TEST_CASE("fused and general attention agree for every Q/K x scale x positions c
           // The fused path was taken exactly where it can be: a constant scale and a
           // scheme declared to act outside attention; elsewhere the record says why not
           // (the first reason: here the scale's, or the positions').
-          const bool constant_scale = score_scale_registry().create(scale, {}, testing::build_context(8, 2, g, DType::f64))->constant_factor().has_value();
+          const bool constant_scale =
+              score_scale_registry()
+                  .create(scale, {}, testing::build_context(8, 2, g, DType::f64))
+                  ->constant_factor()
+                  .has_value();
           const bool fusable = constant_scale && !positions->acts_in_attention();
           CHECK((mha.path_record().fused > 0) == fusable);
           const std::string why = mha.path_record().why_not_fused;
-          if (!constant_scale) CHECK(why == "the score scale is not a fixed factor (it is learned)");
-          else if (!fusable) CHECK_THAT(why, Catch::StartsWith("the positions "));
-          else CHECK(why == "the fused path is switched off (allow_fused_path(false))");
+          if (!constant_scale)
+            CHECK(why == "the score scale is not a fixed factor (it is learned)");
+          else if (!fusable)
+            CHECK_THAT(why, Catch::StartsWith("the positions "));
+          else
+            CHECK(why == "the fused path is switched off (allow_fused_path(false))");
         }
   CHECK(combinations > 0);
   CHECK(fused_taken > 0);  // the comparison covered the fused op, not only the general path twice
@@ -124,7 +134,8 @@ TEST_CASE("a position scheme is asked only for the action it declares", "[attent
   }
 }
 
-TEST_CASE("attention dropout takes the general path while training, and the record says why", "[attention]") {
+TEST_CASE("attention dropout takes the general path while training, and the record says why",
+          "[attention]") {
   ablate_tests::FreshTape f;
   Generator g(1), dropout_rng(5);
   AttentionConfig a;

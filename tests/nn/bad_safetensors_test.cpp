@@ -6,11 +6,11 @@
 // and 9): a strict load throws the fragment with the path and changes nothing.
 #include <catch2/catch.hpp>
 
-#include "tests/build_paths.h"
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include "tests/build_paths.h"
 
 #include "nn/checkpoint.h"
 #include "nn/safetensors.h"
@@ -35,9 +35,11 @@ std::vector<std::string> state_bytes(const Module& m) {
 
 }  // namespace
 
-TEST_CASE("every safetensors case of the bad-input catalogue throws its message with the path", "[checkpoint]") {
+TEST_CASE("every safetensors case of the bad-input catalogue throws its message with the path",
+          "[checkpoint]") {
   int cases = 0, checkpoints = 0;
-  for (const auto& entry : fs::directory_iterator(std::string(ABLATE_TEST_DATA_DIR) + "/bad_inputs")) {
+  for (const auto& entry :
+       fs::directory_iterator(std::string(ABLATE_TEST_DATA_DIR) + "/bad_inputs")) {
     if (entry.path().extension() != ".safetensors") continue;
     ++cases;
     std::string path = entry.path().string();

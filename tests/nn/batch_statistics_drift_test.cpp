@@ -18,12 +18,17 @@ using Catch::Detail::Approx;
 namespace {
 
 std::unique_ptr<Norm> batch_norm_module(Generator& g, std::int64_t d, double momentum) {
-  return norm_registry().create("batch", {{"momentum", momentum}}, testing::build_context(d, 1, g, DType::f64));
+  return norm_registry().create("batch", {{"momentum", momentum}},
+                                testing::build_context(d, 1, g, DType::f64));
 }
 
 // Two real tokens (1, 2) and (3, 4), and a padding token BatchNorm's statistics skip.
-Tensor tokens() { return Tensor::from_data({1, 3, 2}, std::vector<double>{1, 2, 3, 4, 1000, 1000}, DType::f64); }
-Tensor mask() { return Tensor::from_data({1, 3}, std::vector<double>{1, 1, 0}, DType::b8); }
+Tensor tokens() {
+  return Tensor::from_data({1, 3, 2}, std::vector<double>{1, 2, 3, 4, 1000, 1000}, DType::f64);
+}
+Tensor mask() {
+  return Tensor::from_data({1, 3}, std::vector<double>{1, 1, 0}, DType::b8);
+}
 
 }  // namespace
 
@@ -31,13 +36,16 @@ TEST_CASE("batch_norm reports the batch statistics it normalised with") {
   ablate_tests::FreshTape f;
   Tensor running_mean = Tensor::zeros({2}, DType::f64), running_var = Tensor::ones({2}, DType::f64);
   BatchStatistics s;
-  batch_norm(constant(tokens()), mask().reshaped({3}), Var(), Var(), running_mean, running_var, true, 0.1, 1e-5, &s);
+  batch_norm(constant(tokens()), mask().reshaped({3}), Var(), Var(), running_mean, running_var,
+             true, 0.1, 1e-5, &s);
   CHECK(s.rows == 2);
   CHECK(s.mean == std::vector<double>{2, 3});
   CHECK(s.variance == std::vector<double>{1, 1});  // biased: what the tokens were normalised with
 }
 
-TEST_CASE("BatchNorm drift: (1/d)·‖μ_B − μ‖ and (1/d)·‖σ²_B − σ²‖ against the running statistics before the update") {
+TEST_CASE(
+    "BatchNorm drift: (1/d)·‖μ_B − μ‖ and (1/d)·‖σ²_B − σ²‖ against the running statistics before "
+    "the update") {
   ablate_tests::FreshTape f;
   Generator g(3);
   auto bn = batch_norm_module(g, 2, 0.1);
@@ -87,7 +95,9 @@ TEST_CASE("BatchNorm drift: the same batch again is (1 − momentum) times as fa
   }
 }
 
-TEST_CASE("BatchNorm drift on noisy batches: large while the running statistics catch up, then only the noise") {
+TEST_CASE(
+    "BatchNorm drift on noisy batches: large while the running statistics catch up, then only the "
+    "noise") {
   ablate_tests::FreshTape f;
   Generator g(5);
   const std::int64_t d = 4, rows = 64;
@@ -98,7 +108,8 @@ TEST_CASE("BatchNorm drift on noisy batches: large while the running statistics 
   std::vector<StatisticsDistance> per_step;
   for (int step = 0; step < 200; ++step) {
     std::vector<double> x(std::size_t(rows * d));
-    for (double& v : x) v = 5.0 + 2.0 * data.normal();  // mean 5, variance 4: far from the initial (0, 1)
+    for (double& v : x)
+      v = 5.0 + 2.0 * data.normal();  // mean 5, variance 4: far from the initial (0, 1)
     bn->forward(constant(Tensor::from_data({1, rows, d}, x, DType::f64)), Tensor());
     per_step.push_back(drift->interval.average());
     drift->interval = {};

@@ -26,7 +26,8 @@ namespace {
 // The names of the files in a test's scratch directory, sorted.
 std::vector<std::string> listing(const ScratchDir& dir) {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(dir.path()))
+    names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -100,7 +101,8 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 
 }  // namespace
 
-TEST_CASE("a checkpoint round trip restores every parameter and buffer bit for bit", "[checkpoint]") {
+TEST_CASE("a checkpoint round trip restores every parameter and buffer bit for bit",
+          "[checkpoint]") {
   ScratchDir tmp("checkpoint");
   const std::string path = tmp.path_of("model.safetensors");
   Seq2SeqTransformer a(small_config(), kVocab, 1);
@@ -164,10 +166,12 @@ TEST_CASE("f32, f64, i32 and b8 tensors of rank 0 to 4 round trip bit for bit", 
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::pair<std::string, Tensor>> tensors = {
-      {"f64", Tensor::from_data({2, 3}, std::vector<double>{-0.0, 1e-310, inf, -inf, nan, 0.1}, DType::f64)},
+      {"f64", Tensor::from_data({2, 3}, std::vector<double>{-0.0, 1e-310, inf, -inf, nan, 0.1},
+                                DType::f64)},
       {"f32", Tensor::from_data({3}, std::vector<float>{-0.0f, 1e-40f, 3.5f})},
-      {"i32", Tensor::from_data({2, 2}, std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::min(), -1, 0,
-                                                                    std::numeric_limits<std::int32_t>::max()})},
+      {"i32", Tensor::from_data(
+                  {2, 2}, std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::min(), -1, 0,
+                                                    std::numeric_limits<std::int32_t>::max()})},
       {"b8", Tensor::from_data({2, 1, 2, 1}, std::vector<double>{1, 0, 0, 1}, DType::b8)},
       {"scalar", Tensor::from_data({}, std::vector<double>{7.0}, DType::f64)},
       {"empty", Tensor::zeros({0, 3}, DType::i32)},
@@ -206,8 +210,10 @@ TEST_CASE("load reports missing, unexpected and mis-shaped keys by name", "[chec
     CHECK(contains(ck.report.missing, "encoder.layers.1.linear1.weight"));
     CHECK(contains(ck.report.missing, "encoder.layers.1.norm1.running_mean"));
     CHECK(ck.report.unexpected.empty());
-    CHECK(contains(ck.report.mismatched, "encoder.layers.0.linear1.weight: file F32 [16, 8], model F32 [24, 8]"));
-    CHECK(contains(ck.report.mismatched, "decoder.layers.0.linear2.weight: file F32 [8, 16], model F32 [8, 24]"));
+    CHECK(contains(ck.report.mismatched,
+                   "encoder.layers.0.linear1.weight: file F32 [16, 8], model F32 [24, 8]"));
+    CHECK(contains(ck.report.mismatched,
+                   "decoder.layers.0.linear2.weight: file F32 [8, 16], model F32 [8, 24]"));
     const std::string text = ck.report.str();
     for (const auto& k : ck.report.missing) CHECK_THAT(text, Contains(k));
     for (const auto& k : ck.report.mismatched) CHECK_THAT(text, Contains(k));
@@ -227,7 +233,8 @@ TEST_CASE("load reports missing, unexpected and mis-shaped keys by name", "[chec
     wide.to(DType::f64);
     Checkpoint ck = load_checkpoint(wide, small_path, /*strict=*/false);
     CHECK(contains(ck.report.mismatched, "output.weight: file F32 [9, 8], model F64 [9, 8]"));
-    CHECK(contains(ck.report.mismatched, "encoder.layers.0.norm1.running_mean: file F32 [8], model F64 [8]"));
+    CHECK(contains(ck.report.mismatched,
+                   "encoder.layers.0.norm1.running_mean: file F32 [8], model F64 [8]"));
     CHECK(ck.report.missing.empty());
     CHECK(ck.report.unexpected.empty());
   }
@@ -241,10 +248,11 @@ TEST_CASE("a strict load of a file that does not fit throws and changes nothing"
   Seq2SeqTransformer big(small_config(24, 2), kVocab, 2);
   scramble_buffers(big, 5.0);
   auto before = snapshot(big);
-  CHECK_THROWS_WITH(load_checkpoint(big, path),
-                    StartsWith(path + ": checkpoint does not fit the model:\n") &&
-                        Contains("encoder.layers.1.linear1.weight") &&
-                        Contains("encoder.layers.0.linear1.weight: file F32 [16, 8], model F32 [24, 8]"));
+  CHECK_THROWS_WITH(
+      load_checkpoint(big, path),
+      StartsWith(path + ": checkpoint does not fit the model:\n") &&
+          Contains("encoder.layers.1.linear1.weight") &&
+          Contains("encoder.layers.0.linear1.weight: file F32 [16, 8], model F32 [24, 8]"));
   CHECK(same_state(before, snapshot(big)));  // even the keys that fit were not copied
 }
 
@@ -342,7 +350,8 @@ TEST_CASE("corrupt files throw with the path in the message and never crash", "[
   }
   SECTION("a long name is echoed cut, with its size") {
     const std::string name(100000, 'n');
-    write_raw(path, "{\"" + name + R"(": {"dtype": "F16", "shape": [1], "data_offsets": [0, 2]}})", "");
+    write_raw(path, "{\"" + name + R"(": {"dtype": "F16", "shape": [1], "data_offsets": [0, 2]}})",
+              "");
     CHECK_THROWS_WITH(read_safetensors(path), Contains("(100000 bytes in all)") && !Contains(name));
   }
   SECTION("no file at all, or a directory") {
@@ -356,8 +365,9 @@ TEST_CASE("a failed write throws and leaves no temp file and no damage", "[check
   ScratchDir tmp("checkpoint");
   SECTION("a directory that does not exist") {
     const std::string path = tmp.path_of("no/such/dir/model.safetensors");
-    CHECK_THROWS_WITH(write_safetensors(path, {{"x", Tensor::ones({2})}}, {}),
-                      StartsWith(path + ": cannot create") && Contains("No such file or directory"));
+    CHECK_THROWS_WITH(
+        write_safetensors(path, {{"x", Tensor::ones({2})}}, {}),
+        StartsWith(path + ": cannot create") && Contains("No such file or directory"));
     CHECK(listing(tmp).empty());
   }
   SECTION("a rename that fails removes the finished temp file") {
@@ -371,8 +381,10 @@ TEST_CASE("a failed write throws and leaves no temp file and no damage", "[check
     const std::string path = tmp.path_of("model.safetensors");
     write_safetensors(path, {{"x", Tensor::ones({2})}}, {});
     const std::string before = read_bytes(path);
-    CHECK_THROWS_WITH(write_safetensors(path, {{"y", Tensor()}}, {}), StartsWith(path + ": tensor 'y' is undefined"));
-    CHECK_THROWS_WITH(write_safetensors(path, {{"__metadata__", Tensor::ones({1})}}, {}), StartsWith(path));
+    CHECK_THROWS_WITH(write_safetensors(path, {{"y", Tensor()}}, {}),
+                      StartsWith(path + ": tensor 'y' is undefined"));
+    CHECK_THROWS_WITH(write_safetensors(path, {{"__metadata__", Tensor::ones({1})}}, {}),
+                      StartsWith(path));
     CHECK(read_bytes(path) == before);
     CHECK(listing(tmp) == std::vector<std::string>{"model.safetensors"});
   }
@@ -434,6 +446,7 @@ TEST_CASE("an independent JSON reader understands the checkpoint's header", "[ch
   std::size_t covered = 0;
   for (const auto& [key, value] : header.items())
     if (key != "__metadata__")
-      covered += value.at("data_offsets").at(1).get<std::size_t>() - value.at("data_offsets").at(0).get<std::size_t>();
+      covered += value.at("data_offsets").at(1).get<std::size_t>() -
+                 value.at("data_offsets").at(0).get<std::size_t>();
   CHECK(covered == data.size());
 }

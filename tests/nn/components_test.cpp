@@ -3,10 +3,10 @@
 // listing, greedy decoding.
 #include <catch2/catch.hpp>
 
-#include "tests/nn/small_transformer.h"
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include "tests/nn/small_transformer.h"
 
 #include "autograd/gradcheck.h"
 #include "nn/attention/multi_head_attention.h"
@@ -25,7 +25,9 @@ using Catch::Detail::Approx;
 using Fresh = ablate_tests::FreshTape;
 
 namespace {
-Tensor ids(Shape s, std::vector<std::int32_t> v) { return Tensor::from_data(s, v); }
+Tensor ids(Shape s, std::vector<std::int32_t> v) {
+  return Tensor::from_data(s, v);
+}
 }  // namespace
 
 TEST_CASE("embedding: padding row starts at zero and gets no gradient, sqrt(d) scaling") {
@@ -149,7 +151,8 @@ TEST_CASE("telemetry of uniform attention: entropy log(T), max probability 1/T")
   a.output_projection = false;
   a.telemetry = true;
   MultiHeadAttention mha(a, testing::build_context(4, 2, g), true);
-  mha.forward(constant(Tensor::zeros({2, 5, 4})), constant(Tensor::zeros({2, 5, 4})), Tensor(), false);
+  mha.forward(constant(Tensor::zeros({2, 5, 4})), constant(Tensor::zeros({2, 5, 4})), Tensor(),
+              false);
   CHECK(mha.telemetry().rows == 10);
   CHECK(mha.telemetry().mean_entropy()[1] == Approx(std::log(5.0)).epsilon(1e-5));
   CHECK(mha.telemetry().mean_max_prob()[0] == Approx(0.2).epsilon(1e-5));
@@ -176,22 +179,26 @@ TEST_CASE("options are validated with clear messages") {
   CHECK_THROWS_WITH(position_registry().create("sinusiodal", {}, c),
                     Catch::Contains("positions: unknown component 'sinusiodal'") &&
                         Catch::Contains("did you mean 'sinusoidal'") && Catch::Contains("rotary"));
-  CHECK_THROWS_WITH(norm_registry().create("layer", {{"esp", 1e-3}}, c),
-                    Catch::Contains("unknown option 'esp'") && Catch::Contains("did you mean 'eps'"));
+  CHECK_THROWS_WITH(
+      norm_registry().create("layer", {{"esp", 1e-3}}, c),
+      Catch::Contains("unknown option 'esp'") && Catch::Contains("did you mean 'eps'"));
   CHECK_THROWS_WITH(norm_registry().create("layer", {{"eps", std::string("small")}}, c),
                     Catch::Contains("'eps' must be a float, got string"));
   CHECK_THROWS_WITH(norm_registry().create("batch", {{"momentum", 2.0}}, c),
                     Catch::Contains("out of range"));
-  CHECK_THROWS_WITH(feed_forward_registry().create("gelu", {{"approximate", std::string("tan")}}, c),
-                    Catch::Contains("not one of: none tanh") && Catch::Contains("did you mean 'tanh'"));
-  CHECK(score_scale_registry().create("constant", {{"value", std::int64_t(2)}}, c)->constant_factor() == 2.0);
+  CHECK_THROWS_WITH(
+      feed_forward_registry().create("gelu", {{"approximate", std::string("tan")}}, c),
+      Catch::Contains("not one of: none tanh") && Catch::Contains("did you mean 'tanh'"));
+  CHECK(score_scale_registry()
+            .create("constant", {{"value", std::int64_t(2)}}, c)
+            ->constant_factor() == 2.0);
 }
 
 TEST_CASE("the registry listing names every axis and component") {
   std::string listing = format_registry_listing();
-  for (const char* s : {"attention.qk", "shared", "normalize_keys", "attention.scale", "learned",
-                        "positions", "alibi", "norm", "batch", "ffn", "glu", "optimizer", "adamw",
-                        "schedule", "noam"})
+  for (const char* s :
+       {"attention.qk", "shared", "normalize_keys", "attention.scale", "learned", "positions",
+        "alibi", "norm", "batch", "ffn", "glu", "optimizer", "adamw", "schedule", "noam"})
     CHECK_THAT(listing, Catch::Contains(s));
   CHECK(component_options("norm", "batch").has_value());
   CHECK_FALSE(component_options("norm", "group").has_value());

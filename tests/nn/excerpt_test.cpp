@@ -23,9 +23,9 @@ TEST_CASE("excerpt: long input is cut to the limit and says its size") {
 TEST_CASE("excerpt: control bytes, NUL and invalid UTF-8 are escaped, never cut a message") {
   using namespace std::string_literals;
   CHECK(excerpt("a\0b\nc\x7f"s) == "a\\x00b\\x0Ac\\x7F");
-  CHECK(excerpt("caf\xE9") == "caf\\xE9");          // Latin-1 é
-  CHECK(excerpt("\xE6\xB7") == "\\xE6\\xB7");       // a truncated 3-byte sequence
-  CHECK(excerpt("\xC0\xAF") == "\\xC0\\xAF");       // overlong '/'
+  CHECK(excerpt("caf\xE9") == "caf\\xE9");              // Latin-1 é
+  CHECK(excerpt("\xE6\xB7") == "\\xE6\\xB7");           // a truncated 3-byte sequence
+  CHECK(excerpt("\xC0\xAF") == "\\xC0\\xAF");           // overlong '/'
   CHECK(excerpt("\xED\xA0\x80") == "\\xED\\xA0\\x80");  // a surrogate
 }
 

@@ -9,7 +9,8 @@
 
 using namespace ablate;
 
-TEST_CASE("first_non_finite names the first NaN or infinity of a module, by tensor and element", "[finite]") {
+TEST_CASE("first_non_finite names the first NaN or infinity of a module, by tensor and element",
+          "[finite]") {
   Generator gen(0);
   nn::Linear model(2, 3, /*bias=*/true, gen);
   CHECK_FALSE(nn::first_non_finite(model).has_value());

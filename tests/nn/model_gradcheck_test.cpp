@@ -28,7 +28,9 @@ TransformerConfig tiny_config() {
   return c;
 }
 
-Tensor ids(Shape s, std::vector<std::int32_t> v) { return Tensor::from_data(s, v); }
+Tensor ids(Shape s, std::vector<std::int32_t> v) {
+  return Tensor::from_data(s, v);
+}
 
 // Source and target with padding (id 0) so masks and masked BatchNorm matter. The
 // loss ignores padding targets: the padding embedding row gets no gradient by design,
@@ -47,7 +49,9 @@ const Tensor& next_ids() {
   return t;
 }
 
-Var loss(const Var& logits, const Tensor& targets) { return cross_entropy(logits, targets, 0); }
+Var loss(const Var& logits, const Tensor& targets) {
+  return cross_entropy(logits, targets, 0);
+}
 
 // In f64, with biases drawn at random rather than the initial zeros: with residuals
 // off, a ReLU layer whose units are all inactive would otherwise output an exactly
@@ -65,14 +69,16 @@ GradcheckResult check_seq2seq(const TransformerConfig& config, std::int64_t samp
   Seq2SeqTransformer model(config, {.source_vocab = 7, .target_vocab = 7}, 11);
   prepare(model);
   std::vector<Parameter*> params = model.parameters();
-  return gradcheck_parameters([&] { return loss(model.forward(source_ids(), target_ids()), next_ids()); },
-                              params, {.max_elements_per_input = sample});
+  return gradcheck_parameters(
+      [&] { return loss(model.forward(source_ids(), target_ids()), next_ids()); }, params,
+      {.max_elements_per_input = sample});
 }
 
 std::string describe(const TransformerConfig& c) {
-  return "qk=" + c.attention.qk.kind + " v=" + c.attention.v.kind + " scale=" + c.attention.scale.kind +
-         " positions=" + c.positions.kind + " norm=" + c.norm.kind + " placement=" + c.placement +
-         " ffn=" + c.ffn.kind + " residual=" + (c.residual ? "on" : "off");
+  return "qk=" + c.attention.qk.kind + " v=" + c.attention.v.kind +
+         " scale=" + c.attention.scale.kind + " positions=" + c.positions.kind +
+         " norm=" + c.norm.kind + " placement=" + c.placement + " ffn=" + c.ffn.kind +
+         " residual=" + (c.residual ? "on" : "off");
 }
 
 #if defined(__has_feature)
@@ -101,10 +107,13 @@ constexpr std::size_t kCombinationStride = 1;
 // combination at once.
 void check_every_combination(const std::string& qk) {
   REQUIRE(query_key_registry().find(qk));
-  const std::vector<std::vector<std::string>> axes = {
-      value_registry().names(), score_scale_registry().names(), position_registry().names(),
-      norm_registry().names(),  {"post", "pre"},                feed_forward_registry().names(),
-      {"on", "off"}};
+  const std::vector<std::vector<std::string>> axes = {value_registry().names(),
+                                                      score_scale_registry().names(),
+                                                      position_registry().names(),
+                                                      norm_registry().names(),
+                                                      {"post", "pre"},
+                                                      feed_forward_registry().names(),
+                                                      {"on", "off"}};
   std::size_t combinations = 1;
   for (const auto& axis : axes) combinations *= axis.size();
   std::vector<std::set<std::string>> seen(axes.size());
@@ -146,12 +155,14 @@ TEST_CASE("seq2seq gradcheck in every combination with shared Q/K", "[gradcheck]
 TEST_CASE("seq2seq gradcheck in every combination with identity Q/K", "[gradcheck][combinations]") {
   check_every_combination("identity");
 }
-TEST_CASE("the combination test cases cover every registered Q/K kind", "[gradcheck][combinations]") {
+TEST_CASE("the combination test cases cover every registered Q/K kind",
+          "[gradcheck][combinations]") {
   // One test case per Q/K kind (so ctest runs them side by side): a new kind needs one.
   CHECK(query_key_registry().names() == std::vector<std::string>{"separate", "shared", "identity"});
 }
 
-TEST_CASE("seq2seq gradcheck of every weight element in the default and a pre-norm config", "[gradcheck]") {
+TEST_CASE("seq2seq gradcheck of every weight element in the default and a pre-norm config",
+          "[gradcheck]") {
   TransformerConfig c = tiny_config();
   GradcheckResult post = check_seq2seq(c, 0);
   INFO(post.message);
@@ -166,8 +177,9 @@ TEST_CASE("seq2seq gradcheck of every weight element in the default and a pre-no
 }
 
 TEST_CASE("seq2seq gradcheck with shared and tied embeddings", "[gradcheck]") {
-  Seq2SeqTransformer model(tiny_config(),
-                           {.source_vocab = 7, .target_vocab = 7, .share_embeddings = true, .tie_output = true}, 5);
+  Seq2SeqTransformer model(
+      tiny_config(),
+      {.source_vocab = 7, .target_vocab = 7, .share_embeddings = true, .tie_output = true}, 5);
   prepare(model);
   std::vector<Parameter*> params = model.parameters();
   GradcheckResult r = gradcheck_parameters(
@@ -199,15 +211,17 @@ TEST_CASE("encoder classifier and encoder regressor and decoder LM pass gradchec
     params.push_back(&x);
     GradcheckResult r = gradcheck_parameters([&] { return model.forward(leaf(x)); }, params,
                                              {.max_elements_per_input = 4});
-    INFO("regressor (" << (readout == Readout::mean ? "mean" : "flatten") << " readout): " << r.message);
+    INFO("regressor (" << (readout == Readout::mean ? "mean" : "flatten")
+                       << " readout): " << r.message);
     CHECK(r.ok);
   }
   for (bool tie : {false, true}) {
     DecoderLanguageModel model(c, 7, 0, tie, 3);
     prepare(model);
     std::vector<Parameter*> params = model.parameters();
-    GradcheckResult r = gradcheck_parameters([&] { return loss(model.forward(source_ids()), source_ids()); },
-                                             params, {.max_elements_per_input = 4});
+    GradcheckResult r =
+        gradcheck_parameters([&] { return loss(model.forward(source_ids()), source_ids()); },
+                             params, {.max_elements_per_input = 4});
     INFO("language model (tied " << tie << "): " << r.message);
     CHECK(r.ok);
   }

@@ -16,7 +16,9 @@ TEST_CASE("a Transformer's parameters have the documented dotted names") {
   Seq2SeqTransformer model(c, {.source_vocab = 7, .target_vocab = 9}, 0);
   std::vector<std::string> names;
   for (auto& [name, p] : model.named_parameters()) names.push_back(name);
-  auto has = [&](const std::string& n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+  auto has = [&](const std::string& n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
   CHECK(has("encoder.layers.0.self_attn.w_q.weight"));
   CHECK(has("encoder.layers.0.self_attn.w_k.bias"));
   CHECK(has("encoder.layers.0.self_attn.w_v.weight"));
@@ -90,7 +92,9 @@ struct EveryModel {
   EncoderRegressor regressor;
   DecoderLanguageModel lm;
   explicit EveryModel(const TransformerConfig& c)
-      : seq2seq(c, {.source_vocab = 7, .target_vocab = 9}, 0), classifier(c, 7, 3, 0, 0), regressor(c, 2, 3, 2, 0),
+      : seq2seq(c, {.source_vocab = 7, .target_vocab = 9}, 0),
+        classifier(c, 7, 3, 0, 0),
+        regressor(c, 2, 3, 2, 0),
         lm(c, 7, 0, false, 0) {}
   std::vector<Module*> all() { return {&seq2seq, &classifier, &regressor, &lm}; }
 };
@@ -153,7 +157,8 @@ TEST_CASE("embedding dropout acts in every model that embeds, in training only",
       {"language model", [&] { return values(lm.forward(ids)); }}};
   for (Module* m : every.all()) {
     bool found = false;
-    for (const auto& [name, child] : m->named_modules()) found = found || name == "embedding_dropout";
+    for (const auto& [name, child] : m->named_modules())
+      found = found || name == "embedding_dropout";
     CHECK(found);
   }
   for (auto& [name, forward] : models) {

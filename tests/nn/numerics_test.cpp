@@ -5,9 +5,9 @@
 // (RELIABILITY.md, "Numerics".)
 #include <catch2/catch.hpp>
 
-#include "tests/nn/small_transformer.h"
 #include <cmath>
 #include <string>
+#include "tests/nn/small_transformer.h"
 
 #include "autograd/ablate.h"
 #include "nn/norms/norm.h"
@@ -32,18 +32,23 @@ Tensor rows(const std::string& kind) {
   std::vector<double> v(24);
   for (std::size_t i = 0; i < v.size(); ++i) {
     const double alternating = (i % 2 ? 1.0 : -1.0) * double(1 + i % 3);
-    if (kind == "constant") v[i] = 3.25;
-    else if (kind == "zeros") v[i] = 0.0;
-    else if (kind == "±1e4") v[i] = 1e4 * alternating;
-    else if (kind == "tiny") v[i] = 1e-30 * alternating;
-    else if (kind == "huge") v[i] = 1e18 * alternating;
-    else if (kind == "one outlier") v[i] = i == 5 ? 1e4 : 0.5;
+    if (kind == "constant")
+      v[i] = 3.25;
+    else if (kind == "zeros")
+      v[i] = 0.0;
+    else if (kind == "±1e4")
+      v[i] = 1e4 * alternating;
+    else if (kind == "tiny")
+      v[i] = 1e-30 * alternating;
+    else if (kind == "huge")
+      v[i] = 1e18 * alternating;
+    else if (kind == "one outlier")
+      v[i] = i == 5 ? 1e4 : 0.5;
   }
   return Tensor::from_data({2, 3, 4}, v, DType::f32);
 }
 
 const char* kKinds[] = {"constant", "zeros", "±1e4", "tiny", "huge", "one outlier"};
-
 
 }  // namespace
 
@@ -101,8 +106,7 @@ TEST_CASE("BatchNorm in training refuses fewer than 2 counted rows and says why"
   Generator g(7);
   auto batch = norm_registry().create("batch", {}, testing::build_context(4, 1, g));
   Tensor one_token = Tensor::from_data({1, 1, 4}, std::vector<double>{1, 2, 3, 4}, DType::f32);
-  CHECK_THROWS_WITH(batch->forward(constant(one_token), Tensor()),
-                    Catch::Contains("at least 2"));
+  CHECK_THROWS_WITH(batch->forward(constant(one_token), Tensor()), Catch::Contains("at least 2"));
   // Two real tokens among padding are enough; padding alone is not.
   Tensor x = rows("±1e4");
   Tensor two_real = Tensor::from_data({2, 3}, std::vector<double>{1, 0, 0, 1, 0, 0}, DType::b8);

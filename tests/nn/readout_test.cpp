@@ -18,7 +18,8 @@ Tensor permuted_steps(const Tensor& x, const std::vector<std::int64_t>& order) {
   Tensor out = Tensor::empty(x.shape(), x.dtype());
   for (std::int64_t b = 0; b < B; ++b)
     for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t f = 0; f < F; ++f) out.set((b * T + t) * F + f, x.at((b * T + order[std::size_t(t)]) * F + f));
+      for (std::int64_t f = 0; f < F; ++f)
+        out.set((b * T + t) * F + f, x.at((b * T + order[std::size_t(t)]) * F + f));
   return out;
 }
 
@@ -30,8 +31,9 @@ double max_difference(const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-TEST_CASE("without positions the mean readout ignores the order of the input steps, flatten does not",
-          "[readout]") {
+TEST_CASE(
+    "without positions the mean readout ignores the order of the input steps, flatten does not",
+    "[readout]") {
   TransformerConfig c;
   c.d_model = 8;
   c.heads = 2;

@@ -20,7 +20,8 @@ using namespace ablate::nn;
 namespace {
 
 bool same_bits(const Tensor& a, const Tensor& b) {
-  return a.shape() == b.shape() && a.dtype() == b.dtype() && std::memcmp(a.raw(), b.raw(), a.nbytes()) == 0;
+  return a.shape() == b.shape() && a.dtype() == b.dtype() &&
+         std::memcmp(a.raw(), b.raw(), a.nbytes()) == 0;
 }
 
 // [B, T] ids in 3..vocab-1 with a padded tail in some rows (pad = 0).
@@ -28,7 +29,8 @@ Tensor random_ids(std::int64_t B, std::int64_t T, std::int64_t vocab, Generator&
   std::vector<std::int32_t> v(std::size_t(B * T));
   for (std::int64_t b = 0; b < B; ++b)
     for (std::int64_t t = 0; t < T; ++t)
-      v[std::size_t(b * T + t)] = b % 2 == 1 && t >= T - 2 ? 0 : std::int32_t(3 + g.next_u64() % std::uint64_t(vocab - 3));
+      v[std::size_t(b * T + t)] =
+          b % 2 == 1 && t >= T - 2 ? 0 : std::int32_t(3 + g.next_u64() % std::uint64_t(vocab - 3));
   return Tensor::from_data({B, T}, v);
 }
 
@@ -99,14 +101,16 @@ OffAndOn check_bit_identical(const std::function<std::unique_ptr<Module>()>& mak
     CHECK(same_bits(params_off[i].second->value, params_on[i].second->value));
   }
   auto streams_off = off->named_random_streams(), streams_on = on->named_random_streams();
-  for (std::size_t i = 0; i < streams_off.size(); ++i)  // the recompute left dropout's stream where it was
+  for (std::size_t i = 0; i < streams_off.size();
+       ++i)  // the recompute left dropout's stream where it was
     CHECK(streams_off[i].second->next_u64() == streams_on[i].second->next_u64());
   return {std::move(off), std::move(on)};
 }
 
 }  // namespace
 
-TEST_CASE("recompute is bit-identical: seq2seq, post-norm, every dropout, attention telemetry", "[recompute]") {
+TEST_CASE("recompute is bit-identical: seq2seq, post-norm, every dropout, attention telemetry",
+          "[recompute]") {
   TransformerConfig c = small(2);
   c.attention.dropout = 0.1;  // the general attention path
   c.embedding_dropout = 0.1;
@@ -115,7 +119,8 @@ TEST_CASE("recompute is bit-identical: seq2seq, post-norm, every dropout, attent
   OffAndOn trained = check_bit_identical(
       [&] { return std::make_unique<Seq2SeqTransformer>(c, vocab, 5); },
       [](Module& m, Generator& g) {
-        Tensor src = random_ids(4, 7, 12, g), tgt = random_ids(4, 6, 12, g), next = random_ids(4, 6, 12, g);
+        Tensor src = random_ids(4, 7, 12, g), tgt = random_ids(4, 6, 12, g),
+               next = random_ids(4, 6, 12, g);
         return cross_entropy(static_cast<Seq2SeqTransformer&>(m).forward(src, tgt), next, 0);
       },
       4);
@@ -142,7 +147,8 @@ TEST_CASE("recompute is bit-identical at sizes whose products take oneDNN's GEMM
                       [](Module& m, Generator& g) {
                         Tensor src = random_ids(16, 24, 30, g), tgt = random_ids(16, 24, 30, g),
                                next = random_ids(16, 24, 30, g);
-                        return cross_entropy(static_cast<Seq2SeqTransformer&>(m).forward(src, tgt), next, 0);
+                        return cross_entropy(static_cast<Seq2SeqTransformer&>(m).forward(src, tgt),
+                                             next, 0);
                       },
                       4, 2);
 }
@@ -156,12 +162,14 @@ TEST_CASE("recompute is bit-identical: decoder-only, pre-norm, rotary, GELU", "[
   check_bit_identical([&] { return std::make_unique<DecoderLanguageModel>(c, 12, 0, true, 9); },
                       [](Module& m, Generator& g) {
                         Tensor ids = random_ids(4, 8, 12, g), next = random_ids(4, 8, 12, g);
-                        return cross_entropy(static_cast<DecoderLanguageModel&>(m).forward(ids), next, 0);
+                        return cross_entropy(static_cast<DecoderLanguageModel&>(m).forward(ids),
+                                             next, 0);
                       },
                       3);
 }
 
-TEST_CASE("recompute with BatchNorm updates the running statistics and the drift once", "[recompute]") {
+TEST_CASE("recompute with BatchNorm updates the running statistics and the drift once",
+          "[recompute]") {
   TransformerConfig c = small(2);
   c.norm = {"batch"};
   OffAndOn trained = check_bit_identical(
@@ -175,7 +183,8 @@ TEST_CASE("recompute with BatchNorm updates the running statistics and the drift
         return mse(y, constant(randn({8, 2, 3}, g)));
       },
       2);
-  auto off = batch_statistics_drift_modules(*trained.off), on = batch_statistics_drift_modules(*trained.on);
+  auto off = batch_statistics_drift_modules(*trained.off),
+       on = batch_statistics_drift_modules(*trained.on);
   REQUIRE(on.size() == 4);
   for (std::size_t i = 0; i < on.size(); ++i) {
     INFO(on[i].first);
@@ -195,11 +204,14 @@ TEST_CASE("a model with recompute on passes an f64 gradcheck", "[recompute][grad
   model.to(DType::f64);
   Generator g(99), data(3);
   for (auto& [name, p] : model.named_parameters())  // random biases: no exactly-zero rows
-    if (name.ends_with(".bias")) p->value.copy_from(randn(p->value.shape(), g, DType::f64, 0.0, 0.3));
-  Tensor src = random_ids(2, 5, 7, data), tgt = random_ids(2, 4, 7, data), next = random_ids(2, 4, 7, data);
+    if (name.ends_with(".bias"))
+      p->value.copy_from(randn(p->value.shape(), g, DType::f64, 0.0, 0.3));
+  Tensor src = random_ids(2, 5, 7, data), tgt = random_ids(2, 4, 7, data),
+         next = random_ids(2, 4, 7, data);
   std::vector<Parameter*> params = model.parameters();
-  GradcheckResult r = gradcheck_parameters([&] { return cross_entropy(model.forward(src, tgt), next, 0); }, params,
-                                           {.max_elements_per_input = 3});
+  GradcheckResult r =
+      gradcheck_parameters([&] { return cross_entropy(model.forward(src, tgt), next, 0); }, params,
+                           {.max_elements_per_input = 3});
   INFO(r.message);
   CHECK(r.ok);
   CHECK(r.op_kinds.test(std::size_t(OpKind::checkpoint)));
@@ -223,7 +235,8 @@ TEST_CASE("recompute keeps a fraction of the activations of a deep model", "[rec
       Generator g(4);
       Tape& tape = Tape::current();
       for (int step = 0; step < 3; ++step) {
-        Tensor src = random_ids(16, 32, 40, g), tgt = random_ids(16, 32, 40, g), next = random_ids(16, 32, 40, g);
+        Tensor src = random_ids(16, 32, 40, g), tgt = random_ids(16, 32, 40, g),
+               next = random_ids(16, 32, 40, g);
         tape.backward(cross_entropy(model.forward(src, tgt), next, 0));
         tape.reset();
         model.zero_grad();

@@ -21,7 +21,9 @@ TransformerConfig config() {
   return c;
 }
 
-Tensor ids(std::vector<std::int32_t> v) { return Tensor::from_data({2, 3}, v); }
+Tensor ids(std::vector<std::int32_t> v) {
+  return Tensor::from_data({2, 3}, v);
+}
 
 void train_steps(Seq2SeqTransformer& m, Optimizer& opt, int steps) {
   Tape& tape = Tape::current();

@@ -3,7 +3,8 @@
 #include "nn/norms/norm.h"
 
 ABLATE_REGISTER(ablate::nn::norm_registry(),
-                {"layer", "a second 'layer' norm", {},
-                 [](const ablate::nn::Options&, const ablate::nn::BuildContext&) -> std::unique_ptr<ablate::nn::Norm> {
-                   return nullptr;
-                 }});
+                {"layer",
+                 "a second 'layer' norm",
+                 {},
+                 [](const ablate::nn::Options&, const ablate::nn::BuildContext&)
+                     -> std::unique_ptr<ablate::nn::Norm> { return nullptr; }});
