@@ -2,6 +2,11 @@
 
 namespace ablate::experiments {
 
+nn::OptionSpec tokens_option() {
+  return {"tokens",     std::string("char"), "tokenization",
+          std::nullopt, std::nullopt,        {"char", "whitespace"}};
+}
+
 std::vector<std::string> code_point_tokens(const std::string& text) {
   std::vector<std::string> out;
   for (unsigned char c : text)

@@ -3,7 +3,13 @@
 #include <string>
 #include <vector>
 
+#include "nn/options.h"
+
 namespace ablate::experiments {
+
+// The `tokens` option of a text task: "char" (code points) or "whitespace" (runs between
+// spaces), declared once for every task that offers it.
+nn::OptionSpec tokens_option();
 
 // Unicode code points, each as its UTF-8 bytes (a continuation byte joins the code
 // point before it; invalid UTF-8 is not repaired, its bytes stay tokens).
