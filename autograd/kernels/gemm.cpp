@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -228,8 +229,20 @@ MatmulPrecision matmul_precision() {
   return t_matmul_precision;
 }
 
+const std::vector<std::string>& matmul_precision_names() {
+  static const std::vector<std::string> names{"f32", "bf16"};
+  return names;
+}
+
 const char* matmul_precision_name(MatmulPrecision precision) {
-  return precision == MatmulPrecision::bf16 ? "bf16" : "f32";
+  return matmul_precision_names()[std::size_t(precision)].c_str();
+}
+
+MatmulPrecision matmul_precision_named(const std::string& name) {
+  const auto& names = matmul_precision_names();
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) throw std::invalid_argument("no matmul precision '" + name + "'");
+  return MatmulPrecision(it - names.begin());
 }
 
 void gemm_bf16_operands(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K,

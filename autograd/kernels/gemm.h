@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace ablate::kernels {
 
@@ -54,6 +55,10 @@ enum class MatmulPrecision { f32, bf16 };
 void set_matmul_precision(MatmulPrecision precision);
 MatmulPrecision matmul_precision();
 const char* matmul_precision_name(MatmulPrecision precision);
+// Every precision's name, in the enum's order ("f32", "bf16"), and the precision a name
+// gives (std::invalid_argument for another): configuration declares its choices with them.
+const std::vector<std::string>& matmul_precision_names();
+MatmulPrecision matmul_precision_named(const std::string& name);
 
 // Sets this thread's matmul precision for the scope's lifetime.
 class MatmulPrecisionScope {

@@ -5,6 +5,7 @@
 #include "experiments/config/toml_writer.h"
 #include "experiments/tasks/task.h"
 #include "nn/registry_listing.h"
+#include "nn/transformer/transformer_models.h"
 
 #include <cmath>
 #include <limits>
@@ -124,13 +125,10 @@ std::vector<PlainKey> model_keys() {
       key("model", {"tie_output", false, "output projection = target embedding table"},
           FIELD(model.tie_output)),
       key("model",
-          {"readout",
-           std::string("mean"),
+          {"readout", std::string("mean"),
            "forecasting head: mean over time (order-blind without positions) or flatten (keeps "
            "order)",
-           std::nullopt,
-           std::nullopt,
-           {"mean", "flatten"}},
+           std::nullopt, std::nullopt, nn::readout_names()},
           FIELD(model.readout), unless_neutral, std::string("mean")),
   };
 }
@@ -230,13 +228,10 @@ std::vector<PlainKey> evaluation_keys() {
 std::vector<PlainKey> computation_keys() {
   return {
       key("train",
-          {"precision",
-           std::string("f32"),
+          {"precision", std::string("f32"),
            "matrix products: f32, or bf16 mixed precision (bf16 inputs, f32 accumulation, weights, "
            "gradients, softmax, norms and losses; training and evaluation)",
-           std::nullopt,
-           std::nullopt,
-           {"f32", "bf16"}},
+           std::nullopt, std::nullopt, kernels::matmul_precision_names()},
           FIELD(train.precision), unless_neutral, std::string("f32")),
       key("train",
           {"threads", I(1),

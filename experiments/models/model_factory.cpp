@@ -138,7 +138,7 @@ TrialModel build_model(const TrialConfig& c, const Task& task) {
   } else if (c.model.kind == "encoder_regressor") {
     auto r = std::make_unique<nn::EncoderRegressor>(
         transformer, task.input_series(), task.horizon(), task.series(), c.trial_seed,
-        c.model.readout == "flatten" ? nn::Readout::flatten : nn::Readout::mean, task.lookback());
+        nn::readout_named(c.model.readout), task.lookback());
     m.regressor = r.get();
     m.module = std::move(r);
   } else {

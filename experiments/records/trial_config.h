@@ -95,8 +95,7 @@ struct TrialConfig {
 
 // The matmul precision a trial trains, evaluates and predicts in (train.precision).
 inline kernels::MatmulPrecision matmul_precision_of(const TrialConfig& c) {
-  return c.train.precision == "bf16" ? kernels::MatmulPrecision::bf16
-                                     : kernels::MatmulPrecision::f32;
+  return kernels::matmul_precision_named(c.train.precision);
 }
 
 }  // namespace ablate::experiments

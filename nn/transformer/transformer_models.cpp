@@ -1,10 +1,23 @@
 #include "nn/transformer/transformer_models.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "nn/interrupt.h"
 
 namespace ablate::nn {
+
+const std::vector<std::string>& readout_names() {
+  static const std::vector<std::string> names{"mean", "flatten"};
+  return names;
+}
+
+Readout readout_named(const std::string& name) {
+  const auto& names = readout_names();
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) throw std::invalid_argument("no readout '" + name + "'");
+  return Readout(it - names.begin());
+}
 
 namespace {
 

@@ -3,6 +3,9 @@
 // a classification or regression head, and a decoder-only language model. Each owns
 // its generators (initialisation from the seed, dropout from a fork of it), so the
 // same config and seed give the same model and the same training run.
+#include <string>
+#include <vector>
+
 #include "nn/layers/embedding.h"
 #include "nn/transformer/transformer_stacks.h"
 
@@ -82,6 +85,10 @@ class EncoderClassifier : public Module {
 //   flatten  all T × d_model values at once (a linear map of every step's encoding in
 //            its place, as DLinear-style heads do): the order is kept.
 enum class Readout { mean, flatten };
+// Every readout's name, in the enum's order ("mean", "flatten"), and the readout a name
+// gives (std::invalid_argument for another): configuration declares its choices with them.
+const std::vector<std::string>& readout_names();
+Readout readout_named(const std::string& name);
 
 class EncoderRegressor : public Module {
  public:
