@@ -16,6 +16,7 @@
 
 #include "experiments/stats/confidence_sequence.h"
 #include "tests/experiments/experiment_files.h"
+#include "tests/experiments/golden_json.h"
 
 using namespace ablate::experiments;
 using namespace ablate::experiments::testing;
@@ -24,8 +25,7 @@ using Catch::Detail::Approx;
 namespace {
 
 nlohmann::json fixtures() {
-  return nlohmann::json::parse(
-      read_text(std::string(ABLATE_TEST_DATA_DIR) + "/golden/sequence_fixtures.json"));
+  return golden_json("sequence_fixtures.json");
 }
 
 // The fixture writes an unbounded radius as null (JSON has no infinity).

@@ -17,6 +17,7 @@
 #include "experiments/stats/comparison.h"
 #include "experiments/stats/resampling.h"
 #include "tests/experiments/experiment_files.h"
+#include "tests/experiments/golden_json.h"
 
 using namespace ablate::experiments;
 using namespace ablate::experiments::testing;
@@ -25,8 +26,7 @@ using Catch::Detail::Approx;
 namespace {
 
 nlohmann::json fixtures() {
-  return nlohmann::json::parse(
-      read_text(std::string(ABLATE_TEST_DATA_DIR) + "/golden/stats_fixtures.json"));
+  return golden_json("stats_fixtures.json");
 }
 
 // Agreement to 1e-9 relative (the distributions' quantiles and tails are computed by
