@@ -56,6 +56,8 @@ double solve_noncentrality(double df, double alpha, double power, bool one_sided
   return (lo + hi) / 2;
 }
 
+}  // namespace
+
 // The same, remembered per thread: it depends on the design alone (df is n - 1 for
 // every paired comparison of n seeds), and each solution costs dozens of noncentral t
 // tails — most of a report's or a calibration run's time before.
@@ -66,6 +68,8 @@ double detectable_noncentrality(double df, double alpha, double power, bool one_
   if (solved.size() > 4096) solved.clear();  // Welch's fractional df: bounded
   return solved[key] = solve_noncentrality(df, alpha, power, one_sided);
 }
+
+namespace {
 
 // The largest |value| of the samples: the scale below which a spread is rounding.
 double scale_of(std::span<const double> a, std::span<const double> b) {

@@ -76,6 +76,11 @@ Interval t_interval(const Comparison& c, double tail);
 // `alpha`, or one-sided at `alpha` when `one_sided`.
 double detectable_difference(const Comparison& c, double alpha, double power, bool one_sided);
 
+// The noncentrality at which a level-alpha t-test with df degrees of freedom
+// (two-sided, or one-sided in the upper tail) rejects with probability `power`: the
+// detectable difference is it times the standard error. Remembered per thread.
+double detectable_noncentrality(double df, double alpha, double power, bool one_sided);
+
 // Holm's step-down adjustment (family-wise error), in the input's order.
 std::vector<double> holm(std::span<const double> p_values);
 
