@@ -255,6 +255,19 @@ std::vector<std::uint64_t> trial_seeds(const std::vector<Trial>& trials) {
   return seeds;
 }
 
+// An adaptive design may grow to every point × max_seeds: within the grid's limit.
+void check_adaptive_budget(const Experiment& e, const std::string& path,
+                           const PositionIndex& positions) {
+  const double most =
+      double(e.trials.size()) / double(e.seeds.size()) * double(e.adaptive->max_seeds);
+  if (most <= double(kMaxTrials)) return;
+  auto [l, c] = positions.find("sweep.adaptive.max_seeds");
+  throw ConfigError(
+      {{path, l, c, "sweep.adaptive.max_seeds",
+        "lets the sweep grow to " + std::to_string(std::int64_t(most)) + " trials; at most " +
+            std::to_string(kMaxTrials) + " per file — lower the budget or split the sweep"}});
+}
+
 // The file read in stages, like a basic sweeper: overrides, plugins, the axes of
 // [sweep] and [tune], [report], then every grid point × seed validated. Each stage
 // throws every problem it found before the next one starts.
@@ -276,11 +289,13 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   const SweepAxes sweep = read_sweep_axes(doc, path, positions, problems);
   throw_if_any(problems);
   e.seeds = sweep.seeds;
+  e.adaptive = sweep.adaptive;
   e.report = read_report_spec(doc, path, positions, record_axes(e, sweep.axes), problems);
   throw_if_any(problems);
   e.trials =
       expand_grid({doc, path, positions, e.base_dir, e.plugins}, sweep.axes, sweep.seeds, problems);
   throw_if_any(problems);
+  if (e.adaptive) check_adaptive_budget(e, path, positions);
   if (home) keep_place_in_home_sweep(e, *home);
   if (!e.trials.empty()) {
     check_report_for_task(e.report, e.trials.front().config.task.kind, path, positions);

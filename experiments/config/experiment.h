@@ -7,10 +7,12 @@
 // trial is validated before anything runs; all problems of the file are thrown at
 // once as a ConfigError.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "experiments/config/adaptive_design.h"
 #include "experiments/config/overrides.h"
 #include "experiments/config/report_spec.h"
 #include "experiments/config/trial_config.h"
@@ -56,6 +58,9 @@ struct Experiment {
   // report chooses each point's setting by validation loss).
   std::vector<std::string> tune_keys;
   std::vector<std::uint64_t> seeds;
+  // [sweep.adaptive]: `trials` is then the first round's (sweep.seeds), and the
+  // sweep runner adds the seeds of later rounds (runner/adaptive_sweep.h).
+  std::optional<AdaptiveDesign> adaptive;
   ReportSpec report;                // [report]: how summary.md and comparisons.csv compare points
   std::vector<Trial> trials;        // grid order (first swept key slowest), seeds innermost
   std::vector<PluginRef> plugins;   // loaded, in order; every trial's config lists them

@@ -101,6 +101,27 @@ std::vector<SettingKey<StudySettings>> declare_study_keys() {
   };
 }
 
+#define ADAPTIVE_FIELD(member)      \
+  [](AdaptiveDesign & s) -> auto& { \
+    return s.member;                \
+  }
+
+std::vector<SettingKey<AdaptiveDesign>> declare_adaptive_keys() {
+  return {
+      key<AdaptiveDesign>("sweep.adaptive",
+                          {"max_seeds", std::int64_t(0),
+                           "the budget: most seeds a point receives (at least sweep.seeds' "
+                           "count); a point still open there is inconclusive at the budget",
+                           2.0, 1000.0},
+                          ADAPTIVE_FIELD(max_seeds), Presence::required),
+      key<AdaptiveDesign>("sweep.adaptive",
+                          {"block", std::int64_t(5),
+                           "seeds added to every point still open, per round", 1.0, 1000.0},
+                          ADAPTIVE_FIELD(block)),
+  };
+}
+
+#undef ADAPTIVE_FIELD
 #undef REPORT_FIELD
 #undef STUDY_FIELD
 
@@ -108,8 +129,13 @@ template <class Settings>
 void read_keys(TomlReader& r, Settings& settings, const std::vector<SettingKey<Settings>>& keys) {
   for (const SettingKey<Settings>& k : keys) {
     if (k.table != r.path()) continue;
-    if (k.presence == Presence::required) {
+    if (k.presence == Presence::required &&
+        std::holds_alternative<std::string>(k.spec.default_value)) {
       k.set(settings, r.required_string(k.spec.key, k.spec.choices));
+      continue;
+    }
+    if (k.presence == Presence::required && !(r.raw() && r.raw()->contains(k.spec.key))) {
+      r.problem(k.spec.key, "is required");
       continue;
     }
     if (k.presence == Presence::optional && !(r.raw() && r.raw()->contains(k.spec.key))) continue;
@@ -158,17 +184,26 @@ const std::vector<SettingKey<StudySettings>>& study_keys() {
   return keys;
 }
 
+const std::vector<SettingKey<AdaptiveDesign>>& adaptive_keys() {
+  static const std::vector<SettingKey<AdaptiveDesign>> keys = declare_adaptive_keys();
+  return keys;
+}
+
 void read_setting_keys(TomlReader& r, ReportSpec& settings) {
   read_keys(r, settings, report_keys());
 }
 void read_setting_keys(TomlReader& r, StudySettings& settings) {
   read_keys(r, settings, study_keys());
 }
+void read_setting_keys(TomlReader& r, AdaptiveDesign& settings) {
+  read_keys(r, settings, adaptive_keys());
+}
 
 std::string setting_keys_markdown(const std::string& table) {
   std::string rows;
   add_markdown(report_keys(), table, rows);
   add_markdown(study_keys(), table, rows);
+  add_markdown(adaptive_keys(), table, rows);
   return rows.empty() ? "" : kKeyTableHeader + rows;
 }
 
@@ -176,6 +211,7 @@ std::string format_setting_keys() {
   std::string out;
   add_lines(report_keys(), out);
   add_lines(study_keys(), out);
+  add_lines(adaptive_keys(), out);
   return out;
 }
 
@@ -185,6 +221,7 @@ void add_setting_key_words(std::set<std::string>& words) {
     add_path_words(k.path(), words);
     for (const std::string& c : k.spec.choices) words.insert(c);
   }
+  for (const auto& k : adaptive_keys()) add_path_words(k.path(), words);
   for (const char* table_key : {"baseline", "claims", "d_k"}) words.insert(table_key);
 }
 

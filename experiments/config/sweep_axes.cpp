@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "experiments/config/setting_keys.h"
+
 namespace ablate::experiments {
 
 namespace {
@@ -44,9 +46,15 @@ class AxisReader {
   void add_list_axis(const std::string& table, const std::string& key, const toml::node& node);
   void read_seeds(const toml::node& node);
   void read_zip(const toml::node& node);
+  void read_adaptive(const toml::node& node);
   void read_zip_group(const toml::table& group);
   bool is_swept(const std::string& key) const;
 
+ public:
+  // After read_tune: what [sweep.adaptive] needs of the rest of the grid.
+  void check_adaptive();
+
+ private:
   const PositionIndex& positions_;
   TomlReader file_;
   SweepAxes out_;
@@ -157,9 +165,46 @@ void AxisReader::read_sweep(const toml::node& sweep) {
       read_seeds(*node);
     else if (key == "zip")
       read_zip(*node);
+    else if (key == "adaptive")
+      read_adaptive(*node);
     else
       add_list_axis("sweep", key, *node);
   }
+}
+
+// [sweep.adaptive] (adaptive_design.h): its keys, and what they need of the sweep.
+void AxisReader::read_adaptive(const toml::node& node) {
+  const toml::table* table = node.as_table();
+  if (!table) {
+    file_.problem("sweep.adaptive", "must be a table: max_seeds = N, block = N");
+    return;
+  }
+  TomlReader reader = file_.child(nullptr, "sweep").child(table, "adaptive");
+  AdaptiveDesign design;
+  read_setting_keys(reader, design);
+  reader.finish();
+  out_.adaptive = design;
+}
+
+void AxisReader::check_adaptive() {
+  if (!out_.adaptive) return;
+  const std::size_t first = out_.seeds.size();
+  if (first == 0)
+    file_.problem("sweep.adaptive",
+                  "needs sweep.seeds, the first block of seeds (e.g. seeds = [0, 1, 2, 3, 4])");
+  else if (first < 2)
+    file_.problem("sweep.seeds",
+                  "an adaptive design's first block needs at least 2 seeds (5 or more "
+                  "recommended: the confidence sequences decide little below that)");
+  else if (out_.adaptive->max_seeds < std::int64_t(first))
+    file_.problem("sweep.adaptive.max_seeds", "is below the first block's " +
+                                                  std::to_string(first) +
+                                                  " seeds (sweep.seeds); the budget includes them");
+  if (std::any_of(out_.axes.begin(), out_.axes.end(), [](const SweepAxis& a) { return a.tune; }))
+    file_.problem("sweep.adaptive",
+                  "cannot be combined with [tune] yet: a point's chosen setting could change "
+                  "as seeds are added, and with it every decision before; tune in a fixed "
+                  "design, then fix the chosen values");
 }
 
 bool AxisReader::is_swept(const std::string& key) const {
@@ -192,6 +237,7 @@ SweepAxes read_sweep_axes(const toml::table& doc, const std::string& path,
   AxisReader reader(doc, path, positions, problems);
   if (const toml::node* sweep = doc.get("sweep")) reader.read_sweep(*sweep);
   if (const toml::node* tune = doc.get("tune")) reader.read_tune(*tune);
+  reader.check_adaptive();
   return reader.take();
 }
 

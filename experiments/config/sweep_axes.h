@@ -3,11 +3,13 @@
 // (experiment.h describes them): each axis a key and its list of values, or the keys
 // of a [sweep.zip] group, whose lists vary together.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <toml++/toml.h>
 
+#include "experiments/config/adaptive_design.h"
 #include "experiments/config/toml_reader.h"
 
 namespace ablate::experiments {
@@ -27,7 +29,8 @@ struct SweepAxis {
 struct SweepAxes {
   // [sweep]'s axes in the file's order (a zip group is one axis), then [tune]'s.
   std::vector<SweepAxis> axes;
-  std::vector<std::uint64_t> seeds;  // sweep.seeds; empty when not given
+  std::vector<std::uint64_t> seeds;        // sweep.seeds; empty when not given
+  std::optional<AdaptiveDesign> adaptive;  // [sweep.adaptive]
 };
 
 // The axes of the document of `path` (pointing into `doc`: it must outlive them);

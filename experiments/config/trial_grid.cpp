@@ -17,11 +17,6 @@ namespace ablate::experiments {
 
 namespace {
 
-// Most trials one experiment file may expand to. Far beyond any CPU sweep (10,000
-// trials of a minute are a week on 2 cores), low enough that validating them all
-// takes seconds.
-constexpr std::size_t kMaxTrials = 10'000;
-
 // Points named with a problem that arises at some points only; the rest are counted.
 constexpr std::size_t kPointsNamed = 5;
 
@@ -280,18 +275,24 @@ void GridExpansion::add_trials(const TrialConfig& config, const GridPoint& point
        seeds_.empty() ? std::vector<std::uint64_t>{config.trial_seed} : seeds_) {
     Trial t;
     t.config = config;
-    t.config.trial_seed = seed;
-    t.config_toml = to_toml_string(t.config);
-    t.id = hex_id(t.config_toml);
     t.point_id = point_id;
     t.data_id = data_id;
     t.point = point.swept_values();
     t.tune = point.tuned_values();
+    t = reseeded(t, seed);
     if (ids_.add(t, point)) trials_.push_back(std::move(t));
   }
 }
 
 }  // namespace
+
+Trial reseeded(const Trial& t, std::uint64_t seed) {
+  Trial out = t;
+  out.config.trial_seed = seed;
+  out.config_toml = to_toml_string(out.config);
+  out.id = hex_id(out.config_toml);
+  return out;
+}
 
 std::vector<Trial> expand_grid(const GridSource& source, const std::vector<SweepAxis>& axes,
                                const std::vector<std::uint64_t>& seeds,

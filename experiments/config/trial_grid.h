@@ -14,6 +14,11 @@
 
 namespace ablate::experiments {
 
+// Most trials one experiment file may expand to (an adaptive design's budget
+// included). Far beyond any CPU sweep (10,000 trials of a minute are a week on 2
+// cores), low enough that validating them all takes seconds.
+inline constexpr std::size_t kMaxTrials = 10'000;
+
 // What a grid is expanded from: the file's document and where its trials' relative
 // paths resolve.
 struct GridSource {
@@ -29,6 +34,10 @@ struct GridSource {
 // anything when the grid has too many trials or sweep.seeds meets a single trial's
 // seed. Appends every problem of the points (one arising at every point once, others
 // with the points they arose at) and of values giving the same trial.
+// `t` with another trial seed: its config, ids and point as they are, its id anew (the
+// trials an adaptive sweep adds after its first block).
+Trial reseeded(const Trial& t, std::uint64_t seed);
+
 std::vector<Trial> expand_grid(const GridSource& source, const std::vector<SweepAxis>& axes,
                                const std::vector<std::uint64_t>& seeds,
                                std::vector<ConfigProblem>& problems);

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,8 @@ struct PointResults {
   // of each test metric over the test set (its evaluation noise).
   std::map<std::uint64_t, std::map<std::string, double>> test, test_se;
   int trials = 0, diverged = 0, failed = 0, missing = 0;
+  // The seeds whose trial has its result (ok or diverged: it will not run again).
+  std::set<std::uint64_t> finished_seeds;
   std::string setting;  // the [tune] setting chosen ("" without [tune])
   // Per curve metric, how many trials never reached the threshold (censored).
   std::map<std::string, int> not_reached;

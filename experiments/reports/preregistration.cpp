@@ -44,6 +44,12 @@ std::string utc_now() {
 }  // namespace
 
 std::string seeds_text(const json& index) {
+  if (std::optional<AdaptiveIndex> adaptive = adaptive_of_index(index)) {
+    std::string out = "first block";
+    for (std::uint64_t s : adaptive->first_seeds)
+      out += (out.back() == 'k' ? " " : ", ") + std::to_string(s);
+    return out + "; " + adaptive_design_text(adaptive->design);
+  }
   std::set<std::uint64_t> seeds;
   for (const json& t : index.value("trials", json::array()))
     seeds.insert(t.value("seed", std::uint64_t(0)));
@@ -86,6 +92,20 @@ void freeze_preregistration(const std::string& run_dir, const Experiment& e) {
   write_file_atomically(draft, record.dump(2) + "\n");
   ::link(draft.c_str(), path.c_str());
   fs::remove(draft);
+}
+
+std::optional<AdaptiveIndex> adaptive_of_index(const json& index) {
+  if (!index.contains("adaptive")) return std::nullopt;
+  const json& a = index["adaptive"];
+  AdaptiveIndex out;
+  out.first_seeds = a.at("first_seeds").get<std::vector<std::uint64_t>>();
+  out.design.max_seeds = a.at("max_seeds").get<std::int64_t>();
+  out.design.block = a.at("block").get<std::int64_t>();
+  // From another machine: what the design may be is what the file may say.
+  if (out.first_seeds.size() < 2 || out.design.block < 1 || out.design.block > 1000 ||
+      out.design.max_seeds < std::int64_t(out.first_seeds.size()) || out.design.max_seeds > 1000)
+    throw std::runtime_error("trials.json: \"adaptive\" is not a design ablate writes");
+  return out;
 }
 
 std::optional<Preregistration> read_preregistration(const std::string& run_dir) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/config/adaptive_design.h"
 #include "experiments/config/claims_spec.h"
 
 namespace ablate::experiments {
@@ -36,8 +37,18 @@ struct Preregistration {
 // The record of `run_dir`, if it has one (a damaged one is an error naming the file).
 std::optional<Preregistration> read_preregistration(const std::string& run_dir);
 
-// The seeds and [tune] grid of a run index (trials.json), as Preregistration keeps them.
+// The seeds and [tune] grid of a run index (trials.json), as Preregistration keeps them:
+// for an adaptive design, its first block and the design rather than the seeds its
+// rounds have reached.
 std::string seeds_text(const nlohmann::json& index);
 std::string tune_grid_text(const nlohmann::json& index);
+
+// A run index's [sweep.adaptive] design and first block (none for a fixed design);
+// throws std::runtime_error (or a json exception) for one ablate would not write.
+struct AdaptiveIndex {
+  std::vector<std::uint64_t> first_seeds;
+  AdaptiveDesign design;
+};
+std::optional<AdaptiveIndex> adaptive_of_index(const nlohmann::json& index);
 
 }  // namespace ablate::experiments

@@ -67,6 +67,7 @@ struct RunPoints {
   // seeds and [tune] grid now, to compare with it.
   std::optional<Preregistration> preregistration;
   std::string seeds, tune_grid;
+  std::optional<AdaptiveIndex> adaptive;  // [sweep.adaptive], when the run has one
   std::vector<PointResults> points;
 };
 RunPoints read_run_points(const std::string& run_dir);

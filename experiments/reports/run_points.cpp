@@ -33,6 +33,7 @@ void read_report_settings(const RunRows& run, RunPoints& out) {
   out.preregistration = read_preregistration(run.dir);
   out.seeds = seeds_text(run.index);
   out.tune_grid = tune_grid_text(run.index);
+  out.adaptive = adaptive_of_index(run.index);
 }
 
 // The point of the trial `r`, added at the end of out.points when it is the first of
@@ -112,6 +113,7 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
       ++point.failed;
     else if (status == "diverged")
       ++point.diverged;
+    if (status == "ok" || status == "diverged") point.finished_seeds.insert(r.seed);
     if (status != "ok" || !r.summary.contains("test")) continue;
     add_test_metrics(point, r, run.test_metrics);
     any_curve |= add_curve_metrics(point, r, run, out, curve_key, primary);

@@ -94,7 +94,13 @@ RunRows read_run(const std::string& run_dir) {
   if (!fs::exists(index_path))
     throw std::runtime_error(run_dir +
                              ": not a run directory (no trials.json; run `ablate run` first)");
-  run.index = read_json_file(index_path);
+  return read_run(run_dir, read_json_file(index_path));
+}
+
+RunRows read_run(const std::string& run_dir, nlohmann::json index_json) {
+  RunRows run;
+  run.dir = run_dir;
+  run.index = std::move(index_json);
   json& index = run.index;
   run.keys = index["swept_keys"].get<std::vector<std::string>>();
   run.tune_keys = index.value("tune_keys", std::vector<std::string>{});

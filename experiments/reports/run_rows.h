@@ -36,6 +36,8 @@ struct RunRows {
 // Throws std::runtime_error if run_dir has no trials.json. A summary.json that cannot
 // be read counts as missing.
 RunRows read_run(const std::string& run_dir);
+// The same with the index given (an adaptive sweep's rounds: the trials so far).
+RunRows read_run(const std::string& run_dir, nlohmann::json index);
 
 // A summary.json value as the reports write it: a number to six significant digits, a
 // string as it is, anything else "".

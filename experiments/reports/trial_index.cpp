@@ -35,7 +35,7 @@ json trial_index_json(const Experiment& e) {
   if (e.report.threshold) report["threshold"] = *e.report.threshold;
   if (e.report.grad_norms_at_init) report["grad_norms_at_init"] = true;
   if (!e.report.claims.empty()) report["claims"] = claims_json(e.report.claims);
-  return json{{"name", e.name},
+  json index{{"name", e.name},
               {"description", e.description},
               // Where the experiment file was: a trial's config.toml resolves its data
               // paths against it, from wherever it is run (Experiment::base_dir).
@@ -49,6 +49,13 @@ json trial_index_json(const Experiment& e) {
                              : "forecast"},
               {"task", e.trials.empty() ? std::string() : e.trials[0].config.task.kind},
               {"trials", trials}};
+  // The design, not the seeds its rounds have reached so far: what the reports replay
+  // the rounds from (adaptive_schedule.h) and what is frozen with the claims.
+  if (e.adaptive)
+    index["adaptive"] = {{"first_seeds", e.seeds},
+                         {"max_seeds", e.adaptive->max_seeds},
+                         {"block", e.adaptive->block}};
+  return index;
 }
 
 void write_trial_index(const std::string& run_dir, const Experiment& e) {

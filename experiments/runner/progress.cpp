@@ -10,8 +10,9 @@ namespace ablate::experiments {
 
 using Clock = std::chrono::steady_clock;
 
-Progress::Progress(int total_trials, int already_done, bool enabled)
-    : enabled_(enabled),
+Progress::Progress(int total_trials, int already_done, bool enabled, std::string round)
+    : round_(std::move(round)),
+      enabled_(enabled),
       tty_(::isatty(2) != 0),
       total_(total_trials),
       done_(already_done),
@@ -62,7 +63,7 @@ void Progress::finish(int slot, const std::string& status) {
 
 std::string Progress::line() const {
   std::ostringstream s;
-  s << "[" << done_ << "/" << total_ << " trials";
+  s << "[" << (round_.empty() ? "" : round_ + ": ") << done_ << "/" << total_ << " trials";
   if (failed_) s << ", " << failed_ << " failed";
   s << "]";
   std::int64_t current = 0, remaining = 0;

@@ -16,7 +16,8 @@ std::string short_label(const std::string& label);
 
 class Progress {
  public:
-  Progress(int total_trials, int already_done, bool enabled);
+  // `round`: shown before the counts ("round 2, 3 points open"; "" for none).
+  Progress(int total_trials, int already_done, bool enabled, std::string round = "");
   int start(const std::string& id, const std::string& label, std::int64_t steps);
   void update(int slot, std::int64_t step, double loss);
   void finish(int slot, const std::string& status);
@@ -33,6 +34,7 @@ class Progress {
   std::string line() const;
 
   std::mutex mutex_;
+  std::string round_;
   bool enabled_, tty_;
   int total_, done_, failed_ = 0;
   std::int64_t steps_done_ = 0, steps_started_total_ = 0;

@@ -1,5 +1,6 @@
 #include "experiments/runner/sweep_runner.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "experiments/records/trial_summary.h"
 #include "experiments/reports/preregistration.h"
 #include "experiments/reports/report.h"
+#include "experiments/runner/adaptive_sweep.h"
 #include "experiments/runner/progress.h"
 #include "experiments/runner/resume_state.h"
 #include "experiments/runner/run_lock.h"
@@ -105,6 +107,22 @@ void keep_earlier_version(const RunDir& run, const std::string& text) {
   write_file_atomically(run.earlier_experiment(n), earlier);
 }
 
+// The run's trials.json is `e`'s (its settings, design and claims) and lists every
+// trial of `e`, perhaps more.
+bool index_covers(const RunDir& run, const Experiment& e) {
+  try {
+    nlohmann::json on_disk = read_json_file(run.trial_index()), ours = trial_index_json(e);
+    std::set<std::string> listed;
+    for (const auto& t : on_disk.at("trials")) listed.insert(t.at("id").get<std::string>());
+    on_disk.erase("trials");
+    ours.erase("trials");
+    return on_disk == ours && std::all_of(e.trials.begin(), e.trials.end(),
+                                          [&](const Trial& t) { return listed.count(t.id) > 0; });
+  } catch (const std::exception&) {
+    return false;  // none, or unreadable: written anew
+  }
+}
+
 // Trial directories in run_dir that are not trials of `e`.
 int trials_not_in(const RunDir& run, const Experiment& e) {
   std::set<std::string> ids;
@@ -119,11 +137,15 @@ int trials_not_in(const RunDir& run, const Experiment& e) {
 
 }  // namespace
 
-SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
+std::string run_dir_of(const Experiment& e, const RunOptions& options) {
+  return !e.home_run_dir.empty() && !options.out_given ? e.home_run_dir
+                                                       : options.out + "/" + e.name;
+}
+
+SweepPlan plan_sweep(const Experiment& e, const RunOptions& options, bool take_locks) {
   SweepPlan plan;
   RunSummary& summary = plan.summary;
-  summary.run_dir =
-      !e.home_run_dir.empty() && !options.out_given ? e.home_run_dir : options.out + "/" + e.name;
+  summary.run_dir = run_dir_of(e, options);
   // Some trials of a sweep already there (a trial's config.toml, or a copy of it, run
   // again): they run into that sweep, whose experiment.toml and trial index stay, and
   // whose reports are rewritten over all its trials — never replaced by a partial run.
@@ -136,12 +158,14 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
   const RunDir run(summary.run_dir);
   fs::create_directories(run.trials());
   bool sharded = options.shards > 0;
-  plan.locks.push_back(std::make_unique<RunLock>(summary.run_dir, run.lock(), sharded));
+  if (take_locks)
+    plan.locks.push_back(std::make_unique<RunLock>(summary.run_dir, run.lock(), sharded));
   std::vector<std::size_t> mine;
   if (sharded) {
     mine = shard_trials(e.trials, options.shard, options.shards);
-    plan.locks.push_back(std::make_unique<RunLock>(
-        summary.run_dir, run.shard_lock(options.shard, options.shards), false));
+    if (take_locks)
+      plan.locks.push_back(std::make_unique<RunLock>(
+          summary.run_dir, run.shard_lock(options.shard, options.shards), false));
   } else {
     mine.resize(e.trials.size());
     for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = i;
@@ -155,7 +179,9 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options) {
     const std::string text = e.text_as_run();
     keep_earlier_version(run, text);
     write_file_atomically(run.experiment(), text);
-    write_trial_index(summary.run_dir, e);
+    // An adaptive sweep's index only grows: a shard a round behind another leaves the
+    // later round's index (a superset of its own) in place.
+    if (!(e.adaptive && index_covers(run, e))) write_trial_index(summary.run_dir, e);
     freeze_preregistration(summary.run_dir, e);
     summary.not_in_experiment = trials_not_in(run, e);
   }
@@ -193,15 +219,15 @@ void count_outcome(RunSummary& summary, const std::string& status, std::int64_t 
     ++summary.failed;
 }
 
-RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
-  SweepPlan plan = plan_sweep(e, options);
+void run_planned(const Experiment& e, SweepPlan& plan, const RunOptions& options,
+                 const std::string& round) {
   RunSummary& summary = plan.summary;
   const std::vector<const Trial*>& pending = plan.pending;
   int jobs =
       options.jobs > 0 ? options.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   jobs = std::min<int>(jobs, int(std::max<std::size_t>(1, pending.size())));
 
-  Progress progress(summary.total, summary.skipped, options.progress);
+  Progress progress(summary.total, summary.skipped, options.progress, round);
   std::atomic<std::size_t> next{0};
   std::mutex counts;
   auto worker = [&] {
@@ -225,8 +251,14 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
   for (std::thread& t : threads) t.join();
   progress.done();
   summary.stopped_by = stop_signal();
-  write_reports(summary.run_dir);
-  return summary;
+}
+
+RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
+  if (e.adaptive) return run_adaptive(e, options);
+  SweepPlan plan = plan_sweep(e, options);
+  run_planned(e, plan, options);
+  write_reports(plan.summary.run_dir);
+  return plan.summary;
 }
 
 }  // namespace ablate::experiments

@@ -41,6 +41,10 @@ struct RunSummary {
   std::map<std::string, int> other_backend;
   int interrupted = 0;  // trials stopped by SIGINT / SIGTERM (stop_signal.h), to run again
   int stopped_by = 0;   // that signal, or 0
+  // [sweep.adaptive]: the round the design reached, and what it says of itself
+  // ("complete after round 3: 2 of 3 questions decided", "waiting for ...").
+  int rounds = 0;
+  std::string adaptive_note;
 };
 
 RunSummary run_experiment(const Experiment& experiment, const RunOptions& options);
@@ -56,6 +60,10 @@ inline LoadOptions load_options(const RunOptions& o) {
 
 class RunLock;
 
+// Where a run of `experiment` writes: <out>/<name>, or the home run of a trial's
+// config.toml run again without --out.
+std::string run_dir_of(const Experiment& experiment, const RunOptions& options);
+
 // What a run (or a shard, or an MPI job) of a sweep has to do, with its run directory
 // prepared and locked: the trials still to run, in file order, and the counts so far.
 struct SweepPlan {
@@ -67,7 +75,14 @@ struct SweepPlan {
   SweepPlan& operator=(SweepPlan&&) noexcept;
   ~SweepPlan();
 };
-SweepPlan plan_sweep(const Experiment& experiment, const RunOptions& options);
+// `take_locks` = false: the caller holds the run's locks already (the later rounds of an
+// adaptive sweep, runner/adaptive_sweep.h).
+SweepPlan plan_sweep(const Experiment& experiment, const RunOptions& options,
+                     bool take_locks = true);
+// Runs the plan's pending trials on `options.jobs` threads with the progress line
+// (`round`: what it shows before the counts, "" for none), counting their outcomes.
+void run_planned(const Experiment& experiment, SweepPlan& plan, const RunOptions& options,
+                 const std::string& round = "");
 // Adds one trial's outcome (ok | diverged | failed | interrupted, and whether it
 // continued from a saved state) to the counts.
 void count_outcome(RunSummary& summary, const std::string& status, std::int64_t resumed_from_step);

@@ -1,0 +1,147 @@
+#include "experiments/runner/adaptive_sweep.h"
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "experiments/config/trial_grid.h"
+#include "experiments/records/run_dir.h"
+#include "experiments/reports/run_points.h"
+#include "experiments/reports/run_rows.h"
+#include "experiments/runner/run_lock.h"
+#include "experiments/runner/stop_signal.h"
+
+namespace ablate::experiments {
+
+namespace fs = std::filesystem;
+
+std::vector<Trial> scheduled_trials(const Experiment& e, const RunPoints& run,
+                                    const AdaptiveSchedule& s) {
+  std::map<std::string, int> seeds_of;  // point id → seeds
+  for (std::size_t p = 0; p < run.points.size(); ++p) seeds_of[run.points[p].point_id] = s.seeds[p];
+  std::vector<Trial> out;
+  std::set<std::string> done;  // points already expanded (e.trials has one per first seed)
+  for (const Trial& t : e.trials) {
+    if (!done.insert(t.point_id).second) continue;
+    auto n = seeds_of.find(t.point_id);
+    const int seeds = n == seeds_of.end() ? int(e.seeds.size()) : n->second;
+    for (int k = 0; k < seeds; ++k) out.push_back(reseeded(t, s.seed_sequence[std::size_t(k)]));
+  }
+  return out;
+}
+
+std::string schedule_note(const AdaptiveSchedule& s) {
+  int decided = 0, at_budget = 0;
+  for (const ScheduledQuestion& q : s.questions) {
+    decided += q.status != stats::PartStatus::open;
+    at_budget += q.status == stats::PartStatus::open;
+  }
+  const std::string questions =
+      std::to_string(decided) + " of " + std::to_string(s.questions.size()) + " questions decided";
+  if (s.complete)
+    return "complete after round " + std::to_string(s.round) + ": " + questions +
+           (at_budget ? ", " + std::to_string(at_budget) + " inconclusive at the budget" : "");
+  return "round " + std::to_string(s.round) + ": " + questions + ", " +
+         std::to_string(s.waiting.size()) + " trials of the round without a result";
+}
+
+CurrentRound current_round(const Experiment& e, const std::string& run_dir) {
+  CurrentRound r;
+  Experiment so_far = e;  // the trials indexed so far: the first block, then each round's
+  for (;;) {
+    const RunPoints run = points_of(read_run(run_dir, trial_index_json(so_far)), run_name(run_dir));
+    r.schedule = replay_schedule(run);
+    r.trials = scheduled_trials(e, run, r.schedule);
+    // The allocation grows only once every trial indexed so far has its result, so the
+    // loop ends at the first round with trials to run (or when no point needs more).
+    if (r.trials.size() == so_far.trials.size()) return r;
+    so_far.trials = r.trials;
+  }
+}
+
+namespace {
+
+void add_counts(RunSummary& total, const RunSummary& round) {
+  total.ok += round.ok;
+  total.diverged += round.diverged;
+  total.failed += round.failed;
+  total.interrupted += round.interrupted;
+  total.resumed += round.resumed;
+  for (const auto& [backend, n] : round.other_backend) total.other_backend[backend] += n;
+}
+
+// Whether another shard of the sweep is running: it holds its shard lock.
+bool other_shard_running(const RunDir& run, const RunOptions& o) {
+  for (int k = 1; k <= o.shards; ++k) {
+    if (k == o.shard) continue;
+    try {
+      RunLock probe(run.path(), run.shard_lock(k, o.shards), false);
+    } catch (const std::runtime_error&) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A shard whose slice of the round is done: waits while other shards run and the
+// round still lacks results. The round as it stands then.
+CurrentRound wait_for_shards(const Experiment& e, const RunOptions& o, const RunDir& run,
+                             CurrentRound round) {
+  while (!round.schedule.complete && !stop_signal() && other_shard_running(run, o)) {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    CurrentRound now = current_round(e, run.path());
+    if (now.trials.size() != round.trials.size() || now.schedule.complete) return now;
+    round = std::move(now);
+  }
+  return round;
+}
+
+// "round 2, 3 points open": what the progress line shows before its counts.
+std::string round_label(const AdaptiveSchedule& s) {
+  int open = 0;
+  for (int last : s.last_round) open += last == s.round;
+  return "round " + std::to_string(s.round) +
+         (s.round > 0 ? ", " + std::to_string(open) + " points open" : "");
+}
+
+}  // namespace
+
+RunSummary run_adaptive(const Experiment& e, const RunOptions& options,
+                        const RoundRunner& run_round) {
+  RunSummary total;
+  total.run_dir = run_dir_of(e, options);
+  std::vector<std::unique_ptr<RunLock>> held;  // the first round's locks, for every round
+  std::set<std::string> ran;                   // --force reruns a trial once, not every round
+  for (;;) {
+    const CurrentRound round = current_round(e, total.run_dir);
+    Experiment current = e;
+    current.trials = round.trials;
+    SweepPlan plan = plan_sweep(current, options, held.empty());
+    if (held.empty()) held = std::move(plan.locks);
+    std::erase_if(plan.pending, [&](const Trial* t) { return ran.count(t->id) > 0; });
+    for (const Trial* t : plan.pending) ran.insert(t->id);
+    const bool nothing_to_run = plan.pending.empty();
+    if (!nothing_to_run) run_round(current, plan, options, round_label(round.schedule));
+    add_counts(total, plan.summary);
+    total.total = plan.summary.total;
+    total.not_in_experiment = plan.summary.not_in_experiment;
+    total.stopped_by = plan.summary.stopped_by;
+    if (total.stopped_by) break;
+    CurrentRound after = current_round(e, total.run_dir);
+    if (nothing_to_run && options.shards > 0)
+      after = wait_for_shards(e, options, RunDir(total.run_dir), std::move(after));
+    total.rounds = after.schedule.round;
+    total.adaptive_note = schedule_note(after.schedule);
+    if (after.schedule.complete) break;
+    // The round has trials without a result that this process ran already (they
+    // failed) or leaves to another shard: stop rather than spin.
+    if (nothing_to_run && after.trials.size() == round.trials.size()) break;
+  }
+  total.skipped = total.total - (total.ok + total.diverged + total.failed + total.interrupted);
+  write_reports(total.run_dir);
+  return total;
+}
+
+}  // namespace ablate::experiments
