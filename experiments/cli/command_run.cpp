@@ -8,6 +8,8 @@
 #include "autograd/kernels/gemm.h"
 #include "experiments/config/experiment.h"
 #include "experiments/records/run_dir.h"
+#include "experiments/reports/adaptive_report.h"
+#include "experiments/runner/adaptive_sweep.h"
 #include "experiments/runner/mpi_sweep.h"
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/sweep_runner.h"
@@ -28,6 +30,7 @@ void print_run_summary(const RunSummary& s) {
             << "  results: " << run.results() << "\n  compared: " << run.comparisons() << "\n"
             << "  plots:   " << run.plots() << "/\n";
   if (std::filesystem::exists(run.claims())) std::cout << "  claims:  " << run.claims() << "\n";
+  if (!s.adaptive_note.empty()) std::cout << "  adaptive design: " << s.adaptive_note << "\n";
   if (s.resumed)
     std::cout << "  " << s.resumed << " trial" << (s.resumed == 1 ? "" : "s")
               << " continued from a saved state (resumed_from_step in summary.json)\n";
@@ -108,15 +111,21 @@ int run_study_command(const std::string& file, const RunOptions& o) {
   return s.training.failed ? 1 : 0;
 }
 
-// --dry-run: the trials a real run would run, resume or skip.
-void print_dry_run(const Experiment& e, const RunOptions& o) {
+// --dry-run: the trials a real run would run, resume or skip (of an adaptive design,
+// those of its current round: the next is decided by this one's results).
+void print_dry_run(Experiment e, const RunOptions& o) {
+  if (e.adaptive) {
+    const CurrentRound round = current_round(e, run_dir_of(e, o));
+    std::cout << "adaptive design, " << schedule_status(round.schedule) << "\n";
+    e.trials = round.trials;
+  }
   std::vector<std::size_t> listed;
   if (o.shards > 0)
     listed = shard_trials(e.trials, o.shard, o.shards);
   else
     for (std::size_t i = 0; i < e.trials.size(); ++i) listed.push_back(i);
   // What a real run would do: finished trials are skipped unless --force.
-  const std::string run_dir = o.out + "/" + e.name;
+  const std::string run_dir = run_dir_of(e, o);
   std::vector<bool> done(e.trials.size(), false);
   std::size_t finished = 0;
   std::vector<bool> resumes(e.trials.size());

@@ -117,7 +117,8 @@ AdaptiveSchedule replay_schedule(const RunPoints& run) {
   s.design = run.adaptive->design;
   s.seed_sequence = adaptive_seed_sequence(run.adaptive->first_seeds, s.design.max_seeds);
   s.questions = questions_of(run);
-  s.seeds.assign(run.points.size(), int(run.adaptive->first_seeds.size()));
+  s.first_block = int(run.adaptive->first_seeds.size());
+  s.seeds.assign(run.points.size(), s.first_block);
   s.last_round.assign(run.points.size(), 0);
   // At most one round per seed of the budget: each round either adds a seed somewhere
   // or ends the replay.

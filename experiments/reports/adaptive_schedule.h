@@ -40,6 +40,7 @@ struct ScheduledQuestion {
 struct AdaptiveSchedule {
   AdaptiveDesign design;
   std::vector<std::uint64_t> seed_sequence;  // every point's seeds are a prefix of it
+  int first_block = 0;                       // sweep.seeds' count
   std::vector<ScheduledQuestion> questions;
   // Per point (RunPoints::points): the seeds it has in the current round, and the round
   // that gave it its last block.

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "experiments/config/report_spec.h"
+#include "experiments/reports/adaptive_report.h"
 #include "experiments/reports/claim_judgement.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/report_text.h"
@@ -256,20 +257,40 @@ std::string claim_markdown_row(const JudgedClaim& claim, const ClaimRegistration
 
 }  // namespace
 
-ClaimsReport claims_report(const RunPoints& run, const std::vector<ComparisonRow>& rows) {
+ClaimsReport claims_report(const RunPoints& run, const std::vector<ComparisonRow>& rows,
+                           const AdaptiveSchedule* schedule) {
   ClaimsReport out;
   if (run.claims.empty()) return out;
   const std::vector<JudgedClaim> claims =
       judge_family(run, rows, run.claims, run.metric, run.equivalence_margin, out.warnings);
   const std::vector<ClaimRegistration> registered = registrations(run, rows, claims);
   const std::size_t family = claims.size();
-  out.csv = kClaimsCsvHeader;
+  out.csv = std::string(kClaimsCsvHeader);
+  if (schedule) out.csv.insert(out.csv.size() - 1, kSequentialCsvColumns);
   out.markdown = claims_section_intro(family);
+  if (schedule)
+    out.markdown.insert(out.markdown.find("\n\n|") + 2,
+                        "**This run's design was adaptive**: its claims' verdicts are those of "
+                        "the Adaptive design section above; the fixed-n verdicts here assume a "
+                        "number of seeds fixed in advance and are for reference.\n\n");
+  // One line per part, then the claim's own when it has several (or none); with an
+  // adaptive design each ends in its sequential columns (the question of claim k).
+  auto add_line = [&](std::string line, const std::string& sequential) {
+    if (schedule) line.insert(line.size() - 1, sequential);
+    out.csv += line;
+  };
   for (std::size_t k = 0; k < claims.size(); ++k) {
     const JudgedClaim& claim = claims[k];
     const ClaimTexts texts = claim_texts(claim, registered[k], family, run.keys);
-    for (const ClaimPart& part : claim.parts) out.csv += part_csv_line(claim, part, texts);
-    if (claim.parts.size() != 1) out.csv += combined_csv_line(claim, texts);
+    const ScheduledQuestion* q = schedule ? &schedule->questions[k] : nullptr;
+    for (const ClaimPart& part : claim.parts)
+      add_line(part_csv_line(claim, part, texts),
+               q ? sequential_csv_fields(*schedule, *q,
+                                         part_at(*q, std::size_t(part.point - run.points.data())))
+                 : "");
+    if (claim.parts.size() != 1)
+      add_line(combined_csv_line(claim, texts),
+               q ? sequential_question_csv_fields(*schedule, *q) : "");
     out.markdown += claim_markdown_row(claim, registered[k], texts, run.keys);
   }
   return out;

@@ -24,7 +24,11 @@ struct ClaimsReport {
   // no point: said in its row, and worth a line on stderr.
   std::vector<std::string> warnings;
 };
-ClaimsReport claims_report(const RunPoints& run, const std::vector<ComparisonRow>& rows);
+// With an adaptive design's `schedule`, claims.csv has its sequential columns and the
+// section says which verdicts are the run's.
+struct AdaptiveSchedule;
+ClaimsReport claims_report(const RunPoints& run, const std::vector<ComparisonRow>& rows,
+                           const AdaptiveSchedule* schedule = nullptr);
 
 // How claims travel in trials.json's "report" (ablate report rebuilds from it).
 nlohmann::json claims_json(const std::vector<ClaimSpec>& claims);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "experiments/config/report_spec.h"
+#include "experiments/reports/adaptive_report.h"
 #include "experiments/reports/claims_report.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/run_rows.h"
@@ -181,11 +182,16 @@ ComparisonReport comparison_report(const RunPoints& run,
   const std::string& metric = settings.metrics.front();
   const std::vector<ComparisonRow> rows = compare_points(run.points, baselines, settings);
   ComparisonReport out;
-  out.csv = comparisons_csv(run.points, rows);
-  out.claims = claims_report(run, rows);
+  // An adaptive design's rounds, replayed from the results: its verdicts are the run's.
+  const std::optional<AdaptiveSchedule> schedule =
+      run.adaptive ? std::optional(replay_schedule(run)) : std::nullopt;
+  const AdaptiveSchedule* rounds = schedule ? &*schedule : nullptr;
+  out.csv = comparisons_csv(run.points, rows, rounds);
+  out.claims = claims_report(run, rows, rounds);
   std::string md = test_table_intro(run, metric, baseline_text) +
                    comparisons_markdown(run.points, rows, run.keys, metric) +
                    other_data_note(rows, metric) + evaluation_noise_note(rows, metric);
+  if (rounds) md += adaptive_section(run, *rounds);
   // The claims next: the verdicts a replication is read for, after the table they come from.
   md += out.claims.markdown;
   for (const std::string& curve : run.curve_metrics) md += curve_section(run, rows, metric, curve);

@@ -1,4 +1,5 @@
 #include "experiments/reports/comparisons.h"
+#include "experiments/reports/adaptive_report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -128,15 +129,27 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
   return rows;
 }
 
+// The sequential columns of a row: those of the comparison question asked of its point
+// on its metric (a run without claims), else blank.
+std::string sequential_fields(const AdaptiveSchedule& s, const ComparisonRow& r) {
+  for (const ScheduledQuestion& q : s.questions)
+    if (!q.claim && q.metric == r.metric)
+      if (const ScheduledPart* part = part_at(q, r.point)) return sequential_csv_fields(s, q, part);
+  return sequential_csv_fields(s, s.questions.empty() ? ScheduledQuestion{} : s.questions[0],
+                               nullptr);
+}
+
 std::string comparisons_csv(const std::vector<PointResults>& points,
-                            const std::vector<ComparisonRow>& rows) {
+                            const std::vector<ComparisonRow>& rows,
+                            const AdaptiveSchedule* schedule) {
   std::ostringstream csv;
   csv << "run,point_id,point,baseline_point_id,baseline_point,metric,split,n,mean,sd,ci_low,ci_"
          "high,eval_se,"
          "diff,diff_ci_low,diff_ci_high,p_value,p_permutation,bootstrap_ci_low,bootstrap_ci_high,"
          "effect_size,mde,method,"
          "verdict,trials,diverged,failed,"
-         "missing,tuned,same_test_data\n";
+         "missing,tuned,same_test_data"
+      << (schedule ? kSequentialCsvColumns : "") << "\n";
   for (const ComparisonRow& r : rows) {
     const PointResults& p = points[r.point];
     csv << csv_field(p.run) << "," << p.point_id << "," << csv_field(p.label) << ",";
@@ -160,7 +173,8 @@ std::string comparisons_csv(const std::vector<PointResults>& points,
       csv << ",,,,,,,,,";
     csv << "," << csv_field(r.verdict) << "," << p.trials << "," << p.diverged << "," << p.failed
         << "," << p.missing << "," << csv_field(p.setting) << ","
-        << (r.baseline ? (r.same_data ? "yes" : "no") : "") << "\n";
+        << (r.baseline ? (r.same_data ? "yes" : "no") : "")
+        << (schedule ? sequential_fields(*schedule, r) : "") << "\n";
   }
   return csv.str();
 }

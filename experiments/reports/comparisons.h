@@ -87,9 +87,13 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
                                           const std::vector<std::optional<std::size_t>>& baselines,
                                           const ComparisonSettings& settings);
 
-// comparisons.csv: a header and one line per row (columns in experiments/README.md).
+struct AdaptiveSchedule;
+
+// comparisons.csv: a header and one line per row (columns in experiments/README.md);
+// with an adaptive design's `schedule`, its sequential columns after them.
 std::string comparisons_csv(const std::vector<PointResults>& points,
-                            const std::vector<ComparisonRow>& rows);
+                            const std::vector<ComparisonRow>& rows,
+                            const AdaptiveSchedule* schedule = nullptr);
 
 // A table's "seeds" cell: the seeds counted, then how many of the point's trials
 // diverged ("8 (2 of 10 diverged)"), failed or are missing.

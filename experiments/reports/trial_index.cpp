@@ -36,19 +36,19 @@ json trial_index_json(const Experiment& e) {
   if (e.report.grad_norms_at_init) report["grad_norms_at_init"] = true;
   if (!e.report.claims.empty()) report["claims"] = claims_json(e.report.claims);
   json index{{"name", e.name},
-              {"description", e.description},
-              // Where the experiment file was: a trial's config.toml resolves its data
-              // paths against it, from wherever it is run (Experiment::base_dir).
-              {"source_dir", fs::absolute(e.base_dir).lexically_normal().string()},
-              {"swept_keys", e.swept_keys},
-              {"tune_keys", e.tune_keys},
-              {"axes", e.axes},
-              {"report", report},
-              {"family", e.trials.empty() || e.trials[0].config.model.kind != "encoder_regressor"
-                             ? "seq2seq"
-                             : "forecast"},
-              {"task", e.trials.empty() ? std::string() : e.trials[0].config.task.kind},
-              {"trials", trials}};
+             {"description", e.description},
+             // Where the experiment file was: a trial's config.toml resolves its data
+             // paths against it, from wherever it is run (Experiment::base_dir).
+             {"source_dir", fs::absolute(e.base_dir).lexically_normal().string()},
+             {"swept_keys", e.swept_keys},
+             {"tune_keys", e.tune_keys},
+             {"axes", e.axes},
+             {"report", report},
+             {"family", e.trials.empty() || e.trials[0].config.model.kind != "encoder_regressor"
+                            ? "seq2seq"
+                            : "forecast"},
+             {"task", e.trials.empty() ? std::string() : e.trials[0].config.task.kind},
+             {"trials", trials}};
   // The design, not the seeds its rounds have reached so far: what the reports replay
   // the rounds from (adaptive_schedule.h) and what is frozen with the claims.
   if (e.adaptive)

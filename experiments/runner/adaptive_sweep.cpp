@@ -8,6 +8,7 @@
 
 #include "experiments/config/trial_grid.h"
 #include "experiments/records/run_dir.h"
+#include "experiments/reports/adaptive_report.h"
 #include "experiments/reports/run_points.h"
 #include "experiments/reports/run_rows.h"
 #include "experiments/runner/run_lock.h"
@@ -30,21 +31,6 @@ std::vector<Trial> scheduled_trials(const Experiment& e, const RunPoints& run,
     for (int k = 0; k < seeds; ++k) out.push_back(reseeded(t, s.seed_sequence[std::size_t(k)]));
   }
   return out;
-}
-
-std::string schedule_note(const AdaptiveSchedule& s) {
-  int decided = 0, at_budget = 0;
-  for (const ScheduledQuestion& q : s.questions) {
-    decided += q.status != stats::PartStatus::open;
-    at_budget += q.status == stats::PartStatus::open;
-  }
-  const std::string questions =
-      std::to_string(decided) + " of " + std::to_string(s.questions.size()) + " questions decided";
-  if (s.complete)
-    return "complete after round " + std::to_string(s.round) + ": " + questions +
-           (at_budget ? ", " + std::to_string(at_budget) + " inconclusive at the budget" : "");
-  return "round " + std::to_string(s.round) + ": " + questions + ", " +
-         std::to_string(s.waiting.size()) + " trials of the round without a result";
 }
 
 CurrentRound current_round(const Experiment& e, const std::string& run_dir) {
@@ -133,7 +119,7 @@ RunSummary run_adaptive(const Experiment& e, const RunOptions& options,
     if (nothing_to_run && options.shards > 0)
       after = wait_for_shards(e, options, RunDir(total.run_dir), std::move(after));
     total.rounds = after.schedule.round;
-    total.adaptive_note = schedule_note(after.schedule);
+    total.adaptive_note = schedule_status(after.schedule);
     if (after.schedule.complete) break;
     // The round has trials without a result that this process ran already (they
     // failed) or leaves to another shard: stop rather than spin.

@@ -37,10 +37,6 @@ RunSummary run_adaptive(const Experiment& e, const RunOptions& options,
 std::vector<Trial> scheduled_trials(const Experiment& e, const RunPoints& run,
                                     const AdaptiveSchedule& schedule);
 
-// Where the design stands, in words: "complete after round 3: 2 of 3 questions
-// decided, 1 at the budget" or "round 2: 6 trials to run".
-std::string schedule_note(const AdaptiveSchedule& schedule);
-
 // The schedule of the run directory's results for `e` (round 0 when it has none), and
 // the trials of its current round: what --dry-run shows.
 struct CurrentRound {

@@ -1,0 +1,194 @@
+#include "experiments/reports/adaptive_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "experiments/reports/report_text.h"
+
+namespace ablate::experiments {
+
+const char* const kSequentialCsvColumns =
+    ",sequential_method,sequential_level,seeds,sequential_pairs,sequential_mean,sequential_low,"
+    "sequential_high,sequential_verdict,decided_round";
+
+namespace {
+
+constexpr const char* kMethod = "t confidence sequence (g = 4)";
+
+std::string bound_text(double v) {
+  return std::isinf(v) ? (v > 0 ? "+inf" : "-inf") : exact_number(v);
+}
+
+// "inconclusive at the budget (n = 40)" for a part still open when the design ended.
+std::string part_words(const AdaptiveSchedule& s, const ScheduledQuestion& q,
+                       const ScheduledPart& part) {
+  if (part.state.status != stats::PartStatus::open)
+    return stats::part_verdict(part.state, q.question);
+  if (!s.complete) return "open (round " + std::to_string(s.round) + ")";
+  return "inconclusive at the budget (n = " + std::to_string(s.seeds[part.point]) + ")";
+}
+
+// The gain's sequence, "[low, high]" with the metric's sign: the difference point −
+// baseline, as the fixed design's columns show it.
+std::pair<double, double> difference_interval(const ScheduledQuestion& q, const ScheduledPart& p) {
+  return q.higher_is_better ? std::pair(p.state.low, p.state.high)
+                            : std::pair(-p.state.high, -p.state.low);
+}
+
+}  // namespace
+
+const ScheduledPart* part_at(const ScheduledQuestion& q, std::size_t point) {
+  for (const ScheduledPart& p : q.parts)
+    if (p.point == point) return &p;
+  return nullptr;
+}
+
+std::string sequential_csv_fields(const AdaptiveSchedule& s, const ScheduledQuestion& q,
+                                  const ScheduledPart* part) {
+  if (!part) return ",,,,,,,,,";
+  const auto [low, high] = difference_interval(q, *part);
+  const double mean = q.higher_is_better ? part->state.mean : -part->state.mean;
+  std::ostringstream csv;
+  csv << "," << kMethod << "," << exact_number(q.alpha) << "," << s.seeds[part->point] << ","
+      << part->state.n << "," << exact_number(mean) << "," << bound_text(low) << ","
+      << bound_text(high) << "," << csv_field(part_words(s, q, *part)) << ","
+      << (part->state.decided_round >= 0 ? std::to_string(part->state.decided_round) : "");
+  return csv.str();
+}
+
+std::string sequential_question_csv_fields(const AdaptiveSchedule& s, const ScheduledQuestion& q) {
+  return std::string(",") + kMethod + "," + exact_number(q.alpha) + ",,,,,," +
+         csv_field(question_verdict(s, q)) + "," +
+         (q.decided_round >= 0 ? std::to_string(q.decided_round) : "");
+}
+
+std::string question_verdict(const AdaptiveSchedule& s, const ScheduledQuestion& q) {
+  if (q.status == stats::PartStatus::agrees)
+    return q.claim ? "agrees" : stats::part_verdict(q.parts.front().state, q.question);
+  if (q.status == stats::PartStatus::disagrees) return "disagrees";
+  if (!s.complete) return "open (round " + std::to_string(s.round) + ")";
+  int most = 0;
+  for (const ScheduledPart& p : q.parts) most = std::max(most, s.seeds[p.point]);
+  return "inconclusive at the budget (n = " + std::to_string(most) + ")";
+}
+
+}  // namespace ablate::experiments
+
+namespace ablate::experiments {
+
+namespace {
+
+std::string interval_text(std::pair<double, double> i) {
+  auto one = [](double v) {
+    return std::isinf(v) ? std::string(v > 0 ? "+∞" : "−∞") : short_number(v);
+  };
+  return "[" + one(i.first) + ", " + one(i.second) + "]";
+}
+
+// The seeds a fixed design needs per point: for a decided part, what gives a two-sided
+// t-test at the part's level 80 % power at the observed effect; the budget for a part
+// still open; the first block for a point no question asks about; a baseline as many
+// as its points.
+std::vector<int> fixed_design_of_equal_power(const AdaptiveSchedule& s) {
+  std::vector<int> need(s.seeds.size(), 0);
+  std::vector<bool> asked(s.seeds.size(), false);
+  for (const ScheduledQuestion& q : s.questions)
+    for (const ScheduledPart& p : q.parts) {
+      asked[p.point] = true;
+      int n = int(s.design.max_seeds);
+      if (p.state.status != stats::PartStatus::open && p.state.sd > 0)
+        if (int fixed = stats::fixed_design_seeds(p.state.mean / p.state.sd, q.alpha); fixed > 0)
+          n = fixed;
+      need[p.point] = std::max(need[p.point], n);
+    }
+  for (std::size_t p = 0; p < need.size(); ++p)
+    if (!asked[p]) need[p] = s.first_block;
+  for (const ScheduledQuestion& q : s.questions)
+    for (const ScheduledPart& p : q.parts)
+      need[p.baseline] = std::max(need[p.baseline], need[p.point]);
+  return need;
+}
+
+std::string questions_table(const RunPoints& run, const AdaptiveSchedule& s) {
+  std::ostringstream md;
+  md << "| question | point vs baseline | metric | verdict | decided in round | seeds (pairs) | "
+        "sequence of the difference | detectable at the budget |\n"
+        "|---|---|---|---|---|---|---|---|\n";
+  for (const ScheduledQuestion& q : s.questions) {
+    const std::string asked = q.claim ? q.claim->claim : "differs from its baseline";
+    for (const ScheduledPart& p : q.parts) {
+      const bool open_at_end = s.complete && p.state.status == stats::PartStatus::open &&
+                               p.state.no_sequence.empty();
+      const double detectable =
+          open_at_end ? stats::sequential_detectable(p.state.n, p.state.sd, q.alpha) : 0;
+      md << "| " << asked << " | " << run.points[p.point].label << " vs "
+         << run.points[p.baseline].label << " | " << q.metric << " | "
+         << (q.parts.size() > 1 ? part_words(s, q, p) : question_verdict(s, q)) << " | "
+         << (p.state.decided_round >= 0 ? std::to_string(p.state.decided_round) : "—") << " | "
+         << s.seeds[p.point] << " (" << p.state.n << ") | "
+         << (p.state.no_sequence.empty() ? interval_text(difference_interval(q, p))
+                                         : "none: " + p.state.no_sequence)
+         << " | "
+         << (open_at_end ? (std::isinf(detectable) ? "none" : "±" + short_number(detectable)) : "")
+         << " |\n";
+    }
+    if (q.parts.size() > 1)
+      md << "| " << asked << " | all " << q.parts.size() << " points | " << q.metric << " | **"
+         << question_verdict(s, q) << "** | "
+         << (q.decided_round >= 0 ? std::to_string(q.decided_round) : "—") << " | | | |\n";
+  }
+  return md.str();
+}
+
+}  // namespace
+
+std::string schedule_status(const AdaptiveSchedule& s) {
+  int decided = 0;
+  for (const ScheduledQuestion& q : s.questions) decided += q.status != stats::PartStatus::open;
+  const int open = int(s.questions.size()) - decided;
+  const std::string questions =
+      std::to_string(decided) + " of " + std::to_string(s.questions.size()) + " questions decided";
+  if (s.complete)
+    return "complete after round " + std::to_string(s.round) + ": " + questions +
+           (open ? ", " + std::to_string(open) + " inconclusive at the budget" : "");
+  return "round " + std::to_string(s.round) + ": " + questions + ", " +
+         std::to_string(s.waiting.size()) + " trials of the round without a result";
+}
+
+std::string adaptive_section(const RunPoints& run, const AdaptiveSchedule& s) {
+  std::ostringstream md;
+  const std::size_t m = s.questions.size();
+  md << "\n### Adaptive design\n\nSeeds went where the answer was still open: the first block "
+     << run.adaptive->first_seeds.size() << " seeds a point, then " << s.design.block
+     << " more a round to every point with an open question, up to " << s.design.max_seeds
+     << ". After each round every question was asked of an anytime-valid confidence sequence "
+        "for the paired difference (the safe t-test's mixture sequence, which holds at every "
+        "round at once however the rounds went), at α = 0.05 shared over the "
+     << m << " question" << (m == 1 ? "" : "s")
+     << " by Bonferroni; a question stays decided once decided. These verdicts are the run's: "
+        "the fixed-n p-values and intervals elsewhere in this report assume a number of seeds "
+        "fixed in advance, which the rounds were not, and are for reference. "
+        "experiments/README.md, \"Adaptive sweeps\", gives the rules.\n\n"
+     << "Status: " << schedule_status(s) << ".\n\n"
+     << questions_table(run, s);
+  int used = 0;
+  for (int n : s.seeds) used += n;
+  const std::vector<int> fixed = fixed_design_of_equal_power(s);
+  int fixed_total = 0;
+  for (int n : fixed) fixed_total += n;
+  const int budget = int(s.design.max_seeds) * int(s.seeds.size());
+  md << "\nSeeds per point: ";
+  for (std::size_t p = 0; p < s.seeds.size(); ++p)
+    md << (p ? "; " : "") << (run.points[p].label.empty() ? "the point" : run.points[p].label)
+       << " " << s.seeds[p];
+  md << ".\n\nTrials: " << used << " (" << s.round + 1 << " round" << (s.round ? "s" : "")
+     << "); a fixed design at the budget runs " << budget << " ("
+     << short_number(100.0 * (budget - used) / std::max(1, budget))
+     << "% saved); a fixed design giving each decided comparison 80% power at its observed "
+        "effect (at the same level) and the budget to the rest runs "
+     << fixed_total << ".\n";
+  return md.str();
+}
+
+}  // namespace ablate::experiments
