@@ -111,12 +111,18 @@ RunSummary run_adaptive(const Experiment& e, const RunOptions& options,
     const bool nothing_to_run = plan.pending.empty();
     if (!nothing_to_run) run_round(current, plan, options, round_label(round.schedule));
     add_counts(total, plan.summary);
-    total.total = plan.summary.total;
+    // A shard's slice is dealt anew each round: it counts what it covers now and
+    // every trial it ran on the way.
+    std::set<std::string> covered(ran);
+    for (const Trial* t : plan.slice) covered.insert(t->id);
+    total.total = int(covered.size());
     total.not_in_experiment = plan.summary.not_in_experiment;
     total.stopped_by = plan.summary.stopped_by;
     if (total.stopped_by) break;
     CurrentRound after = current_round(e, total.run_dir);
-    if (nothing_to_run && options.shards > 0)
+    // A shard with nothing of the round left to run waits for the others' results —
+    // unless they arrived already and the next round has trials for it.
+    if (nothing_to_run && options.shards > 0 && after.trials.size() == round.trials.size())
       after = wait_for_shards(e, options, RunDir(total.run_dir), std::move(after));
     total.rounds = after.schedule.round;
     total.adaptive_note = schedule_status(after.schedule);
@@ -125,7 +131,7 @@ RunSummary run_adaptive(const Experiment& e, const RunOptions& options,
     // failed) or leaves to another shard: stop rather than spin.
     if (nothing_to_run && after.trials.size() == round.trials.size()) break;
   }
-  total.skipped = total.total - (total.ok + total.diverged + total.failed + total.interrupted);
+  total.skipped = total.total - int(ran.size());
   write_reports(total.run_dir);
   return total;
 }

@@ -10,12 +10,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "experiments/config/config_error.h"
+#include "experiments/config/trial_grid.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/report.h"
+#include "experiments/runner/adaptive_sweep.h"
 #include "experiments/runner/progress.h"
 #include "experiments/runner/resume_state.h"
 #include "experiments/runner/stop_signal.h"
@@ -47,14 +50,17 @@ struct Broadcast {
   }
 };
 
-// A trial to run, with the bytes of its resume.safetensors (empty: none), so a rank
-// continues a trial stopped on any other rank.
+// A trial to run: the trial of the experiment's grid at `index` with the trial seed
+// `seed` (an adaptive sweep's later rounds add seeds the grid's first block does not
+// have), and the bytes of its resume.safetensors (empty: none), so a rank continues a
+// trial stopped on any other rank.
 struct Assignment {
   std::int64_t index = 0;
+  std::uint64_t seed = 0;
   std::string resume_state;
   template <class Archive>
   void serialize(Archive& a, unsigned) {
-    a& index& resume_state;
+    a& index& seed& resume_state;
   }
 };
 
@@ -100,7 +106,7 @@ void worker(mpi::communicator& world, const Broadcast& b) {
     }
     Assignment a;
     world.recv(0, kAssign, a);
-    const Trial& t = e.trials[std::size_t(a.index)];
+    const Trial t = reseeded(e.trials[std::size_t(a.index)], a.seed);
     fs::path dir = scratch / t.id;
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -142,76 +148,142 @@ void write_record(const TrialDir& dir, const Record& r) {
   if (finished) fs::remove(dir.resume_state());
 }
 
-RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOptions& options) {
-  SweepPlan plan;
-  try {
-    plan = plan_sweep(e, options);
-  } catch (...) {  // e.g. the run directory is locked: release the workers first
-    for (int r = 1; r < world.size(); ++r) world.send(r, kStop);
-    throw;
+// Rank 0's side: hands out the trials of each round (one round for a fixed design) to
+// the ranks as they become free, writes what they send back, and stops them at the end.
+class Coordinator {
+ public:
+  Coordinator(mpi::communicator& world, const Experiment& e) : world_(world) {
+    for (std::size_t i = 0; i < e.trials.size(); ++i) grid_index_.emplace(e.trials[i].point_id, i);
+    for (int r = 1; r < world.size(); ++r) not_ready_.insert(r);
   }
-  RunSummary& summary = plan.summary;
-  // Longest first, so the last trials to finish are short ones.
-  std::vector<bool> pending(e.trials.size(), false);
-  for (const Trial* p : plan.pending) pending[std::size_t(p - e.trials.data())] = true;
-  std::vector<std::int64_t> queue;
-  for (std::size_t i : longest_first(e.trials))
-    if (pending[i]) queue.push_back(std::int64_t(i));
-  std::size_t next = 0;
-  Progress progress(summary.total, summary.skipped, options.progress);
-  std::map<int, int> slot_of;  // rank → progress slot of its running trial
+  // Runs the plan's pending trials of `current` (trials of the grid's points).
+  void run_round(const Experiment& current, SweepPlan& plan, const RunOptions& options,
+                 const std::string& label);
+  // Stops every rank (waiting for the ready message of one that has not sent it yet).
+  void stop_all();
+
+ private:
+  bool hand_out(int rank);
+  void receive(const mpi::status& s);
+
+  mpi::communicator& world_;
+  std::multimap<std::string, std::size_t> grid_index_;  // point id → its first-block trials
+  std::set<int> not_ready_, idle_;
+  // The round in progress.
+  const Experiment* current_ = nullptr;
+  RunSummary* summary_ = nullptr;
+  Progress* progress_ = nullptr;
+  std::vector<std::int64_t> queue_;  // indices into current_->trials, longest first
+  std::size_t next_ = 0;
+  int busy_ = 0;
+  bool stopped_ = false;
+  std::map<int, std::pair<int, std::int64_t>> running_;  // rank → progress slot, trial index
+};
+
+bool Coordinator::hand_out(int rank) {
+  if (next_ >= queue_.size() || stop_signal()) return false;  // asked to stop: none starts
+  const std::int64_t i = queue_[next_++];
+  const Trial& t = current_->trials[std::size_t(i)];
+  Assignment a{std::int64_t(grid_index_.find(t.point_id)->second), t.config.trial_seed, {}};
+  const TrialDir dir = RunDir(summary_->run_dir).trial(t.id);
+  if (fs::exists(dir.resume_state())) a.resume_state = read_file(dir.resume_state());
+  running_[rank] = {progress_->start(t.id, t.seeded_label(), t.config.train.steps), i};
+  world_.send(rank, kAssign, a);
+  ++busy_;
+  return true;
+}
+
+void Coordinator::receive(const mpi::status& s) {
+  const int rank = s.source();
   auto trial_dir = [&](std::int64_t i) {
-    return RunDir(summary.run_dir).trial(e.trials[std::size_t(i)].id);
+    return RunDir(summary_->run_dir).trial(current_->trials[std::size_t(i)].id);
   };
-  auto hand_out = [&](int rank) {
-    if (next < queue.size() && !stop_signal()) {  // asked to stop: no new trial starts
-      Assignment a{queue[next++], {}};
-      const Trial& t = e.trials[std::size_t(a.index)];
-      if (fs::exists(trial_dir(a.index).resume_state()))
-        a.resume_state = read_file(trial_dir(a.index).resume_state());
-      slot_of[rank] = progress.start(t.id, t.seeded_label(), t.config.train.steps);
-      world.send(rank, kAssign, a);
-      return true;
-    }
-    world.send(rank, kStop);
-    return false;
-  };
-  int working = world.size() - 1;  // ranks not yet stopped
-  while (working > 0) {
+  if (s.tag() == kReady) {
+    int unused = 0;
+    world_.recv(rank, kReady, unused);
+    not_ready_.erase(rank);
+    if (!hand_out(rank)) idle_.insert(rank);
+  } else if (s.tag() == kProgress) {
+    std::pair<std::int64_t, double> p;
+    world_.recv(rank, kProgress, p);
+    progress_->update(running_[rank].first, p.first, p.second);
+  } else if (s.tag() == kState) {
+    std::pair<std::int64_t, std::string> state;
+    world_.recv(rank, kState, state);
+    const TrialDir dir = trial_dir(running_[rank].second);
+    fs::create_directories(dir.path());
+    write_file_atomically(dir.resume_state(), state.second);
+  } else if (s.tag() == kRecord) {
+    Record r;
+    world_.recv(rank, kRecord, r);
+    write_record(trial_dir(running_[rank].second), r);
+    progress_->finish(running_[rank].first, r.status);
+    count_outcome(*summary_, r.status, r.resumed_from_step);
+    --busy_;
+    if (!hand_out(rank)) idle_.insert(rank);
+  }
+}
+
+void Coordinator::run_round(const Experiment& current, SweepPlan& plan, const RunOptions& options,
+                            const std::string& label) {
+  current_ = &current;
+  summary_ = &plan.summary;
+  // Longest first, so the last trials to finish are short ones.
+  std::vector<bool> pending(current.trials.size(), false);
+  for (const Trial* p : plan.pending) pending[std::size_t(p - current.trials.data())] = true;
+  queue_.clear();
+  next_ = 0;
+  for (std::size_t i : longest_first(current.trials))
+    if (pending[i]) queue_.push_back(std::int64_t(i));
+  Progress progress(plan.summary.total, plan.summary.skipped, options.progress, label);
+  progress_ = &progress;
+  for (auto it = idle_.begin(); it != idle_.end();)
+    it = hand_out(*it) ? idle_.erase(it) : idle_.end();
+  // Until the round's trials are all back (or, asked to stop, those running are).
+  while (busy_ > 0 || (next_ < queue_.size() && !stop_signal() && !not_ready_.empty())) {
     // Poll rather than block: a blocking probe spins a core that, with more ranks
     // than cores, a worker needs.
-    boost::optional<mpi::status> s = world.iprobe(mpi::any_source, mpi::any_tag);
+    boost::optional<mpi::status> s = world_.iprobe(mpi::any_source, mpi::any_tag);
     if (!s) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       continue;
     }
-    int rank = s->source();
-    if (s->tag() == kReady) {
-      int unused = 0;
-      world.recv(rank, kReady, unused);
-      if (!hand_out(rank)) --working;
-    } else if (s->tag() == kProgress) {
-      std::pair<std::int64_t, double> p;
-      world.recv(rank, kProgress, p);
-      progress.update(slot_of[rank], p.first, p.second);
-    } else if (s->tag() == kState) {
-      std::pair<std::int64_t, std::string> state;
-      world.recv(rank, kState, state);
-      fs::create_directories(trial_dir(state.first).path());
-      write_file_atomically(trial_dir(state.first).resume_state(), state.second);
-    } else if (s->tag() == kRecord) {
-      Record r;
-      world.recv(rank, kRecord, r);
-      write_record(trial_dir(r.index), r);
-      progress.finish(slot_of[rank], r.status);
-      count_outcome(summary, r.status, r.resumed_from_step);
-      if (!hand_out(rank)) --working;
-    }
+    receive(*s);
   }
   progress.done();
-  summary.stopped_by = stop_signal();
-  write_reports(summary.run_dir);
-  return summary;
+  plan.summary.stopped_by = stop_signal();
+  progress_ = nullptr;
+}
+
+void Coordinator::stop_all() {
+  if (stopped_) return;
+  stopped_ = true;
+  for (int rank : not_ready_) {
+    int unused = 0;
+    world_.recv(rank, kReady, unused);
+  }
+  for (int r = 1; r < world_.size(); ++r) world_.send(r, kStop);
+}
+
+RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOptions& options) {
+  Coordinator ranks(world, e);
+  auto run_round = [&](const Experiment& current, SweepPlan& plan, const RunOptions& o,
+                       const std::string& label) { ranks.run_round(current, plan, o, label); };
+  try {
+    if (e.adaptive) {
+      RunSummary summary = run_adaptive(e, options, run_round);
+      ranks.stop_all();
+      return summary;
+    }
+    SweepPlan plan = plan_sweep(e, options);
+    run_round(e, plan, options, "");
+    ranks.stop_all();
+    write_reports(plan.summary.run_dir);
+    return plan.summary;
+  } catch (...) {  // e.g. the run directory is locked: release the workers first
+    ranks.stop_all();
+    throw;
+  }
 }
 
 }  // namespace

@@ -188,6 +188,7 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options, bool take_l
   for (std::size_t i : mine) {
     const Trial& t = e.trials[i];
     ++summary.total;
+    plan.slice.push_back(&t);
     const TrialDir trial = run.trial(t.id);
     const std::string& dir = trial.path();
     if (!options.force && trial_finished(dir)) {

@@ -69,6 +69,7 @@ std::string run_dir_of(const Experiment& experiment, const RunOptions& options);
 struct SweepPlan {
   RunSummary summary;
   std::vector<const Trial*> pending;
+  std::vector<const Trial*> slice;  // every trial this run covers (a shard: its own)
   std::vector<std::unique_ptr<RunLock>> locks;
   SweepPlan();
   SweepPlan(SweepPlan&&) noexcept;
