@@ -16,6 +16,7 @@
 #include "experiments/runner/mpi_sweep.h"
 #include "experiments/runner/predict.h"
 #include "experiments/runner/trial_runner.h"
+#include "experiments/stats/adaptive_calibration.h"
 #include "experiments/stats/calibration.h"
 #include "experiments/tasks/task.h"
 #include "nn/registry_listing.h"
@@ -140,7 +141,15 @@ int selftest(const std::vector<std::string>& args) {
             << c.markdown() << "\n"
             << (c.passes() ? "ok: every rate is within its bound\n"
                            : "FAILED: a rate misses its bound\n");
-  return c.passes() ? 0 : 1;
+  const stats::AdaptiveCalibration a = stats::calibrate_adaptive(datasets, seed);
+  std::cout << "\nCalibration of adaptive sweeps: " << datasets
+            << " simulated studies per scenario, seed " << seed << ", first block "
+            << a.design.first_block << " seeds, then " << a.design.block << " a round up to "
+            << a.design.max_seeds << ", α = " << a.design.alpha << "\n\n"
+            << a.markdown() << "\n"
+            << (a.passes() ? "ok: every rate of the adaptive design is within its bound\n"
+                           : "FAILED: a rate of the adaptive design misses its bound\n");
+  return c.passes() && a.passes() ? 0 : 1;
 }
 
 int demo(const std::vector<std::string>& args) {

@@ -34,8 +34,7 @@ TEST_CASE(
   CHECK(c.passes());
   // Protects the documentation: experiments/README.md shows the table of the default
   // run, not a table from another version of the rules.
-  const std::string readme =
-      read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
+  const std::string readme = experiments_readme();
   CHECK_THAT(readme, Catch::Contains(c.markdown()));
 }
 

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/build_paths.h"
 #include "tests/scratch_dir.h"
 
 namespace ablate::experiments::testing {
@@ -144,6 +145,11 @@ inline std::string read_text(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// experiments/README.md as committed, for the tests that check it shows a generated table.
+inline std::string experiments_readme() {
+  return read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
 }
 
 // results.csv without its last two columns (wall_seconds, steps_per_second — timings

@@ -118,8 +118,7 @@ TEST_CASE(
 
 TEST_CASE("experiments/README.md holds the generated key table of every table with declared keys",
           "[keys][docs]") {
-  const std::string readme =
-      read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
+  const std::string readme = experiments_readme();
   std::set<std::string> tables;
   for (const PlainKey& k : plain_keys()) tables.insert(k.table);
   for (const auto& k : report_keys()) tables.insert(k.table);
