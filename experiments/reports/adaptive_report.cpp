@@ -118,8 +118,8 @@ std::string questions_table(const RunPoints& run, const AdaptiveSchedule& s) {
   for (const ScheduledQuestion& q : s.questions) {
     const std::string asked = q.claim ? q.claim->claim : "differs from its baseline";
     for (const ScheduledPart& p : q.parts) {
-      const bool open_at_end = s.complete && p.state.status == stats::PartStatus::open &&
-                               p.state.no_sequence.empty();
+      const bool open_at_end =
+          s.complete && p.state.status == stats::PartStatus::open && p.state.no_sequence.empty();
       const double detectable =
           open_at_end ? stats::sequential_detectable(p.state.n, p.state.sd, q.alpha) : 0;
       md << "| " << asked << " | " << run.points[p.point].label << " vs "

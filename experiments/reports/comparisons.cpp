@@ -135,8 +135,8 @@ std::string sequential_fields(const AdaptiveSchedule& s, const ComparisonRow& r)
   for (const ScheduledQuestion& q : s.questions)
     if (!q.claim && q.metric == r.metric)
       if (const ScheduledPart* part = part_at(q, r.point)) return sequential_csv_fields(s, q, part);
-  return sequential_csv_fields(s, s.questions.empty() ? ScheduledQuestion{} : s.questions[0],
-                               nullptr);
+  static const ScheduledQuestion none;
+  return sequential_csv_fields(s, none, nullptr);  // blank columns
 }
 
 std::string comparisons_csv(const std::vector<PointResults>& points,

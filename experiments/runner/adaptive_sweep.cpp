@@ -84,12 +84,13 @@ CurrentRound wait_for_shards(const Experiment& e, const RunOptions& o, const Run
   return round;
 }
 
-// "round 2, 3 points open": what the progress line shows before its counts.
+// "round 2, 3 points given seeds" (open points and their baselines): what the progress
+// line shows before its counts.
 std::string round_label(const AdaptiveSchedule& s) {
   int open = 0;
   for (int last : s.last_round) open += last == s.round;
   return "round " + std::to_string(s.round) +
-         (s.round > 0 ? ", " + std::to_string(open) + " points open" : "");
+         (s.round > 0 ? ", " + std::to_string(open) + " points given seeds" : "");
 }
 
 }  // namespace

@@ -63,7 +63,7 @@ std::string verdicts_of(const std::string& run_dir) {
 }  // namespace
 
 TEST_CASE(
-    "adaptive sweep: a clearly worse arm is decided in round 0 and stops there; an arm "
+    "adaptive sweep: a clearly worse arm is decided in round 0 and stops there, and an arm "
     "training like its baseline never reports a difference and runs to the budget",
     "[adaptive][e2e]") {
   ScratchDir dir("adaptive_arms");
@@ -148,7 +148,7 @@ TEST_CASE(
 
 TEST_CASE(
     "adaptive sweep: two shards side by side meet at each round's end, and shards taking "
-    "turns continue each other's rounds; both end as a local run",
+    "turns continue each other's rounds, both ending as a local run",
     "[adaptive][distributed][e2e]") {
   ScratchDir dir("adaptive_shards");
   const std::string file = dir.file("sharded.toml", three_arms("sharded"));
