@@ -3,17 +3,11 @@
 #include <algorithm>
 
 #include "experiments/config/report_spec.h"
+#include "experiments/reports/claim_judgement.h"
 
 namespace ablate::experiments {
 
 namespace {
-
-bool picks(const ClaimSpec& spec, const PointResults& p) {
-  return std::all_of(spec.point.begin(), spec.point.end(), [&p](const auto& kv) {
-    auto v = p.values.find(kv.first);
-    return v != p.values.end() && v->second == kv.second;
-  });
-}
 
 // The file's questions, each part at the family's Bonferroni level.
 std::vector<ScheduledQuestion> questions_of(const RunPoints& run) {
@@ -33,7 +27,7 @@ std::vector<ScheduledQuestion> questions_of(const RunPoints& run) {
     q.metric = claim_metric(spec, primary);
     q.question.expect = stats::expectation_from(spec.expect);
     q.question.margin = claim_margin(spec, primary, run.equivalence_margin);
-    q.parts = parts_where([&](const PointResults& p) { return picks(spec, p); });
+    q.parts = parts_where([&](const PointResults& p) { return claim_picks(spec, p); });
     out.push_back(std::move(q));
   }
   if (run.claims.empty())

@@ -11,6 +11,13 @@ namespace ablate::experiments {
 
 using stats::kAlpha;
 
+bool claim_picks(const ClaimSpec& spec, const PointResults& point) {
+  return std::all_of(spec.point.begin(), spec.point.end(), [&point](const auto& kv) {
+    auto v = point.values.find(kv.first);
+    return v != point.values.end() && v->second == kv.second;
+  });
+}
+
 std::string joined(const std::vector<std::string>& items, const std::string& separator) {
   std::string out;
   for (const std::string& i : items) out.append(out.empty() ? "" : separator).append(i);
@@ -91,11 +98,7 @@ std::vector<JudgedClaim> judge_family(const RunPoints& run, const std::vector<Co
     claim.margin = claim_margin(spec, primary, equivalence_margin);
     for (std::size_t i = 0; i < run.points.size(); ++i) {
       const PointResults& p = run.points[i];
-      const bool matches = std::all_of(spec.point.begin(), spec.point.end(), [&p](const auto& kv) {
-        auto v = p.values.find(kv.first);
-        return v != p.values.end() && v->second == kv.second;
-      });
-      if (!matches) continue;
+      if (!claim_picks(spec, p)) continue;
       auto row = std::find_if(rows.begin(), rows.end(), [&](const ComparisonRow& r) {
         return r.point == i && r.metric == claim.metric;
       });

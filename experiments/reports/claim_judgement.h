@@ -59,6 +59,9 @@ std::vector<ClaimRegistration> registrations(const RunPoints& run,
                                              const std::vector<ComparisonRow>& rows,
                                              const std::vector<JudgedClaim>& claims);
 
+// Whether the claim is about `point`: it has every swept value the claim names.
+bool claim_picks(const ClaimSpec& spec, const PointResults& point);
+
 // `items` with `separator` between them.
 std::string joined(const std::vector<std::string>& items, const std::string& separator);
 

@@ -101,8 +101,9 @@ RunSummary run_adaptive(const Experiment& e, const RunOptions& options,
   total.run_dir = run_dir_of(e, options);
   std::vector<std::unique_ptr<RunLock>> held;  // the first round's locks, for every round
   std::set<std::string> ran;                   // --force reruns a trial once, not every round
+  // The round to run: replayed once here, then carried over from each round's end.
+  CurrentRound round = current_round(e, total.run_dir);
   for (;;) {
-    const CurrentRound round = current_round(e, total.run_dir);
     Experiment current = e;
     current.trials = round.trials;
     SweepPlan plan = plan_sweep(current, options, held.empty());
@@ -131,6 +132,7 @@ RunSummary run_adaptive(const Experiment& e, const RunOptions& options,
     // The round has trials without a result that this process ran already (they
     // failed) or leaves to another shard: stop rather than spin.
     if (nothing_to_run && after.trials.size() == round.trials.size()) break;
+    round = std::move(after);
   }
   total.skipped = total.total - int(ran.size());
   write_reports(total.run_dir);
