@@ -231,6 +231,12 @@ int check(const std::vector<std::string>& args) {
     std::cout << " × " << e.seeds.size() << " seeds)";
   }
   std::cout << "\n";
+  // The listed trials are the first block; the rest follow from its results.
+  if (e.adaptive)
+    std::cout << "  " << adaptive_design_text(*e.adaptive) << " (at most "
+              << e.trials.size() / e.seeds.size() * e.adaptive->max_seeds
+              << " trials): listed is the first block; the seeds after it follow from its results "
+                 "(`ablate run FILE --dry-run` shows the next round)\n";
   for (const Trial& t : e.trials)
     std::cout << "  " << t.id << "  seed " << t.config.trial_seed << "  " << t.point_label()
               << (t.tune.empty() ? "" : "  tune: " + t.tune_label()) << "\n";
