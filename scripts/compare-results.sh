@@ -6,6 +6,9 @@
 #     --name NAME              what the summary line calls the file (default: COMMITTED_CSV)
 #     --defined-ids FILE       the trial ids the experiment file defines today, one a line
 #                              (`ablate check FILE`): they must be exactly COMMITTED_CSV's ids
+#     --possible-ids FILE      an adaptive design's every trial up to its budget: a committed
+#                              id must be one of them, and --defined-ids (its first block)
+#                              must all be committed; the seeds between follow from results
 #     --ignore-column COLUMN   do not compare COLUMN (repeatable), e.g. `selected`, which
 #                              depends on every seed of a point, when only some seeds reran
 #     --approximate-ids FILE   trials (one id a line) whose numbers agree within
@@ -34,15 +37,16 @@
 set -euo pipefail
 
 usage() {
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
-name="" defined_ids="" approximate_ids="" tolerance="0.01" ignored=""
+name="" defined_ids="" possible_ids="" approximate_ids="" tolerance="0.01" ignored=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --name) name=${2:?}; shift 2 ;;
     --defined-ids) defined_ids=${2:?}; shift 2 ;;
+    --possible-ids) possible_ids=${2:?}; shift 2 ;;
     --ignore-column) ignored+="${2:?},"; shift 2 ;;
     --approximate-ids) approximate_ids=${2:?}; shift 2 ;;
     --relative-tolerance) tolerance=${2:?}; shift 2 ;;
@@ -53,13 +57,14 @@ while [[ $# -gt 0 ]]; do
 done
 [[ $# -eq 2 ]] || usage
 committed=$1 rerun=$2
-for f in "$committed" "$rerun" ${defined_ids:+"$defined_ids"} ${approximate_ids:+"$approximate_ids"}; do
+[[ -z $possible_ids || -n $defined_ids ]] || { echo "compare-results.sh: --possible-ids needs --defined-ids (the first block)" >&2; exit 2; }
+for f in "$committed" "$rerun" ${defined_ids:+"$defined_ids"} ${possible_ids:+"$possible_ids"} ${approximate_ids:+"$approximate_ids"}; do
   [[ -r $f ]] || { echo "compare-results.sh: cannot read $f" >&2; exit 2; }
 done
 [[ -n $name ]] || name=$committed
 
 LC_ALL=C exec awk -v committed="$committed" -v rerun="$rerun" -v name="$name" \
-  -v defined_ids="$defined_ids" -v approximate_ids="$approximate_ids" \
+  -v defined_ids="$defined_ids" -v possible_ids="$possible_ids" -v approximate_ids="$approximate_ids" \
   -v tolerance="$tolerance" -v ignored="$ignored" '
 # Splits one CSV line into out[1..n] (quotes removed, "" inside quotes = "); returns n.
 function split_csv(line, out,    n, i, c, field, quoted, len) {
@@ -139,13 +144,17 @@ BEGIN {
   if (!read_csv(rerun, "r")) { print "cannot read " rerun > "/dev/stderr"; exit 2 }
   if (approximate_ids != "") read_ids(approximate_ids, "approx")
 
-  # The trial ids: what the file defines today against what was committed.
+  # The trial ids: what the file defines today against what was committed. An adaptive
+  # design defines its first block, and its budget bounds the rest.
   if (defined_ids != "") {
     read_ids(defined_ids, "defined")
+    allowed = "defined"
+    if (possible_ids != "") { read_ids(possible_ids, "possible"); allowed = "possible" }
     for (k = 1; k <= rows["c"]; k++) {
       id = order["c", k]
-      if (!(("defined", id) in listed)) {
-        print committed ": trial " id ": in the committed results, not defined by the experiment file today (its id changed, or the file dropped it)"
+      if (!((allowed, id) in listed)) {
+        print committed ": trial " id ": in the committed results, not defined by the experiment file today (its id changed, or the file dropped it" \
+          (possible_ids != "" ? ", or it lies beyond the adaptive design and its budget" : "") ")"
         differences++
       }
     }
@@ -208,7 +217,7 @@ BEGIN {
     exit 1
   }
   print name ": matches the committed results (" reran " rows rerun of " rows["c"] \
-    (defined_ids != "" ? ", ids identical" : "") ")"
+    (possible_ids != "" ? ", first block committed, every id within the design" : defined_ids != "" ? ", ids identical" : "") ")"
   if (newer != "") print "  not compared (the committed results predate them): " newer
   exit 0
 }'

@@ -14,10 +14,14 @@
 #   2. lists the trial ids the file defines today (`ablate check`);
 #   3. reruns at full size the first seed of every sweep point and every [tune] value
 #      (the override `sweep.seeds=[<first seed>]`, which keeps every trial's id: the id
-#      hashes the trial's resolved config, which holds its own seed, not the list) —
-#      or, with --seeds all, every trial — into a temporary directory, removed after
+#      hashes the trial's resolved config, which holds its own seed, not the list; for
+#      an adaptive design, whose first block needs two seeds, the first two and a budget
+#      of two) — or, with --seeds all, every trial (an adaptive design's rounds run
+#      again from the rerun's own results) — into a temporary directory, removed after
 #      unless --keep;
-#   4. compares (scripts/compare-results.sh) the committed ids with the defined ones,
+#   4. compares (scripts/compare-results.sh) the committed ids with the defined ones
+#      (for an adaptive design: the first block all committed, and every committed id
+#      one of the design's up to its budget; with --seeds all, the rerun's ids),
 #      and every rerun row with the committed row of the same id: every column the
 #      same text, except the timings (wall_seconds, steps_per_second) and, when only
 #      some seeds reran, `selected` (a point's chosen [tune] value is a mean over all
@@ -242,12 +246,29 @@ for requested in "${names[@]}"; do
     continue
   fi
   grep -oE '^  [0-9a-f]{16}  ' "$out/check.txt" | tr -d ' ' > "$out/defined_ids.txt"
+  # The first block's seeds, in order; an adaptive design's budget (`ablate check` says it).
+  mapfile -t block_seeds < <(grep -oE '^  [0-9a-f]{16}  seed [0-9]+' "$out/check.txt" | awk '!seen[$3]++ {print $3}')
+  budget=$(grep -m1 -oE '^  adaptive: up to [0-9]+ seeds a point' "$out/check.txt" | awk '{print $4}' || true)
 
   run_args=(run "$file" --out "$out/runs" --jobs "$jobs" --quiet)
   compare_args=(--name "$name" --defined-ids "$out/defined_ids.txt")
-  if [[ $seeds == first ]]; then
-    first_seed=$(grep -m1 -oE '^  [0-9a-f]{16}  seed [0-9]+' "$out/check.txt" | awk '{print $3}')
-    run_args+=("sweep.seeds=[$first_seed]")
+  if [[ -n $budget ]]; then
+    # Adaptive: check defines the first block; the committed trials beyond it must be
+    # the design's, some point at some seed of the budget's sequence (the first block,
+    # then on from its largest seed + 1: experiments/README.md, "Adaptive sweeps").
+    every_seed=("${block_seeds[@]}")
+    next=$(printf '%s\n' "${block_seeds[@]}" | sort -n | tail -n 1)
+    while [[ ${#every_seed[@]} -lt $budget ]]; do next=$((next + 1)); every_seed+=("$next"); done
+    "$ablate" check "$file" "sweep.seeds=[$(IFS=,; echo "${every_seed[*]}")]" "sweep.adaptive.max_seeds=$budget" |
+      grep -oE '^  [0-9a-f]{16}  ' | tr -d ' ' > "$out/possible_ids.txt"
+    compare_args+=(--possible-ids "$out/possible_ids.txt")
+  fi
+  if [[ $seeds == first && -z $budget ]]; then
+    run_args+=("sweep.seeds=[${block_seeds[0]}]")
+  elif [[ $seeds == first ]]; then
+    # An adaptive first block needs two seeds: the first two, and a budget of two, so
+    # that the rerun stops after them.
+    run_args+=("sweep.seeds=[${block_seeds[0]},${block_seeds[1]}]" "sweep.adaptive.max_seeds=2")
   fi
   [[ -z $shard ]] || run_args+=(--shard "$shard")
   # `selected` is a property of a point's every seed: only a complete rerun recomputes it.
@@ -262,6 +283,10 @@ for requested in "${names[@]}"; do
     continue
   fi
   run_dir=$(find "$out/runs" -mindepth 1 -maxdepth 1 -type d | awk 'NR == 1')
+  if [[ -n $budget && $seeds == all && -z $shard ]]; then
+    # The rounds ran again: their trials must be exactly the committed ones.
+    awk -F, 'NR > 1 { print $1 }' "$run_dir/results.csv" | tee "$out/defined_ids.txt" > "$out/possible_ids.txt"
+  fi
   grep -lE '^precision *= *"bf16"' "$run_dir"/trials/*/config.toml 2>/dev/null |
     xargs -r -n1 dirname | xargs -r -n1 basename > "$out/bf16_ids.txt" || true
   [[ ! -s $out/bf16_ids.txt ]] || compare_args+=(--approximate-ids "$out/bf16_ids.txt" --relative-tolerance 1e-2)

@@ -189,7 +189,7 @@ ComparisonReport comparison_report(const RunPoints& run,
   out.csv = comparisons_csv(run.points, rows, rounds);
   out.claims = claims_report(run, rows, rounds);
   std::string md = test_table_intro(run, metric, baseline_text) +
-                   comparisons_markdown(run.points, rows, run.keys, metric) +
+                   comparisons_markdown(run.points, rows, run.keys, metric, rounds) +
                    other_data_note(rows, metric) + evaluation_noise_note(rows, metric);
   if (rounds) md += adaptive_section(run, *rounds);
   // The claims next: the verdicts a replication is read for, after the table they come from.

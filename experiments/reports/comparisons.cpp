@@ -188,9 +188,37 @@ std::string seeds_cell(int counted, int trials, int diverged, int failed, int mi
   return out;
 }
 
+namespace {
+
+// The question of a point's comparison at `metric` in a run without claims, if any.
+const ScheduledQuestion* comparison_question(const AdaptiveSchedule& s, std::size_t point,
+                                             const std::string& metric) {
+  for (const ScheduledQuestion& q : s.questions)
+    if (!q.claim && q.metric == metric && part_at(q, point)) return &q;
+  return nullptr;
+}
+
+// The adaptive verdict cell of a headline row: the baseline says so; a point no
+// question asks about (another metric) has none.
+std::string adaptive_cell(const AdaptiveSchedule& s, const ComparisonRow& r) {
+  if (!r.baseline) return "baseline";
+  const ScheduledQuestion* q = comparison_question(s, r.point, r.metric);
+  if (!q) return "—";
+  const std::string verdict = question_verdict(s, *q);
+  return q->decided_round >= 0 ? verdict + " (round " + std::to_string(q->decided_round) + ")"
+                               : verdict;
+}
+
+}  // namespace
+
 std::string comparisons_markdown(const std::vector<PointResults>& points,
                                  const std::vector<ComparisonRow>& rows,
-                                 const std::vector<std::string>& keys, const std::string& metric) {
+                                 const std::vector<std::string>& keys, const std::string& metric,
+                                 const AdaptiveSchedule* schedule) {
+  bool adaptive_column = false;
+  if (schedule)
+    for (const ComparisonRow& r : rows)
+      adaptive_column |= r.metric == metric && comparison_question(*schedule, r.point, metric);
   std::vector<const ComparisonRow*> table;
   for (const ComparisonRow& r : rows)
     if (r.metric == metric) table.push_back(&r);
@@ -212,8 +240,11 @@ std::string comparisons_markdown(const std::vector<PointResults>& points,
   md << " seeds | " << metric_split(metric) << " " << metric
      << " [95% CI] | difference vs baseline [95% CI] | p | p (permutation) | effect size | "
         "detectable at 80% power | "
-        "verdict (exploratory) |\n|";
-  for (std::size_t i = 0; i < keys.size() + 8 + (several_runs ? 1 : 0) + (tuned ? 1 : 0); ++i)
+        "verdict (exploratory) |"
+     << (adaptive_column ? " adaptive verdict |" : "") << "\n|";
+  for (std::size_t i = 0;
+       i < keys.size() + 8 + (several_runs ? 1 : 0) + (tuned ? 1 : 0) + (adaptive_column ? 1 : 0);
+       ++i)
     md << "---|";
   md << "\n";
   for (const ComparisonRow* r : table) {
@@ -239,7 +270,9 @@ std::string comparisons_markdown(const std::vector<PointResults>& points,
       md << (c->diff > 0 ? "+" : "") << short_number(c->diff) << " | — | — | — | — | ";
     else
       md << "| | | | | ";
-    md << (r->verdict.empty() ? "—" : r->verdict) << " |\n";
+    md << (r->verdict.empty() ? "—" : r->verdict) << " |";
+    if (adaptive_column) md << " " << adaptive_cell(*schedule, *r) << " |";
+    md << "\n";
   }
   return md.str();
 }

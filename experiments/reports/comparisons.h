@@ -100,8 +100,12 @@ std::string comparisons_csv(const std::vector<PointResults>& points,
 std::string seeds_cell(int counted, int trials, int diverged, int failed, int missing);
 
 // The headline table of summary.md: one line per point for `metric`, sorted best first.
+// Given an adaptive schedule whose questions are these comparisons (a run without
+// claims), a last column gives each point's sequential verdict, the run's, beside the
+// fixed-n one that the rounds invalidate.
 std::string comparisons_markdown(const std::vector<PointResults>& points,
                                  const std::vector<ComparisonRow>& rows,
-                                 const std::vector<std::string>& keys, const std::string& metric);
+                                 const std::vector<std::string>& keys, const std::string& metric,
+                                 const AdaptiveSchedule* schedule = nullptr);
 
 }  // namespace ablate::experiments

@@ -93,6 +93,11 @@ TEST_CASE(
                                           "train.lr=0.003001 15.") &&
                           Catch::Contains("Trials: 35 (3 rounds); a fixed design at the budget "
                                           "runs 45"));
+  // The headline table gives each point the run's verdict beside the fixed-n one.
+  CHECK_THAT(summary, Catch::Contains("| verdict (exploratory) | adaptive verdict |") &&
+                          Catch::Contains("| worse (round 0) |\n") &&
+                          Catch::Contains("| inconclusive at the budget (n = 15) |\n") &&
+                          Catch::Contains("| baseline | baseline |\n"));
   // Run again: every round's trials are there, nothing runs, the same verdicts.
   const std::string verdicts = verdicts_of(run);
   CommandResult again = run_command(kCli + " run " + file + " --out " + dir.str() + " --quiet");

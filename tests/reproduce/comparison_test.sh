@@ -6,7 +6,8 @@
 # trial id and the column, when one committed number is edited by hand (in a row
 # without quotes and in one with them, so columns stay aligned past a quoted field),
 # when a committed column is gone, and when the ids the file defines are not the
-# committed ones.
+# committed ones; and, for an adaptive design, when a committed trial is not one of the
+# design's (up to its budget) or its first block is not all committed.
 #   comparison_test.sh ABLATE SOURCE_DIR
 set -euo pipefail
 ablate=$(realpath "$1") src=$(realpath "$2")
@@ -153,5 +154,59 @@ expect 0 'tiny: matches the committed results \(8 rows rerun of 8, ids identical
 expect 1 "approx.csv: trial $plain_id: column test_loss: committed .*, rerun .* \(beyond the relative tolerance 1e-6\)" -- \
   bash "$compare" --name tiny --defined-ids defined_ids.txt --approximate-ids approx_ids.txt --relative-tolerance 1e-6 \
   approx.csv second/tiny/results.csv
+
+echo "== an adaptive design: the first block must be committed, and every committed id be the design's"
+cat > adaptive.toml <<'EOF'
+name = "adaptive"
+seed = 3
+
+[task]
+kind = "reverse"
+vocab = 6
+min_length = 2
+max_length = 5
+validation_size = 32
+test_size = 32
+
+[model]
+d_model = 8
+heads = 2
+d_ff = 16
+layers = 1
+
+[train]
+steps = 30
+batch = 8
+eval_every = 10
+
+[sweep]
+"train.lr" = [3e-3, 1e-6]
+seeds = [0, 1]
+
+[sweep.adaptive]
+max_seeds = 4
+block = 2
+EOF
+"$ablate" check adaptive.toml | grep -oE '^  [0-9a-f]{16}  ' | tr -d ' ' > block_ids.txt
+"$ablate" check adaptive.toml 'sweep.seeds=[0,1,2,3]' 'sweep.adaptive.max_seeds=4' |
+  grep -oE '^  [0-9a-f]{16}  ' | tr -d ' ' > budget_ids.txt
+[[ $(wc -l < block_ids.txt) == 4 && $(wc -l < budget_ids.txt) == 8 ]] || fail "ablate check listed the wrong trials"
+"$ablate" run adaptive.toml --out adaptive_full --jobs 2 --quiet > /dev/null
+"$ablate" run adaptive.toml 'sweep.seeds=[0,1]' 'sweep.adaptive.max_seeds=2' --out adaptive_block --jobs 2 --quiet > /dev/null
+full=adaptive_full/adaptive/results.csv
+rows=$(($(wc -l < "$full") - 1))
+[[ $rows -gt 4 ]] || fail "the adaptive run stopped at its first block ($rows trials): the case needs a second round"
+expect 0 "adaptive: matches the committed results \(4 rows rerun of $rows, first block committed, every id within the design\)" -- \
+  bash "$compare" --name adaptive --defined-ids block_ids.txt --possible-ids budget_ids.txt \
+  "$full" adaptive_block/adaptive/results.csv
+later=$(awk -F, 'NR > 1 { print $1 }' "$full" | grep -vxF -f block_ids.txt | head -n 1)
+grep -vx "$later" budget_ids.txt > short_budget_ids.txt
+expect 1 "$full: trial $later: in the committed results, not defined by the experiment file today \(its id changed, or the file dropped it, or it lies beyond the adaptive design and its budget\)" -- \
+  bash "$compare" --name adaptive --defined-ids block_ids.txt --possible-ids short_budget_ids.txt \
+  "$full" adaptive_block/adaptive/results.csv
+echo 0123456789abcdef >> block_ids.txt
+expect 1 "$full: trial 0123456789abcdef: defined by the experiment file today, not in the committed results" -- \
+  bash "$compare" --name adaptive --defined-ids block_ids.txt --possible-ids budget_ids.txt \
+  "$full" adaptive_block/adaptive/results.csv
 
 echo "comparison_test: ok"
