@@ -87,7 +87,7 @@
 slice_table() {
   # name                          parts  file_s  part_s
   cat <<'EOF'
-quickstart                          1       1       1
+quickstart                          1       2       2
 attention                           1      12      12
 positions                           1      12      12
 norms                               1      14      14
