@@ -1,11 +1,12 @@
 // experiments/studies/replications/README.md's table is a transcription of the committed
 // claims.csv files (experiments/studies/results/replications/<file>/claims.csv), never a second
 // source of findings: every claim's difference and its interval (the claim's own,
-// Bonferroni over the file's claims: claims.csv ci_low, ci_high) appears in a row of the
+// Bonferroni over the file's claims: claims.csv ci_low, ci_high; for an adaptive run its
+// confidence sequence, sequential_low and sequential_high) appears in a row of the
 // table, written to three decimals, and that row's verdict is the one the report
-// computed for the claim; and every interval a file's section quotes is one its
-// comparisons.csv holds. Results rerun with other numbers, a verdict or a number edited
-// by hand, or a row whose verdict no claims.csv backs fail here.
+// computed for the claim (an adaptive run's: sequential_verdict); and every interval a file's
+// section quotes is one its comparisons.csv holds. Results rerun with other numbers, a verdict or a
+// number edited by hand, or a row whose verdict no claims.csv backs fail here.
 #include <catch2/catch.hpp>
 
 #include "tests/build_paths.h"
@@ -62,6 +63,9 @@ std::string table_label(const std::string& claim_verdict) {
   if (claim_verdict == "agrees") return "**agrees**";
   if (claim_verdict == "disagrees") return "**disagrees**";
   if (claim_verdict == "inconclusive") return "**inconclusive**";
+  // An adaptive run's claim still open when its points reached the budget.
+  if (claim_verdict.starts_with("inconclusive at the budget (n = "))
+    return "**" + claim_verdict + "**";
   FAIL("unknown claim verdict '" << claim_verdict << "'");
   return "";
 }
@@ -71,7 +75,10 @@ struct ClaimedPoint {
 };
 
 // Every per-point row of every committed claims.csv, and each claim's verdict (the row
-// without a point where the claim covers several points, else its one point's).
+// without a point where the claim covers several points, else its one point's). A run
+// with an adaptive design states the run's verdicts in its sequential columns — the
+// difference, its confidence sequence and the sequential verdict — and the table quotes
+// those; the fixed-n columns beside them are for reference.
 void read_claims(std::vector<ClaimedPoint>& points, std::map<std::string, std::string>& verdicts,
                  std::set<std::string>& files) {
   for (const auto& dir :
@@ -87,17 +94,21 @@ void read_claims(std::vector<ClaimedPoint>& points, std::map<std::string, std::s
     for (std::size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
     for (const char* name : {"claim", "point_id", "diff", "ci_low", "ci_high", "claim_verdict"})
       REQUIRE(column.count(name));
+    const bool adaptive = column.count("sequential_verdict") > 0;
+    const std::size_t verdict = column[adaptive ? "sequential_verdict" : "claim_verdict"],
+                      diff = column[adaptive ? "sequential_mean" : "diff"],
+                      low = column[adaptive ? "sequential_low" : "ci_low"],
+                      high = column[adaptive ? "sequential_high" : "ci_high"];
     for (std::size_t r = 1; r < rows.size(); ++r) {
       const std::vector<std::string>& row = rows[r];
       REQUIRE(row.size() == rows[0].size());
       const std::string key = file + ": " + row[column["claim"]];
-      if (row[column["point_id"]].empty() || !verdicts.count(key))
-        verdicts[key] = row[column["claim_verdict"]];
+      if (row[column["point_id"]].empty() || !verdicts.count(key)) verdicts[key] = row[verdict];
       if (row[column["point_id"]].empty()) continue;
       points.push_back({file, key,
-                        three_decimals(std::stod(row[column["diff"]]), true) + " [" +
-                            three_decimals(std::stod(row[column["ci_low"]]), false) + ", " +
-                            three_decimals(std::stod(row[column["ci_high"]]), false) + "]"});
+                        three_decimals(std::stod(row[diff]), true) + " [" +
+                            three_decimals(std::stod(row[low]), false) + ", " +
+                            three_decimals(std::stod(row[high]), false) + "]"});
     }
   }
 }
