@@ -73,13 +73,14 @@
 # The table: each file's PARTS, then the seconds of its whole first-seed rerun and of
 # its longest part with --jobs 2 on a 2-core machine to itself — estimated from the
 # committed trials' wall_seconds (each part's trials scheduled longest-first on two
-# cores; the AMD Zen 5 VM that made them, 2026-12-01/02; add a few seconds per run for
-# `ablate check` and the reports). PARTS is the smallest count whose longest part is
-# at most about 60 s, so that a slice stays under 3 minutes even when other builds
-# share the machine (they slowed today's reruns 3-4 times, 2026-12-03), or the count
-# at which one trial is the floor: g2p (72 s), replications/reformer_shared_qk
-# (87 s), replications/vaswani_table3 (127 s), replications/xiong_warmup (100 s) and
-# replications/blog_scale (235 s: its d_k = 128 trials) have single trials that take
+# cores; the AMD Zen 5 VM that made them, 2026-12-01/02, and 2026-12-04 for
+# quickstart and replications/reformer_shared_qk, whose adaptive designs rerun their
+# first two seeds; add a few seconds per run for `ablate check` and the reports).
+# PARTS is the smallest count whose longest part is at most about 60 s, so that a
+# slice stays under 3 minutes even when other builds share the machine (they slowed
+# today's reruns 3-4 times, 2026-12-03), or the count at which one trial is the
+# floor: g2p (72 s), replications/vaswani_table3 (127 s), replications/xiong_warmup
+# (100 s) and replications/blog_scale (235 s: its d_k = 128 trials) have single trials that take
 # longer, so their slices can exceed 3 minutes on a shared machine (blog_scale's even
 # alone). A new experiment or replication file must be added here (--slice refuses to
 # run until it is); tests/reproduce/CMakeLists.txt reads the file seconds for ctest
@@ -101,7 +102,7 @@ replications/kazemnejad_nope        5     203      62
 replications/blog_projections       2      64      35
 replications/blog_scale             4     577     235
 replications/press_alibi            3     115      50
-replications/reformer_shared_qk     2     123      87
+replications/reformer_shared_qk     5     215      56
 replications/shen_powernorm         6     330      59
 replications/vaswani_table3         4     332     127
 replications/xiong_warmup           6     497     100

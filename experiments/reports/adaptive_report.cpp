@@ -20,11 +20,15 @@ std::string bound_text(double v) {
   return std::isinf(v) ? (v > 0 ? "+inf" : "-inf") : exact_number(v);
 }
 
-// "inconclusive at the budget (n = 40)" for a part still open when the design ended.
+// "inconclusive at the budget (n = 40)" for a part still open when the design ended;
+// a decided part in the fixed design's words ("worse", "not worse by 0.03"), or a
+// claim's ("agrees", "disagrees") when `claim_words`.
 std::string part_words(const AdaptiveSchedule& s, const ScheduledQuestion& q,
-                       const ScheduledPart& part) {
+                       const ScheduledPart& part, bool claim_words = false) {
   if (part.state.status != stats::PartStatus::open)
-    return stats::part_verdict(part.state, q.question);
+    return !claim_words ? stats::part_verdict(part.state, q.question)
+           : part.state.status == stats::PartStatus::agrees ? "agrees"
+                                                            : "disagrees";
   if (!s.complete) return "open (round " + std::to_string(s.round) + ")";
   return "inconclusive at the budget (n = " + std::to_string(s.seeds[part.point]) + ")";
 }
@@ -45,14 +49,14 @@ const ScheduledPart* part_at(const ScheduledQuestion& q, std::size_t point) {
 }
 
 std::string sequential_csv_fields(const AdaptiveSchedule& s, const ScheduledQuestion& q,
-                                  const ScheduledPart* part) {
+                                  const ScheduledPart* part, bool claim_words) {
   if (!part) return ",,,,,,,,,";
   const auto [low, high] = difference_interval(q, *part);
   const double mean = q.higher_is_better ? part->state.mean : -part->state.mean;
   std::ostringstream csv;
   csv << "," << kMethod << "," << exact_number(q.alpha) << "," << s.seeds[part->point] << ","
       << part->state.n << "," << exact_number(mean) << "," << bound_text(low) << ","
-      << bound_text(high) << "," << csv_field(part_words(s, q, *part)) << ","
+      << bound_text(high) << "," << csv_field(part_words(s, q, *part, claim_words)) << ","
       << (part->state.decided_round >= 0 ? std::to_string(part->state.decided_round) : "");
   return csv.str();
 }
@@ -87,7 +91,8 @@ std::string interval_text(std::pair<double, double> i) {
 }
 
 // The seeds a fixed design needs per point: for a decided part, what gives a two-sided
-// t-test at the part's level 80 % power at the observed effect; the budget for a part
+// t-test at the part's level 80 % power to exclude what its decision excluded (0, or a
+// margin's side) when the truth is the observed mean gain; the budget for a part
 // still open; the first block for a point no question asks about; a baseline as many
 // as its points.
 std::vector<int> fixed_design_of_equal_power(const AdaptiveSchedule& s) {
@@ -98,7 +103,9 @@ std::vector<int> fixed_design_of_equal_power(const AdaptiveSchedule& s) {
       asked[p.point] = true;
       int n = int(s.design.max_seeds);
       if (p.state.status != stats::PartStatus::open && p.state.sd > 0)
-        if (int fixed = stats::fixed_design_seeds(p.state.mean / p.state.sd, q.alpha); fixed > 0)
+        if (int fixed = stats::fixed_design_seeds(
+                stats::decided_distance(p.state, q.question) / p.state.sd, q.alpha);
+            fixed > 0)
           n = fixed;
       need[p.point] = std::max(need[p.point], n);
     }
@@ -185,8 +192,9 @@ std::string adaptive_section(const RunPoints& run, const AdaptiveSchedule& s) {
   md << ".\n\nTrials: " << used << " (" << s.round + 1 << " round" << (s.round ? "s" : "")
      << "); a fixed design at the budget runs " << budget << " ("
      << short_number(100.0 * (budget - used) / std::max(1, budget))
-     << "% saved); a fixed design giving each decided comparison 80% power at its observed "
-        "effect (at the same level) and the budget to the rest runs "
+     << "% saved); a fixed design giving each decided comparison 80% power to reach its "
+        "verdict were the truth the observed mean (at the same level: a size known only in "
+        "hindsight) and the budget to the rest runs "
      << fixed_total << ".\n";
   return md.str();
 }

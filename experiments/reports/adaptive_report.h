@@ -13,9 +13,11 @@ namespace ablate::experiments {
 // The columns appended to comparisons.csv and claims.csv (each with its leading comma).
 extern const char* const kSequentialCsvColumns;
 // A question's part at `point` (null when the question has none there): its fields;
-// blank fields for null.
+// blank fields for null. The verdict in the fixed design's words ("worse", "equivalent
+// within ±0.03"), or with `claim_words` a claim's ("agrees", "disagrees"), as
+// claims.csv's claim_verdict beside it.
 std::string sequential_csv_fields(const AdaptiveSchedule& s, const ScheduledQuestion& q,
-                                  const ScheduledPart* part);
+                                  const ScheduledPart* part, bool claim_words = false);
 // The question as a whole (a claim over several points): its verdict and round.
 std::string sequential_question_csv_fields(const AdaptiveSchedule& s, const ScheduledQuestion& q);
 const ScheduledPart* part_at(const ScheduledQuestion& q, std::size_t point);

@@ -284,10 +284,11 @@ ClaimsReport claims_report(const RunPoints& run, const std::vector<ComparisonRow
     const ClaimTexts texts = claim_texts(claim, registered[k], family, run.keys);
     const ScheduledQuestion* q = schedule ? &schedule->questions[k] : nullptr;
     for (const ClaimPart& part : claim.parts)
-      add_line(part_csv_line(claim, part, texts),
-               q ? sequential_csv_fields(*schedule, *q,
-                                         part_at(*q, std::size_t(part.point - run.points.data())))
-                 : "");
+      add_line(
+          part_csv_line(claim, part, texts),
+          q ? sequential_csv_fields(*schedule, *q,
+                                    part_at(*q, std::size_t(part.point - run.points.data())), true)
+            : "");
     if (claim.parts.size() != 1)
       add_line(combined_csv_line(claim, texts),
                q ? sequential_question_csv_fields(*schedule, *q) : "");

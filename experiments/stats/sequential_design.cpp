@@ -106,6 +106,29 @@ PartStatus question_status(std::span<const PartState> parts) {
   return all_agree ? PartStatus::agrees : PartStatus::open;
 }
 
+double decided_distance(const PartState& part, const Question& q) {
+  if (part.status == PartStatus::open) return 0;
+  const double d = q.margin.value_or(0), m = part.mean;
+  if (!q.expect) {
+    // Decided above or below 0, or inside the margin: whichever it reached.
+    const bool inside = q.margin && part.low > -d && part.high < d;
+    const bool signed_ = part.low > 0 || part.high < 0;
+    return std::max(signed_ ? std::abs(m) : 0.0, inside ? d - std::abs(m) : 0.0);
+  }
+  switch (*q.expect) {
+    case Expectation::better:
+    case Expectation::worse:
+      return std::abs(m);
+    case Expectation::not_worse:
+      return std::abs(m + d);
+    case Expectation::not_better:
+      return std::abs(d - m);
+    case Expectation::equivalent:
+      return std::abs(d - std::abs(m));
+  }
+  return 0;
+}
+
 double sequential_detectable(double n, double sd, double alpha, double power) {
   if (!(n >= 2)) return std::numeric_limits<double>::infinity();
   const double factor = t_sequence_radius_factor(n, alpha, kSequencePriorVariance);

@@ -81,6 +81,13 @@ std::string part_verdict(const PartState& part, const Question& q);
 // A question over its parts: agrees when all do, disagrees when one does, else open.
 PartStatus question_status(std::span<const PartState> parts);
 
+// How far the part's mean gain lies from the boundary its decision excluded (0 for
+// better/worse and the difference question, −δ for not_worse, +δ for not_better, the
+// margin's nearer side for equivalence, its crossed side for "differs by more than"):
+// the effect a fixed design would have had to detect to reach the same verdict. 0 for
+// an open part.
+double decided_distance(const PartState& part, const Question& q);
+
 // The |gain| a part's final n and spread would have detected with probability `power`:
 // the sequence's radius at level α plus the normal quantile of `power` times sd/√n.
 // +∞ when the sequence is unbounded there.

@@ -185,3 +185,42 @@ TEST_CASE(
   CHECK(s.seeds == std::vector<int>{10, 5, 10});
   CHECK(s.waiting.size() == 6);  // seeds 7, 8, 9 of the baseline and of the open point
 }
+
+TEST_CASE(
+    "sequential rules: the effect a fixed design needs is the distance from the mean gain "
+    "to the boundary the decision excluded, not the mean itself",
+    "[stats][sequential]") {
+  const double d = 0.03;
+  auto decided = [&](double mean, Question q) {
+    PartState s;
+    update_part(s, gains(mean, 0.002, 20), q, 0.05, 0);
+    REQUIRE(s.status != PartStatus::open);
+    return s;
+  };
+  // Not worse by δ with no difference at all: the decision excluded −δ, δ away.
+  const Question not_worse{Expectation::not_worse, d};
+  PartState s = decided(0.0, not_worse);
+  CHECK(decided_distance(s, not_worse) == Approx(s.mean + d));
+  CHECK(std::abs(s.mean) < 1e-3);
+  const Question not_better{Expectation::not_better, d};
+  s = decided(-0.01, not_better);
+  CHECK(decided_distance(s, not_better) == Approx(d - s.mean));
+  // Equivalence: the margin's nearer side when it agrees, the crossed side when not.
+  const Question equivalent{Expectation::equivalent, d};
+  s = decided(0.01, equivalent);
+  CHECK(s.status == PartStatus::agrees);
+  CHECK(decided_distance(s, equivalent) == Approx(d - s.mean));
+  s = decided(-0.05, equivalent);
+  CHECK(s.status == PartStatus::disagrees);
+  CHECK(decided_distance(s, equivalent) == Approx(-s.mean - d));
+  // Better, and the difference question: 0, or the margin when it decided inside it.
+  const Question better{Expectation::better, std::nullopt};
+  s = decided(0.02, better);
+  CHECK(decided_distance(s, better) == Approx(s.mean));
+  const Question difference{std::nullopt, d};
+  s = decided(-0.02, difference);
+  CHECK(decided_distance(s, difference) == Approx(-s.mean));
+  s = decided(0.001, difference);
+  CHECK(decided_distance(s, difference) == Approx(d - std::abs(s.mean)));
+  CHECK(decided_distance(PartState{}, better) == 0);  // open
+}

@@ -156,29 +156,9 @@ expect 1 "approx.csv: trial $plain_id: column test_loss: committed .*, rerun .* 
   approx.csv second/tiny/results.csv
 
 echo "== an adaptive design: the first block must be committed, and every committed id be the design's"
-cat > adaptive.toml <<'EOF'
-name = "adaptive"
-seed = 3
-
-[task]
-kind = "reverse"
-vocab = 6
-min_length = 2
-max_length = 5
-validation_size = 32
-test_size = 32
-
-[model]
-d_model = 8
-heads = 2
-d_ff = 16
-layers = 1
-
-[train]
-steps = 30
-batch = 8
-eval_every = 10
-
+# The tiny file's task, model and training, on a learning-rate axis with no [tune].
+sed -e 's/^name = "tiny"/name = "adaptive"/' -e '/^\[sweep\]/,$d' tiny.toml > adaptive.toml
+cat >> adaptive.toml <<'EOF'
 [sweep]
 "train.lr" = [3e-3, 1e-6]
 seeds = [0, 1]
