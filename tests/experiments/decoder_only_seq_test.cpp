@@ -352,10 +352,15 @@ TEST_CASE(
     std::getline(csv, line);
     while (std::getline(csv, line)) committed.insert(line.substr(0, line.find(',')));
     std::set<std::string> now;
-    for (const Trial& t : load_experiment(shipped + name + ".toml").trials) {
+    const Experiment e = load_experiment(shipped + name + ".toml");
+    for (const Trial& t : e.trials) {
       now.insert(t.id);
       CHECK(t.config.model.kind == "seq2seq");
     }
-    CHECK(now == committed);
+    if (e.adaptive) {  // it lists its first block; the results hold the later rounds too
+      for (const std::string& id : now) CHECK(committed.count(id) == 1);
+    } else {
+      CHECK(now == committed);
+    }
   }
 }
