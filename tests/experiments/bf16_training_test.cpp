@@ -109,12 +109,15 @@ void check_tracks_f32(const std::string& name, const std::string& overrides, con
 
 }  // namespace
 
+// The quickstart's seeds are adaptive: a budget equal to the first block keeps them to
+// the length's seeds (later rounds would add seeds where f32's and bf16's results left
+// a comparison open, a different set for each precision).
 TEST_CASE("bf16 training tracks f32 on quickstart (reverse, seq2seq, LayerNorm)", "[bf16][smoke]") {
-  check_tracks_f32("quickstart", "", kFull);
+  check_tracks_f32("quickstart", "sweep.adaptive.max_seeds=5", kFull);
 }
 
 TEST_CASE("bf16 training tracks f32 on quickstart, short (2 seeds, 100 steps)", "[bf16][e2e]") {
-  check_tracks_f32("quickstart", "", kShort);
+  check_tracks_f32("quickstart", "sweep.adaptive.max_seeds=2", kShort);
 }
 
 TEST_CASE("bf16 training tracks f32 on norms (layer, batch, rms, none × post, pre)",
