@@ -247,24 +247,19 @@ for requested in "${names[@]}"; do
     continue
   fi
   grep -oE '^  [0-9a-f]{16}  ' "$out/check.txt" | tr -d ' ' > "$out/defined_ids.txt"
-  # The first block's seeds, in order; an adaptive design's budget (`ablate check` says it).
+  # The first block's seeds, in order; whether the design is adaptive (`ablate check` says so).
   mapfile -t block_seeds < <(grep -oE '^  [0-9a-f]{16}  seed [0-9]+' "$out/check.txt" | awk '!seen[$3]++ {print $3}')
-  budget=$(grep -m1 -oE '^  adaptive: up to [0-9]+ seeds a point' "$out/check.txt" | awk '{print $4}' || true)
+  adaptive=$(grep -c '^  adaptive: ' "$out/check.txt" || true)
 
   run_args=(run "$file" --out "$out/runs" --jobs "$jobs" --quiet)
   compare_args=(--name "$name" --defined-ids "$out/defined_ids.txt")
-  if [[ -n $budget ]]; then
+  if [[ $adaptive -gt 0 ]]; then
     # Adaptive: check defines the first block; the committed trials beyond it must be
-    # the design's, some point at some seed of the budget's sequence (the first block,
-    # then on from its largest seed + 1: experiments/README.md, "Adaptive sweeps").
-    every_seed=("${block_seeds[@]}")
-    next=$(printf '%s\n' "${block_seeds[@]}" | sort -n | tail -n 1)
-    while [[ ${#every_seed[@]} -lt $budget ]]; do next=$((next + 1)); every_seed+=("$next"); done
-    "$ablate" check "$file" "sweep.seeds=[$(IFS=,; echo "${every_seed[*]}")]" "sweep.adaptive.max_seeds=$budget" |
-      grep -oE '^  [0-9a-f]{16}  ' | tr -d ' ' > "$out/possible_ids.txt"
+    # the design's, some point at some seed its budget allows (`ablate check --budget`).
+    "$ablate" check "$file" --budget | grep -oE '^  [0-9a-f]{16}  ' | tr -d ' ' > "$out/possible_ids.txt"
     compare_args+=(--possible-ids "$out/possible_ids.txt")
   fi
-  if [[ $seeds == first && -z $budget ]]; then
+  if [[ $seeds == first && $adaptive -eq 0 ]]; then
     run_args+=("sweep.seeds=[${block_seeds[0]}]")
   elif [[ $seeds == first ]]; then
     # An adaptive first block needs two seeds: the first two, and a budget of two, so
@@ -284,7 +279,7 @@ for requested in "${names[@]}"; do
     continue
   fi
   run_dir=$(find "$out/runs" -mindepth 1 -maxdepth 1 -type d | awk 'NR == 1')
-  if [[ -n $budget && $seeds == all && -z $shard ]]; then
+  if [[ $adaptive -gt 0 && $seeds == all && -z $shard ]]; then
     # The rounds ran again: their trials must be exactly the committed ones.
     awk -F, 'NR > 1 { print $1 }' "$run_dir/results.csv" | tee "$out/defined_ids.txt" > "$out/possible_ids.txt"
   fi

@@ -212,7 +212,8 @@ int check(const std::vector<std::string>& args) {
       "plugin", po::value(&plugins)->composing(), "load a plugin (repeatable)")(
       "overrides", po::value(&overrides)->composing(),
       "KEY=VALUE ... after FILE: overrides of the file's values")(
-      "quick", "the file's [quick] variant (as run --quick)");
+      "quick", "the file's [quick] variant (as run --quick)")(
+      "budget", "with [sweep.adaptive]: list every trial its budget allows, not the first block");
   po::variables_map vm;
   if (!parse(args, desc, vm, "file", "overrides")) return 0;
   LoadOptions load;
@@ -232,12 +233,16 @@ int check(const std::vector<std::string>& args) {
   }
   std::cout << "\n";
   // The listed trials are the first block; the rest follow from its results.
+  const bool budget = e.adaptive && vm.count("budget");
+  const std::vector<Trial> listed = budget ? budget_trials(e) : e.trials;
   if (e.adaptive)
     std::cout << "  " << adaptive_design_text(*e.adaptive) << " (at most "
-              << e.trials.size() / e.seeds.size() * e.adaptive->max_seeds
-              << " trials): listed is the first block; the seeds after it follow from its results "
-                 "(`ablate run FILE --dry-run` shows the next round)\n";
-  for (const Trial& t : e.trials)
+              << e.trials.size() / e.seeds.size() * e.adaptive->max_seeds << " trials): listed "
+              << (budget ? "is every trial the budget allows"
+                         : "is the first block; the seeds after it follow from its results "
+                           "(`ablate run FILE --dry-run` shows the next round)")
+              << "\n";
+  for (const Trial& t : listed)
     std::cout << "  " << t.id << "  seed " << t.config.trial_seed << "  " << t.point_label()
               << (t.tune.empty() ? "" : "  tune: " + t.tune_label()) << "\n";
   return 0;

@@ -129,12 +129,23 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
   return rows;
 }
 
+namespace {
+
+// The question of a point's comparison at `metric` in a run without claims, if any.
+const ScheduledQuestion* comparison_question(const AdaptiveSchedule& s, std::size_t point,
+                                             const std::string& metric) {
+  for (const ScheduledQuestion& q : s.questions)
+    if (!q.claim && q.metric == metric && part_at(q, point)) return &q;
+  return nullptr;
+}
+
+}  // namespace
+
 // The sequential columns of a row: those of the comparison question asked of its point
 // on its metric (a run without claims), else blank.
 std::string sequential_fields(const AdaptiveSchedule& s, const ComparisonRow& r) {
-  for (const ScheduledQuestion& q : s.questions)
-    if (!q.claim && q.metric == r.metric)
-      if (const ScheduledPart* part = part_at(q, r.point)) return sequential_csv_fields(s, q, part);
+  if (const ScheduledQuestion* q = comparison_question(s, r.point, r.metric))
+    return sequential_csv_fields(s, *q, part_at(*q, r.point));
   static const ScheduledQuestion none;
   return sequential_csv_fields(s, none, nullptr);  // blank columns
 }
@@ -189,14 +200,6 @@ std::string seeds_cell(int counted, int trials, int diverged, int failed, int mi
 }
 
 namespace {
-
-// The question of a point's comparison at `metric` in a run without claims, if any.
-const ScheduledQuestion* comparison_question(const AdaptiveSchedule& s, std::size_t point,
-                                             const std::string& metric) {
-  for (const ScheduledQuestion& q : s.questions)
-    if (!q.claim && q.metric == metric && part_at(q, point)) return &q;
-  return nullptr;
-}
 
 // The adaptive verdict cell of a headline row: the baseline says so; a point no
 // question asks about (another metric) has none.

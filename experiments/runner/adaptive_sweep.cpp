@@ -18,19 +18,38 @@ namespace ablate::experiments {
 
 namespace fs = std::filesystem;
 
-std::vector<Trial> scheduled_trials(const Experiment& e, const RunPoints& run,
-                                    const AdaptiveSchedule& s) {
-  std::map<std::string, int> seeds_of;  // point id → seeds
-  for (std::size_t p = 0; p < run.points.size(); ++p) seeds_of[run.points[p].point_id] = s.seeds[p];
+namespace {
+
+// Every point of `e` (first-block trials in `e.trials`) at the first `seeds_of(point
+// id)` seeds of `sequence`, in e's point order, seeds innermost.
+std::vector<Trial> trials_at_seeds(const Experiment& e, const std::vector<std::uint64_t>& sequence,
+                                   const std::function<int(const std::string&)>& seeds_of) {
   std::vector<Trial> out;
   std::set<std::string> done;  // points already expanded (e.trials has one per first seed)
   for (const Trial& t : e.trials) {
     if (!done.insert(t.point_id).second) continue;
-    auto n = seeds_of.find(t.point_id);
-    const int seeds = n == seeds_of.end() ? int(e.seeds.size()) : n->second;
-    for (int k = 0; k < seeds; ++k) out.push_back(reseeded(t, s.seed_sequence[std::size_t(k)]));
+    const int seeds = seeds_of(t.point_id);
+    for (int k = 0; k < seeds; ++k) out.push_back(reseeded(t, sequence[std::size_t(k)]));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Trial> scheduled_trials(const Experiment& e, const RunPoints& run,
+                                    const AdaptiveSchedule& s) {
+  std::map<std::string, int> seeds_of;  // point id → seeds
+  for (std::size_t p = 0; p < run.points.size(); ++p) seeds_of[run.points[p].point_id] = s.seeds[p];
+  return trials_at_seeds(e, s.seed_sequence, [&](const std::string& point) {
+    auto n = seeds_of.find(point);
+    return n == seeds_of.end() ? int(e.seeds.size()) : n->second;
+  });
+}
+
+std::vector<Trial> budget_trials(const Experiment& e) {
+  const auto max_seeds = int(e.adaptive->max_seeds);
+  return trials_at_seeds(e, adaptive_seed_sequence(e.seeds, max_seeds),
+                         [&](const std::string&) { return max_seeds; });
 }
 
 CurrentRound current_round(const Experiment& e, const std::string& run_dir) {

@@ -168,7 +168,7 @@ max_seeds = 4
 block = 2
 EOF
 "$ablate" check adaptive.toml | grep -oE '^  [0-9a-f]{16}  ' | tr -d ' ' > block_ids.txt
-"$ablate" check adaptive.toml 'sweep.seeds=[0,1,2,3]' 'sweep.adaptive.max_seeds=4' |
+"$ablate" check adaptive.toml --budget |
   grep -oE '^  [0-9a-f]{16}  ' | tr -d ' ' > budget_ids.txt
 [[ $(wc -l < block_ids.txt) == 4 && $(wc -l < budget_ids.txt) == 8 ]] || fail "ablate check listed the wrong trials"
 "$ablate" run adaptive.toml --out adaptive_full --jobs 2 --quiet > /dev/null
