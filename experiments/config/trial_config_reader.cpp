@@ -230,15 +230,10 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   if (problems.size() > before) return c;  // combinations only make sense on valid values
 
   // Combinations: build the task (reads user data) and the model once.
-  std::unique_ptr<Task> built;
-  const Task* instance = nullptr;
+  std::shared_ptr<const Task> instance;
   try {
-    if (tasks) {
-      instance = &tasks->get(c.task, c.data_seed, base_dir);
-    } else {
-      built = task_registry().create(c.task.kind, c.task.options, c.data_seed, base_dir);
-      instance = built.get();
-    }
+    instance = tasks ? tasks->get(c.task, c.data_seed, base_dir)
+                     : task_registry().create(c.task.kind, c.task.options, c.data_seed, base_dir);
   } catch (const nn::OptionError& e) {  // e.g. min_length > max_length: point at the option
     for (const nn::OptionIssue& issue : e.issues()) task.problem(issue.key, issue.message);
     return c;

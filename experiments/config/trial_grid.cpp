@@ -222,7 +222,7 @@ class GridExpansion {
   PointProblems point_problems_;
   toml::table base_;     // the file's document without [sweep]
   FileDigests digests_;  // each data file hashed once, however many grid points read it
-  TaskCache tasks_;      // and each distinct task built once
+  TaskCache& tasks_ = shared_task_cache();  // and each distinct task built once, for the trials too
   std::vector<Trial> trials_;
 };
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "autograd/kernels/gemm.h"
+#include "experiments/config/task_cache.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/models/model_factory.h"
 #include "experiments/records/run_dir.h"
@@ -182,7 +183,7 @@ class TrialTraining {
         p_(p),
         clock_(clock),
         state_saved_(state_saved),
-        task_(task_registry().create(c_.task.kind, c_.task.options, c_.data_seed, base_dir)),
+        task_(shared_task_cache().get(c_.task, c_.data_seed, base_dir)),
         model_(build_model(c_, *task_)),
         optimizer_(nn::optimizer_registry().create(c_.train.optimizer.kind,
                                                    c_.train.optimizer.options,
@@ -363,7 +364,7 @@ class TrialTraining {
   TrainingClock& clock_;
   const StateSaved& state_saved_;
   Tape& tape_ = Tape::current();
-  std::unique_ptr<Task> task_;
+  std::shared_ptr<const Task> task_;  // shared with the run's other trials of the same task
   TrialModel model_;
   std::unique_ptr<nn::Optimizer> optimizer_;
   std::unique_ptr<nn::Schedule> schedule_;
