@@ -12,6 +12,7 @@
 #include "autograd/kernels/checks.h"
 #include "autograd/kernels/eigen_maps.h"
 #include "autograd/kernels/gemm.h"
+#include "autograd/kernels/softmax_row.h"
 #include "autograd/op_builder.h"
 #include "autograd/ops.h"
 
@@ -43,12 +44,7 @@ void softmax_block(T* x, std::int64_t rows, std::int64_t D, T scale, const std::
   constexpr T kLowest = std::numeric_limits<T>::lowest();
   for (std::int64_t i = 0; i < rows; ++i) {
     T* r = x + i * D;
-    const std::uint8_t* m = mask ? mask + i * D : nullptr;
-    T mx = kLowest;
-    for (std::int64_t j = 0; j < D; ++j) {
-      r[j] = !m || m[j] ? scale * r[j] : kLowest;
-      mx = std::max(mx, r[j]);
-    }
+    const T mx = kernels::scale_mask_max(r, D, scale, mask ? mask + i * D : nullptr);
     if (mx == kLowest) continue;  // fully masked: every entry stays lowest, exp gives 0
     for (std::int64_t j = 0; j < D; ++j) r[j] = r[j] == kLowest ? kLowest : r[j] - mx;
   }
