@@ -24,7 +24,8 @@ evaluation, training loss and gradient norm; timings left out) are compared betw
 bit for every trial the two runs share.
 
     /usr/bin/python3 bench/sweep_throughput.py --baseline /path/to/old/build/experiments/ablate
-    /usr/bin/python3 bench/sweep_throughput.py --peers ablate --workloads quickstart   # a smoke test
+    /usr/bin/python3 bench/sweep_throughput.py --peers ablate --workloads quickstart   # ~15 s
+    python3 bench/sweep_throughput.py --peers ablate --workloads quickstart --set train.steps=20  # CI's smoke test
 """
 import argparse, csv, datetime, json, os, shutil, subprocess, sys, tempfile, time
 
@@ -41,6 +42,7 @@ LABELS = {"baseline": "ablate {base}", "ablate": "ablate", "ablate_batched": "ab
           "torch": "PyTorch one by one", "torch_ensemble": "PyTorch vmap ensemble"}
 TORCH_PYTHON = "/usr/bin/python3"
 JOBS = 2
+OVERRIDES = []  # --set KEY=VALUE: a smaller workload for a smoke test (ablate peers only)
 # Fields of metrics.jsonl that are clock readings, not computed values.
 TIMINGS = {"seconds"}
 
@@ -79,10 +81,13 @@ def trial_metrics(run_dir):
 
 def run_ablate(binary, workload, env, extra=()):
     out = tempfile.mkdtemp(prefix="ablate-throughput-")
-    cmd = [binary, "run", workload_file(workload), "--jobs", str(JOBS), "--out", out, "-q", *extra]
+    cmd = [binary, "run", workload_file(workload), "--jobs", str(JOBS), "--out", out, "-q", *extra,
+           *OVERRIDES]
     seconds, _, error = timed([cmd], env)
     rows = trial_metrics(out) if not error else {}
     shutil.rmtree(out, ignore_errors=True)
+    if not error and not rows:
+        error = f"{' '.join(cmd)} finished, but no trial's metrics.jsonl was found under --out"
     return {"seconds": seconds, "trials": len(rows), "rows": rows, "error": error}
 
 
@@ -136,8 +141,9 @@ def median(xs):
     return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else float("nan")
 
 
-def summarize(args, peers, raw):
-    """Markdown: seconds and trials per hour of each peer per workload, and the ratios."""
+def summarize(args, peers, raw, differing):
+    """Markdown: seconds and trials per hour of each peer per workload, and the ratios;
+    the workloads whose metrics differ from the baseline's are added to `differing`."""
     base_label = LABELS["baseline"].format(base=args.baseline_name)
     label = {p: LABELS[p].format(base=args.baseline_name) if p == "baseline" else LABELS[p] for p in peers}
     groups = [(w, (w,)) for w in args.workloads]
@@ -164,6 +170,7 @@ def summarize(args, peers, raw):
             checks = [identical(raw["ablate"][w][0].get("rows", {}), raw["baseline"][w][0].get("rows", {}))
                       for w in members if raw["ablate"][w] and raw["baseline"][w]]
             same = "yes" if checks and all(c for c in checks) else ("no" if checks else "n/a")
+            differing.extend([name] if same == "no" else [])
         fmt = lambda x, s: "n/a" if x != x else format(x, s)
         lines.append(f"| {name} | {trials} | " + " | ".join(fmt(secs[p], ".1f") for p in peers) + " | "
                      + " | ".join(fmt(hourly[p], ".0f") for p in peers) + f" | {fmt(vs_base, '.2f')}× | "
@@ -176,11 +183,17 @@ def parse_args():
     ap.add_argument("--ablate", default=os.path.join(REPO, "build", "experiments", "ablate"))
     ap.add_argument("--baseline", help="another build's ablate binary: the speed-up's reference")
     ap.add_argument("--baseline-name", default="baseline", help="its label in the table (e.g. a commit)")
-    ap.add_argument("--ceiling", default=os.path.join(REPO, "build", "bench", "bench_ceiling"))
+    ap.add_argument("--ceiling", default=os.path.join(REPO, "build", "bench", "bench_ceiling"),
+                    help="bench_ceiling's binary; 'none' measures no ceiling")
     ap.add_argument("--peers", default=",".join(PEERS))
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--json", help="write every raw number here")
+    ap.add_argument("--require-identical", action="store_true",
+                    help="exit 1 when a trial's metrics differ from the baseline's")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="an override for every ablate run (a smoke test: train.steps=20); "
+                         "not with the PyTorch peers, which read the files as they are")
     args = ap.parse_args()
     args.peers = [p for p in args.peers.split(",") if p]
     args.workloads = [w for w in args.workloads.split(",") if w]
@@ -197,6 +210,9 @@ def parse_args():
         args.peers.remove("ablate_batched")
     if "ablate" not in args.peers:
         args.peers.insert(0, "ablate")
+    if args.set and any(p.startswith("torch") for p in args.peers):
+        sys.exit("error: --set changes only ablate's runs; leave out the PyTorch peers with it")
+    OVERRIDES.extend(args.set)
     return args
 
 
@@ -219,7 +235,8 @@ def main():
         ceilings.append(measure_ceiling(args.ceiling, env, "end"))
     print(f"# Sweep throughput, {datetime.date.today()}, --jobs {JOBS}, {args.rounds} round(s); "
           f"f32 FMA ceiling {', '.join(f'{c:.1f}' for c in ceilings)} GFLOP/s (start, end)\n")
-    print(summarize(args, args.peers, raw))
+    differing = []
+    print(summarize(args, args.peers, raw, differing))
     if args.json:
         for p in raw.values():
             for runs in p.values():
@@ -227,6 +244,8 @@ def main():
                     r.pop("rows", None)
         with open(args.json, "w") as f:
             json.dump({"date": str(datetime.date.today()), "ceilings": ceilings, "raw": raw}, f, indent=1)
+    if args.require_identical and differing:
+        sys.exit(f"error: metrics differ from the baseline's on {', '.join(differing)}")
 
 
 if __name__ == "__main__":
