@@ -21,8 +21,10 @@ void report_flops(benchmark::State& state, double flops_per_iteration) {
       double(state.iterations()) * flops_per_iteration * 1e-9, benchmark::Counter::kIsRate);
 }
 
-void measure_train_step(benchmark::State& state, const std::string& name, bool recompute) {
-  const bench::ReferenceConfig& c = bench::reference_config(name);
+void measure_train_step(benchmark::State& state, const std::string& name, bool recompute,
+                        std::int64_t batch_factor = 1) {
+  bench::ReferenceConfig c = bench::reference_config(name);
+  c.batch *= batch_factor;
   bench::ReferenceModel model(c);
   model.set_recompute(recompute);
   // The first steps size the arena (it merges its blocks after a step that needed
@@ -30,6 +32,8 @@ void measure_train_step(benchmark::State& state, const std::string& name, bool r
   for (int i = 0; i < 3; ++i) model.train_step();
   for (auto _ : state) benchmark::DoNotOptimize(model.train_step());
   report_flops(state, 3 * bench::forward_flops(c));
+  // Steps of the reference batch a second: comparable between train/ and train_batch_x8/.
+  state.SetItemsProcessed(state.iterations() * batch_factor);
   bench::report_peak_rss(state);
   // Where the memory goes: activations and gradients (the tape's arena, and with
   // recompute the scratch tapes' too) vs weights, gradients and Adam's two moments (4
@@ -42,6 +46,15 @@ void measure_train_step(benchmark::State& state, const std::string& name, bool r
 
 void BM_TrainStep(benchmark::State& state, const std::string& name) {
   measure_train_step(state, name, false);
+}
+
+// The bound on training 8 seeds in lockstep (issue 32): one step of 8× the batch does
+// the work of 8 reference steps with every op's fixed cost paid once and even the GEMMs
+// merged into 8× taller ones, which seeds with their own weights cannot have. Its
+// items_per_second (reference steps a second) is the most that batching 8 seeds could
+// reach; bench/README.md compares it with train/<c>'s.
+void BM_TrainStepBatchBound(benchmark::State& state, const std::string& name) {
+  measure_train_step(state, name, false, 8);
 }
 
 // The same step with GEMMs on two threads (train.threads = 2): one large trial alone.
@@ -106,6 +119,9 @@ const int registered = [] {
     benchmark::RegisterBenchmark(("train/" + c.name).c_str(), BM_TrainStep, c.name)
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("forward/" + c.name).c_str(), BM_Forward, c.name)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("train_batch_x8/" + c.name).c_str(), BM_TrainStepBatchBound,
+                                 c.name)
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("train_recompute/" + c.name).c_str(), BM_TrainStepRecompute,
                                  c.name)
