@@ -7,7 +7,6 @@ and one full-size replication point (2 trials). Every peer runs all of it with b
 cores busy, one workload at a time:
 
     ablate            `ablate run FILE --jobs 2` with this checkout's build
-    ablate_batched    the same with `--seed-batch auto` (where the binary has it)
     baseline          `ablate run FILE --jobs 2` with another build (--baseline BIN):
                       the commit the speed-up is measured against
     torch             PyTorch training the same trials one after another, two processes
@@ -37,8 +36,8 @@ WORKLOAD_DIR = os.path.join(REPO, "bench", "sweep_workload")
 WORKLOADS = ("quickstart", "vaswani_table3_quick", "xiong_warmup_quick", "replication_point")
 # The replication workload of the targets: everything but the tiny quickstart.
 REPLICATION = ("vaswani_table3_quick", "xiong_warmup_quick", "replication_point")
-PEERS = ("baseline", "ablate", "ablate_batched", "torch", "torch_ensemble")
-LABELS = {"baseline": "ablate {base}", "ablate": "ablate", "ablate_batched": "ablate batched",
+PEERS = ("baseline", "ablate", "torch", "torch_ensemble")
+LABELS = {"baseline": "ablate {base}", "ablate": "ablate",
           "torch": "PyTorch one by one", "torch_ensemble": "PyTorch vmap ensemble"}
 TORCH_PYTHON = "/usr/bin/python3"
 JOBS = 2
@@ -79,10 +78,9 @@ def trial_metrics(run_dir):
     return metrics
 
 
-def run_ablate(binary, workload, env, extra=()):
+def run_ablate(binary, workload, env):
     out = tempfile.mkdtemp(prefix="ablate-throughput-")
-    cmd = [binary, "run", workload_file(workload), "--jobs", str(JOBS), "--out", out, "-q", *extra,
-           *OVERRIDES]
+    cmd = [binary, "run", workload_file(workload), "--jobs", str(JOBS), "--out", out, "-q", *OVERRIDES]
     seconds, _, error = timed([cmd], env)
     rows = trial_metrics(out) if not error else {}
     shutil.rmtree(out, ignore_errors=True)
@@ -104,17 +102,9 @@ def run_torch(workload, mode, env):
     return {"seconds": seconds, "trials": sum(a["trials"] for a in answers), "answers": answers}
 
 
-def has_seed_batch(binary):
-    help_text = subprocess.run([binary, "run", "--help"], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True).stdout
-    return "--seed-batch" in help_text
-
-
 def run_peer(args, peer, workload, env):
     if peer == "ablate":
         return run_ablate(args.ablate, workload, env)
-    if peer == "ablate_batched":
-        return run_ablate(args.ablate, workload, env, ("--seed-batch", "auto"))
     if peer == "baseline":
         return run_ablate(args.baseline, workload, env)
     return run_torch(workload, "sequential" if peer == "torch" else "ensemble", env)
@@ -158,11 +148,10 @@ def summarize(args, peers, raw, differing):
         for p in peers:
             per = [median([r["seconds"] for r in raw[p][w] if r.get("trials")]) for w in members]
             secs[p] = sum(per) if all(x == x for x in per) and per else float("nan")
-            counts = {r["trials"] for w in members for r in raw[p][w] if r.get("trials")}
             if p == "ablate":
                 trials = sum(max((r["trials"] for r in raw[p][w]), default=0) for w in members)
         hourly = {p: trials * 3600 / secs[p] if secs[p] == secs[p] and secs[p] > 0 else float("nan") for p in peers}
-        fastest = min(("ablate", "ablate_batched"), key=lambda p: secs.get(p, float("inf")) if p in secs else float("inf"))
+        fastest = "ablate"
         vs_base = secs.get("baseline", float("nan")) / secs[fastest] if "baseline" in secs else float("nan")
         torch_best = min([secs[p] for p in ("torch", "torch_ensemble") if p in secs and secs[p] == secs[p]] or [float("nan")])
         same = None
@@ -205,9 +194,6 @@ def parse_args():
             sys.exit(f"error: --workloads: unknown workload {w!r} (allowed: {', '.join(WORKLOADS)})")
     if "baseline" in args.peers and not args.baseline:
         args.peers.remove("baseline")
-    if "ablate_batched" in args.peers and not has_seed_batch(args.ablate):
-        print("note: this ablate has no --seed-batch; ablate_batched left out", file=sys.stderr)
-        args.peers.remove("ablate_batched")
     if "ablate" not in args.peers:
         args.peers.insert(0, "ablate")
     if args.set and any(p.startswith("torch") for p in args.peers):
