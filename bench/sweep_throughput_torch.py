@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """The PyTorch peer of bench/sweep_throughput.py: the same sweep trials, trained by PyTorch.
 
+Over 500 lines on purpose: the whole peer (workload expansion, both models, both tasks'
+data, the recipe, evaluation and the functorch ensemble) in one file, read side by side
+with the C++ it mirrors, and run as one script by the driver.
+
 Reads one of the ablate experiment files of bench/sweep_workload/ (with Python 3.11's
 tomllib), expands its sweep exactly as `ablate run` does (the cartesian product of the
 [sweep] lists, each [sweep.zip] group as one axis, times sweep.seeds) and trains every
