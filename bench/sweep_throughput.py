@@ -28,6 +28,7 @@ bit for every trial the two runs share.
 """
 import argparse, csv, datetime, json, os, shutil, subprocess, sys, tempfile, time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout (CI's smoke test runs this)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_torch import make_env, run_benchmark  # noqa: E402  (one definition of each)
 
