@@ -55,6 +55,7 @@ class RunDir {
   static constexpr const char* kComparisons = "comparisons.csv";
   static constexpr const char* kClaims = "claims.csv";
   static constexpr const char* kSummaryTable = "summary.md";
+  static constexpr const char* kReportHtml = "report.html";
   static constexpr const char* kPlots = "plots";
   static constexpr const char* kHistory = "history";
   static constexpr const char* kTrials = "trials";
@@ -72,6 +73,7 @@ class RunDir {
   std::string comparisons() const { return file(kComparisons); }
   std::string claims() const { return file(kClaims); }
   std::string summary_table() const { return file(kSummaryTable); }
+  std::string report_html() const { return file(kReportHtml); }
   std::string plots() const { return file(kPlots); }
   std::string history() const { return file(kHistory); }
   std::string trials() const { return file(kTrials); }

@@ -13,6 +13,7 @@
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
 #include "experiments/reports/point_tuning.h"
+#include "experiments/reports/report_html.h"
 #include "experiments/reports/results_csv.h"
 #include "experiments/reports/run_points.h"
 #include "experiments/reports/run_record.h"
@@ -88,6 +89,12 @@ std::string plots_section(const std::string& run_dir, const RunRows& run,
   return md.str();
 }
 
+// A note written for summary.md, as plain text for the page: without backticks.
+std::string strip_markdown(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), '`'), s.end());
+  return s;
+}
+
 }  // namespace
 
 ReportSummary write_reports(const std::string& run_dir, const RecordOrigin* origin) {
@@ -102,6 +109,10 @@ ReportSummary write_reports(const std::string& run_dir, const RecordOrigin* orig
   std::string md = summary_sections(run_dir, run, points, comparisons, origin);
   md += plots_section(run_dir, run, origin, plot_error);
   write_file_atomically(RunDir(run_dir).summary_table(), md);
+  std::vector<std::string> notes;
+  if (origin && !origin->note.empty()) notes.push_back(strip_markdown(origin->note));
+  write_run_report_html(run_dir, points, points.metric.empty() ? run.primary : points.metric,
+                        notes);
   if (!origin) write_run_record(run_dir, chosen_settings_only(run));
   if (!plot_error.empty()) throw std::runtime_error(plot_error);
   return run.report;

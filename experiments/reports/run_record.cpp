@@ -438,7 +438,8 @@ ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
   } catch (const nlohmann::json::exception& e) {  // a value of the wrong type in the record
     throw std::invalid_argument(results.record() + ": " + excerpt(e.what()));
   }
-  for (const char* name : {RunDir::kResults, RunDir::kComparisons, RunDir::kSummaryTable})
+  for (const char* name :
+       {RunDir::kResults, RunDir::kComparisons, RunDir::kSummaryTable, RunDir::kReportHtml})
     write_file_atomically(results.file(name), read_file(run.file(name)));
   if (fs::exists(run.claims()))
     write_file_atomically(results.claims(), read_file(run.claims()));
