@@ -1,6 +1,7 @@
 # cmake -P script, run by the build (cmake/reportLibraries.cmake): one file and the
-# licence of a pinned npm package, taken from the tarball `npm pack` fetches from npm's
-# registry, which must have the pinned SHA-256. The tarball is kept in CACHE_DIR, so a
+# licence of a pinned npm package, taken from its tarball on npm's registry (`npm pack`
+# where npm is installed, else a plain download of the same tarball), which must have
+# the pinned SHA-256. The tarball is kept in CACHE_DIR, so a
 # second build or clone fetches nothing; one that fails the check is never used.
 #   -DPACKAGE= -DVERSION= -DSHA256= -DFILE= -DLICENCE= -DCACHE_DIR= -DSCRIPT_OUT= -DLICENCE_OUT=
 cmake_minimum_required(VERSION 3.18)
@@ -26,24 +27,35 @@ endfunction()
 
 sha256_matches("${tarball}" cached)
 if(NOT cached)
-  find_program(NPM npm)
-  if(NOT NPM)
-    message(FATAL_ERROR
-      "report.html inlines ${PACKAGE}@${VERSION} from npm's registry, and npm is not installed: "
-      "run scripts/install-deps.sh (Debian's npm), then build again")
-  endif()
-  set(scratch "${CACHE_DIR}/.fetch-${PACKAGE}-${VERSION}")
-  string(REPLACE "@" "" scratch "${scratch}")
+  set(scratch "${CACHE_DIR}/.fetch-${tarball_name}")
   file(REMOVE_RECURSE "${scratch}")
   file(MAKE_DIRECTORY "${scratch}")
-  execute_process(COMMAND ${NPM} pack "${PACKAGE}@${VERSION}" --pack-destination "${scratch}"
-      --loglevel=error --no-fund --no-audit
-    RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE npm_error)
+  find_program(NPM npm)
+  if(NPM)
+    # npm honours the user's own registry and proxy settings (.npmrc).
+    execute_process(COMMAND ${NPM} pack "${PACKAGE}@${VERSION}" --pack-destination "${scratch}"
+        --loglevel=error --no-fund --no-audit
+      RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE fetch_error)
+  else()
+    # Without npm (README command (a) needs none), the same tarball from the same
+    # registry, at the address npm itself would fetch it from.
+    string(REGEX REPLACE "^.*/" "" base "${PACKAGE}")
+    set(registry "https://registry.npmjs.org")
+    if(DEFINED ENV{ABLATE_NPM_REGISTRY})
+      set(registry "$ENV{ABLATE_NPM_REGISTRY}")
+    endif()
+    file(DOWNLOAD "${registry}/${PACKAGE}/-/${base}-${VERSION}.tgz" "${scratch}/${tarball_name}"
+      STATUS download TLS_VERIFY ON)
+    list(GET download 0 status)
+    list(GET download 1 fetch_error)
+  endif()
   file(GLOB fetched "${scratch}/*.tgz")
   list(LENGTH fetched count)
   if(NOT status EQUAL 0 OR NOT count EQUAL 1)
     file(REMOVE_RECURSE "${scratch}")
-    message(FATAL_ERROR "npm pack ${PACKAGE}@${VERSION} failed (is npm's registry reachable?): ${npm_error}")
+    message(FATAL_ERROR
+      "could not fetch ${PACKAGE}@${VERSION} from npm's registry, which report.html inlines "
+      "(is the registry reachable?): ${fetch_error}")
   endif()
   file(SHA256 "${fetched}" digest)
   if(NOT digest STREQUAL SHA256)

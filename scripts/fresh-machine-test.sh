@@ -270,7 +270,7 @@ configure_all() {
       "extern \"C\" int LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }" > /tmp/probe.cpp &&
     clang++-14 -fsanitize=fuzzer,address,undefined /tmp/probe.cpp -o /tmp/probe &&
     /tmp/probe -runs=10 && llvm-symbolizer-14 --version > /dev/null &&
-    for p in gnuplot mpirun make; do command -v "$p" || exit 1; done'
+    for p in gnuplot mpirun make chromium /usr/bin/python3; do command -v "$p" || exit 1; done'
 }
 phase "(b) configure" configure_all
 

@@ -8,6 +8,8 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/report.h"
+#include "experiments/reports/report_figures.h"
+#include "experiments/reports/report_html.h"
 #include "experiments/reports/run_record.h"
 
 namespace ablate::experiments {
@@ -59,6 +61,9 @@ std::size_t find_baseline(const std::vector<PointResults>& points, const RunPoin
 std::string compare_runs(const CompareOptions& o) {
   if (o.run_dirs.empty()) throw std::invalid_argument("name at least one run directory");
   std::vector<RunPoints> runs;
+  // report.html's figures and provenance, read while each run's files are at hand (a
+  // results folder is unpacked into a scratch folder only for the loop's iteration).
+  nlohmann::json figures = nlohmann::json::array(), provenance = nlohmann::json::array();
   for (const std::string& dir : o.run_dirs) {
     if (!std::filesystem::is_regular_file(RunDir(dir).trial_index()) &&
         !std::filesystem::is_regular_file(RunDir(dir).record()))
@@ -67,6 +72,10 @@ std::string compare_runs(const CompareOptions& o) {
           RunDir::kRecord + ")");
     const RunSource source(dir);
     runs.push_back(read_run_points(source.run_dir()));
+    for (nlohmann::json& f : report_figures(source.run_dir(), runs.back()))
+      figures.push_back(std::move(f));
+    for (nlohmann::json& g : provenance_groups(source.run_dir(), runs.back().name))
+      provenance.push_back(std::move(g));
     if (runs.back().forecast != runs.front().forecast)
       throw std::invalid_argument(dir + ": a " +
                                   (runs.back().forecast ? "forecasting" : "sequence") +
@@ -115,6 +124,16 @@ std::string compare_runs(const CompareOptions& o) {
   std::filesystem::create_directories(o.out_dir);
   write_file_atomically(o.out_dir + "/comparisons.csv", report.csv);
   write_file_atomically(o.out_dir + "/comparisons.md", markdown);
+  ReportPage page;
+  page.title = "Comparison of " + runs_list;
+  page.several_runs = true;
+  page.comparisons_csv = report.csv;
+  page.claims_csv = report.claims.csv;
+  page.primary = merged.metric;
+  page.keys = merged.keys;
+  page.figures = std::move(figures);
+  page.provenance = std::move(provenance);
+  write_file_atomically(o.out_dir + "/" + RunDir::kReportHtml, report_html(page));
   return markdown;
 }
 

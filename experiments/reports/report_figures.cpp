@@ -229,7 +229,10 @@ json report_figures(const std::string& run_dir, const RunPoints& run) {
       if (!p.test.count(t.seed)) continue;
       trials.push_back(t);
       const std::string metrics = dir.trial(t.id).metrics();
-      if (fs::exists(metrics)) seeds.push_back(read_curves(metrics, t));
+      if (!fs::exists(metrics)) continue;
+      SeedCurves c = read_curves(metrics, t);
+      // A record derived from results.csv keeps no evaluations: no curve to draw.
+      if (!c.steps.empty()) seeds.push_back(std::move(c));
     }
     json test = json::object();  // seed -> test metric -> value: the dots of metric vs axis
     for (const auto& [seed, values] : p.test) test[std::to_string(seed)] = values;

@@ -197,7 +197,7 @@ std::string provenance_section(const json& groups) {
 std::string samples_section(const json& figures) {
   std::ostringstream h;
   for (const json& p : figures) {
-    const json& s = p["samples"];
+    const json s = p.value("samples", json());  // (operator[] of a const json needs the key)
     if (!s.is_object()) continue;
     h << "<h3>" << escape_html(p.value("label", "")) << " <span class=\"muted\">(seed "
       << s.value("seed", 0) << ", trial " << escape_html(s.value("trial", "")) << ")</span></h3>\n";
@@ -206,9 +206,10 @@ std::string samples_section(const json& figures) {
       continue;
     }
     h << "<div class=\"scroll\"><table><thead><tr>";
-    for (const json& c : s["columns"]) h << "<th>" << escape_html(c.get<std::string>()) << "</th>";
+    for (const json& c : s.value("columns", json::array()))
+      h << "<th>" << escape_html(c.get<std::string>()) << "</th>";
     h << "</tr></thead><tbody>\n";
-    for (const json& r : s["rows"]) {
+    for (const json& r : s.value("rows", json::array())) {
       h << "<tr>";
       for (const json& c : r) h << "<td>" << escape_html(c.get<std::string>()) << "</td>";
       h << "</tr>\n";
@@ -241,7 +242,6 @@ std::string report_html(const ReportPage& page) {
   const Csv comparisons = parse_csv(page.comparisons_csv);
   const Csv claims = parse_csv(page.claims_csv);
   const Csv results = parse_csv(page.results_csv);
-  const bool several_runs = page.title.rfind("Comparison", 0) == 0;
   const json data = {{"title", page.title},
                      {"primary", page.primary},
                      {"keys", page.keys},
@@ -284,7 +284,7 @@ std::string report_html(const ReportPage& page) {
                 "interval, and the comparison with the baseline. Click a column to sort.") +
           "<div class=\"controls\" id=\"points-controls\"></div>\n" +
           csv_table(comparisons, "comparisons-table", "comparisons.csv",
-                    non_empty(comparisons, kComparisonColumns, !several_runs)));
+                    non_empty(comparisons, kComparisonColumns, !page.several_runs)));
   h << section(
       "by-axis", "Metric vs axis",
       paragraph("The test metric at the validation-selected step against each swept "

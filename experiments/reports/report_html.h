@@ -14,6 +14,7 @@ namespace ablate::experiments {
 
 struct ReportPage {
   std::string title;               // the run's name, or "Comparison of a, b"
+  bool several_runs = false;       // `ablate compare`: the tables keep their "run" column
   std::string description;         // the experiment file's description ("" = none)
   std::vector<std::string> notes;  // paragraphs under the title (plain text)
   std::string comparisons_csv, claims_csv, results_csv;  // as written beside the page

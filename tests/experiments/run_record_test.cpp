@@ -222,7 +222,8 @@ TEST_CASE("every committed results folder is what ablate report rebuilds from it
     const CommandResult r = run_command(kCli + " report " + copy);
     INFO(r.output);
     REQUIRE(r.status == 0);
-    for (const char* name : {"results.csv", "comparisons.csv", "claims.csv", "summary.md"}) {
+    for (const char* name :
+         {"results.csv", "comparisons.csv", "claims.csv", "summary.md", "report.html"}) {
       INFO(name);
       REQUIRE(fs::exists(committed / name) == fs::exists(copy + "/" + name));
       if (fs::exists(committed / name))
@@ -239,7 +240,7 @@ TEST_CASE("every committed results folder is what ablate report rebuilds from it
                                       " --baseline f28c66102367d558 --out " + compared);
   INFO(r.output);
   REQUIRE(r.status == 0);
-  for (const char* name : {"comparisons.csv", "comparisons.md"})
+  for (const char* name : {"comparisons.csv", "comparisons.md", "report.html"})
     CHECK(read_text(compared + "/" + name) ==
           read_text((results / "norms" / "vs_none" / name).string()));
 }

@@ -1,0 +1,289 @@
+#!/usr/bin/python3
+"""report.html in a real browser (issue 33): Debian's headless Chromium opens each
+report.html given from file:// with the network off, and this checks that
+
+  - the page logs nothing to the console (no error, no blocked load) and shows no
+    #report-errors box;
+  - every cell of its points and claims tables is the text of the same cell of
+    comparisons.csv / claims.csv beside it (the DOM after the scripts ran);
+  - the metric-vs-axis charts exist, one per swept key, and their diamond marks carry
+    exactly the means and interval bounds comparisons.csv gives for the metric shown;
+  - the curves chart was drawn, and the attention chart when the run kept a map;
+  - a screenshot is not blank;
+  - the file is under the stated size and nothing outside the inlined libraries names
+    a URL (no src, no link, no http(s):// in what ablate writes).
+
+    check_report_html.py [--chromium PATH] DIR...       each DIR holds a report.html
+    check_report_html.py --under ROOT --expect N        every report.html under ROOT,
+                                                        which must hold N of them
+    check_report_html.py --self-test DIR                the checks can fail: a copy of
+        DIR with one cell of comparisons.csv changed and a script error injected must
+        fail both checks
+Exit status 0 when every page passes (with --self-test: when the doctored page fails);
+each failure is printed with its page.
+"""
+import argparse
+import csv
+import html.parser
+import io
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+MAX_BYTES = 4 * 1024 * 1024  # kReportHtmlMaxBytes (report_html.h), experiments/README.md
+LIBRARY_SCRIPT = re.compile(r"<script>/\* (vega|vega-lite|vega-embed) [0-9.]+ \*/.*?</script>", re.S)
+
+
+class Dom(html.parser.HTMLParser):
+    """The parts of the rendered page the checks read: table cells by table id, row and
+    column; aria-labels of marks under each chart container; element ids."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids = set()
+        self.cells = {}  # (table id, row, col) -> text
+        self.labels = {}  # container id -> [aria-label]
+        self.svgs = {}  # container id -> number of <svg>
+        self._table = None
+        self._row = None
+        self._col = None
+        self._text = None
+        self._containers = []  # (tag, id) of open elements with ids
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "table":
+            self._table = a.get("id")
+        elif tag == "tr":
+            self._row = a.get("data-row")
+        elif tag == "td" and self._table and self._row is not None and "data-col" in a:
+            self._col = a["data-col"]
+            self._text = []
+        self._containers.append((tag, a.get("id")))
+        for _, cid in self._containers:
+            if cid and tag == "svg":
+                self.svgs[cid] = self.svgs.get(cid, 0) + 1
+            if cid and "aria-label" in a:
+                self.labels.setdefault(cid, []).append(a["aria-label"])
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._col is not None:
+            self.cells[(self._table, int(self._row), self._col)] = "".join(self._text)
+            self._col = self._text = None
+        while self._containers:
+            t, _ = self._containers.pop()
+            if t == tag:
+                break
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        self.handle_endtag(tag)
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self._text.append(data)
+
+
+def png_pixels(path):
+    """(width, height, rows of RGB(A) bytes) of an 8-bit RGB or RGBA PNG, unfiltered."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and colour in (2, 6), "unexpected PNG format"
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = previous[i]
+            c = previous[i - channels] if i >= channels else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        previous = line
+    return width, height, channels, rows
+
+
+def chromium(binary, page, profile, extra):
+    """Runs headless Chromium on file://page with no network; returns its stderr log."""
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
+             "--virtual-time-budget=20000",
+             # No network even where a namespace cannot be made: every host resolves nowhere.
+             "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9"]
+    command = [binary] + flags + extra + ["file://" + os.path.abspath(page)]
+    if os.geteuid() == 0 and shutil.which("unshare"):
+        command = ["unshare", "--net"] + command  # a network namespace with no interface up
+    r = subprocess.run(command, capture_output=True, timeout=180)
+    return r.stdout, r.stderr.decode("utf-8", "replace")
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def check_page(binary, folder):
+    problems = []
+    page = os.path.join(folder, "report.html")
+    text = open(page, encoding="utf-8").read()
+    if len(text.encode()) > MAX_BYTES:
+        problems.append(f"{len(text.encode())} bytes, over the stated {MAX_BYTES}")
+    own = LIBRARY_SCRIPT.sub("", text)
+    if len(LIBRARY_SCRIPT.findall(text)) != 3:
+        problems.append("the three inlined libraries are not all there")
+    for pattern in (r"https?://", r"\bsrc\s*=", r"<link\b", r"url\("):
+        if re.search(pattern, own):
+            problems.append(f"names something outside the file: /{pattern}/ in what ablate wrote")
+
+    with tempfile.TemporaryDirectory() as profile:
+        dom_text, log = chromium(binary, page, profile, ["--dump-dom"])
+    with tempfile.TemporaryDirectory() as profile:
+        shot = os.path.join(profile, "shot.png")
+        _, shot_log = chromium(binary, page, profile, ["--window-size=1280,2400", "--screenshot=" + shot])
+        pixels = png_pixels(shot) if os.path.exists(shot) else None
+    for line in (log + shot_log).splitlines():
+        if "CONSOLE" in line and "file://" in line:
+            problems.append("console: " + line.split("CONSOLE", 1)[1][:300])
+
+    dom = Dom()
+    dom.feed(dom_text.decode("utf-8", "replace"))
+    if "report-errors" in dom.ids:
+        problems.append("the page shows #report-errors")
+    for table, name in (("comparisons-table", "comparisons.csv"), ("claims-table", "claims.csv")):
+        rows = read_csv(os.path.join(folder, name))
+        shown = {(r, c): v for (t, r, c), v in dom.cells.items() if t == table}
+        if rows and not shown:
+            problems.append(f"{name} has rows and the page no #{table}")
+        for (r, c), v in shown.items():
+            if r >= len(rows) or rows[r].get(c) != v:
+                problems.append(f"#{table} row {r} {c}: page {v!r}, {name} {rows[r].get(c) if r < len(rows) else None!r}")
+        if rows and len({r for r, _ in shown}) != len(rows):
+            problems.append(f"#{table} shows {len({r for r, _ in shown})} of {name}'s {len(rows)} rows")
+
+    # The charts of metric vs axis: their means and intervals are comparisons.csv's.
+    comparisons = read_csv(os.path.join(folder, "comparisons.csv"))
+    primary = comparisons[0]["metric"] if comparisons else None
+    expected = sorted((float(r["mean"]), float(r["ci_low"] or r["mean"]), float(r["ci_high"] or r["mean"]))
+                      for r in comparisons if r["metric"] == primary and r["mean"])
+    marks = []
+    for label in dom.labels.get("by-axis-charts", []):
+        fields = dict(p.split(": ", 1) for p in label.split("; ") if ": " in p)
+        if "mean" in fields and "ci_low" in fields:
+            marks.append((float(fields["mean"]), float(fields["ci_low"] or fields["mean"]),
+                          float(fields["ci_high"] or fields["mean"])))
+    if comparisons and not marks:
+        problems.append("the metric-vs-axis charts have no marks of means")
+    elif comparisons:
+        per_chart = len(expected)
+        if len(marks) % per_chart or sorted(set(marks)) != sorted(set(expected)):
+            problems.append(f"metric-vs-axis marks {sorted(set(marks))[:4]}... are not comparisons.csv's {expected[:4]}...")
+    if '"seeds":[{' in text and not dom.svgs.get("curves-chart"):
+        problems.append("the run kept curves and none were drawn")
+    if '"attention":{' in text and not dom.svgs.get("attention-chart"):
+        problems.append("the run kept an attention map and none was drawn")
+
+    if pixels is None:
+        problems.append("no screenshot")
+    else:
+        width, height, channels, rows = pixels
+        colours, inked = set(), 0
+        for row in rows[::4]:
+            for x in range(0, width * channels, channels * 4):
+                px = row[x:x + 3]
+                colours.add(px)
+                inked += px != b"\xff\xff\xff"
+        if len(colours) < 20 or inked < 0.02 * (height // 4) * (width // 4):
+            problems.append(f"the screenshot looks blank ({len(colours)} colours, {inked} inked samples)")
+    return problems
+
+
+def self_test(binary, folder):
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = os.path.join(scratch, os.path.basename(os.path.normpath(folder)))
+        shutil.copytree(folder, copy)
+        path = os.path.join(copy, "comparisons.csv")
+        rows = open(path).read().split("\n")
+        cells = rows[1].split(",")
+        mean = rows[0].split(",").index("mean")
+        cells[mean] = cells[mean] + "1"
+        rows[1] = ",".join(cells)
+        open(path, "w").write("\n".join(rows))
+        page = os.path.join(copy, "report.html")
+        text = open(page, encoding="utf-8").read()
+        marker = "const figures = data.figures || [];"
+        assert marker in text, "the page's script changed: update the self-test's marker"
+        open(page, "w", encoding="utf-8").write(text.replace(marker, marker + " undefinedFunction();"))
+        problems = check_page(binary, copy)
+    wanted = {"#comparisons-table row 0 mean": False, "console:": False}
+    for p in problems:
+        for w in wanted:
+            wanted[w] |= p.startswith(w)
+    for w, seen in wanted.items():
+        print(("ok   " if seen else "FAIL ") + f"a doctored page fails with '{w} ...'")
+    return 0 if all(wanted.values()) else 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--under")
+    parser.add_argument("--expect", type=int)
+    parser.add_argument("--self-test")
+    parser.add_argument("folders", nargs="*")
+    args = parser.parse_args()
+    if not os.path.exists(args.chromium):
+        print(f"{args.chromium}: not found (Debian's chromium; scripts/install-deps.sh test installs it)")
+        return 1
+    if args.self_test:
+        return self_test(args.chromium, args.self_test)
+    if args.under:
+        args.folders += sorted(d for d, _, files in os.walk(args.under) if "report.html" in files)
+        if args.expect is not None and len(args.folders) != args.expect:
+            print(f"{len(args.folders)} report.html files under {args.under}, expected {args.expect}")
+            return 1
+    if not args.folders:
+        parser.error("no folder to check")
+    failed = 0
+    for folder in args.folders:
+        problems = check_page(args.chromium, folder)
+        print(("FAIL " if problems else "ok   ") + folder)
+        for p in problems:
+            print("     " + p)
+        failed += bool(problems)
+    print(f"{len(args.folders) - failed} of {len(args.folders)} pages passed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
