@@ -145,10 +145,15 @@
       const target = element("div", { class: "chart", "data-key": key || "" });
       box.append(target);
       const color = { field: "series", type: "nominal", title: key && keys.length > 1 ? "other keys" : "" };
-      const enc = { x: { field: "x", type: "nominal", title: key || "point", sort: null }, xOffset: { field: "series" }, color };
+      // The key's values in numeric order when they are numbers (heads 1, 2, 4, 16), else
+      // in the order the sweep lists them.
+      const xs = [...new Set(values.map((v) => v.x))];
+      const numeric = xs.every((v) => v !== "" && !isNaN(Number(v)));
+      const order = numeric ? xs.slice().sort((a, b) => Number(a) - Number(b)) : null;
+      const enc = { x: { field: "x", type: "nominal", title: key || "point", sort: order, axis: { labelAngle: 0 } }, xOffset: { field: "series" }, color };
       draw("test " + metric + " vs " + x, target, {
         title: { text: "test " + metric + " vs " + x, subtitle: "validation-selected step; mean and 95% interval over seeds, as in comparisons.csv; dots: seeds" },
-        width: Math.max(260, 90 * new Set(values.map((v) => v.x)).size * Math.max(1, new Set(values.map((v) => v.series)).size) / 2),
+        width: Math.min(760, Math.max(260, 45 * xs.length * Math.max(1, new Set(values.map((v) => v.series)).size))),
         height: 260,
         layer: [
           { data: { values: dots }, mark: { type: "point", opacity: 0.35, size: 18, filled: true },
@@ -227,8 +232,13 @@
     const f = withAttention[attentionPoint];
     const a = f.attention, m = a.modules[Math.min(attentionModule, a.modules.length - 1)];
     const qt = tokens(a, m.queries), kt = tokens(a, m.keys);
+    // A long stream (a language model's 256 positions) would be 65,536 cells a head:
+    // the first 48 positions each way say what a pattern is and stay readable.
+    const cap = 48;
+    const rows = Math.min(cap, m.weights[0].length), columns = Math.min(cap, m.weights[0][0].length);
+    const cut = rows < m.weights[0].length || columns < m.weights[0][0].length;
     const cells = [];
-    m.weights.forEach((head, h) => head.forEach((row, q) => row.forEach((w, k) => cells.push({
+    m.weights.forEach((head, h) => head.slice(0, cap).forEach((row, q) => row.slice(0, cap).forEach((w, k) => cells.push({
       head: "head " + h, q, k, w, masked: w === 0,
       ql: q + (qt && qt[q] !== undefined ? " " + qt[q] : ""), kl: k + (kt && kt[k] !== undefined ? " " + kt[k] : ""),
     }))));
@@ -237,11 +247,12 @@
       y: { field: "ql", type: "ordinal", sort: { field: "q" }, title: "query position (" + m.queries + ")" },
     };
     draw("the attention maps", target, {
-      title: { text: m.name + " — " + pointLabel(f), subtitle: "seed " + a.seed + ", trial " + a.trial + "; crossed-out cells: weight exactly 0 (masked)" },
+      title: { text: m.name + " — " + pointLabel(f), subtitle: "seed " + a.seed + ", trial " + a.trial + "; crossed-out cells: weight exactly 0 (masked)" +
+        (cut ? "; the first " + cap + " positions of " + m.weights[0].length + " x " + m.weights[0][0].length : "") },
       data: { values: cells },
       facet: { column: { field: "head", type: "nominal", title: null } },
       spec: {
-        width: 18 * m.weights[0][0].length, height: 18 * m.weights[0].length,
+        width: (cut ? 10 : 24) * columns, height: (cut ? 10 : 24) * rows,
         layer: [
           { transform: [{ filter: "!datum.masked" }], mark: "rect",
             encoding: { ...enc, color: { field: "w", type: "quantitative", title: "attention weight", scale: { scheme: "viridis", domainMin: 0 } },
