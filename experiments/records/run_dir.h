@@ -26,6 +26,7 @@ class TrialDir {
   static constexpr const char* kAttention = "attention.json";
   static constexpr const char* kSamples = "samples.txt";
   static constexpr const char* kPredictions = "predictions.tsv";
+  static constexpr const char* kForecasts = "forecasts.json";
 
   explicit TrialDir(std::string path) : path_(std::move(path)) {}
   const std::string& path() const { return path_; }
@@ -40,6 +41,7 @@ class TrialDir {
   std::string attention() const { return file(kAttention); }
   std::string samples() const { return file(kSamples); }
   std::string predictions() const { return file(kPredictions); }
+  std::string forecasts() const { return file(kForecasts); }
 
  private:
   std::string path_;

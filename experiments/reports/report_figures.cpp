@@ -136,10 +136,16 @@ std::string unescape_field(const std::string& s) {
 
 constexpr std::size_t kSampleRows = 12;
 
-// The first rows of the first seed's predictions.tsv, or a language model's samples.txt.
+// The first seed's forecasts.json (forecasting), the first rows of its predictions.tsv
+// (sequence tasks), or a language model's samples.txt.
 json samples_json(const RunDir& run, const std::vector<TrialRef>& trials) {
   for (const TrialRef& t : trials) {
     const TrialDir dir = run.trial(t.id);
+    if (fs::exists(dir.forecasts())) {
+      const json f = read_json_file(dir.forecasts());
+      if (f.is_object() && f.contains("windows") && f["windows"].is_array())
+        return {{"trial", t.id}, {"seed", t.seed}, {"kind", "forecast"}, {"windows", f["windows"]}};
+    }
     if (fs::exists(dir.predictions())) {
       std::istringstream in(read_file(dir.predictions()));
       std::string line;

@@ -201,6 +201,13 @@ std::string samples_section(const json& figures) {
     if (!s.is_object()) continue;
     h << "<h3>" << escape_html(p.value("label", "")) << " <span class=\"muted\">(seed "
       << s.value("seed", 0) << ", trial " << escape_html(s.value("trial", "")) << ")</span></h3>\n";
+    if (s.value("kind", "") == "forecast") {
+      h << "<div class=\"chart forecast-chart\" data-point-id=\""
+        << escape_html(p.value("run", "") + "/" + p.value("point_id", ""))
+        << "\"><p class=\"noscript-note\">Needs JavaScript: forecasts.json in the trial's "
+           "directory holds these windows.</p></div>\n";
+      continue;
+    }
     if (s.value("kind", "") == "text") {
       h << "<pre class=\"sample\">" << escape_html(s.value("text", "")) << "</pre>\n";
       continue;
@@ -219,8 +226,10 @@ std::string samples_section(const json& figures) {
   if (h.str().empty()) return "";
   return section("samples", "Samples",
                  paragraph("The first test examples as each point's first seed decoded them "
-                           "(predictions.tsv), or the text a language model generated "
-                           "(samples.txt).") +
+                           "(predictions.tsv), the text a language model generated "
+                           "(samples.txt), or a forecaster's forecast against the truth on "
+                           "four test windows spread over the test set (forecasts.json, "
+                           "model units).") +
                      h.str());
 }
 

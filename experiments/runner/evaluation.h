@@ -30,6 +30,15 @@ class Evaluator {
   // The decoded test examples of the last test evaluation (sequence tasks), in the
   // order of the task's test set: what predictions.tsv holds.
   const std::vector<DecodedExample>& test_predictions() const { return test_predictions_; }
+  // A few test windows of the last test evaluation (forecasting), spread over the test
+  // set: what forecasts.json holds, for report.html's forecast vs truth.
+  struct ForecastExample {
+    std::int64_t window = 0;  // its index among the test windows
+    // Per target series: the lookback it was given, then the horizon's truth and forecast
+    // (model units, as the MSE).
+    std::vector<std::vector<double>> history, truth, forecast;
+  };
+  const std::vector<ForecastExample>& test_forecasts() const { return test_forecasts_; }
 
  private:
   Evaluation evaluate_sequences(Split split);
@@ -46,6 +55,7 @@ class Evaluator {
   std::map<Split, std::vector<std::vector<std::vector<std::int32_t>>>> references_;
   std::map<Split, std::vector<std::vector<std::string>>> reference_texts_;
   std::vector<DecodedExample> test_predictions_;
+  std::vector<ForecastExample> test_forecasts_;
 };
 
 }  // namespace ablate::experiments

@@ -84,6 +84,18 @@ json attention_maps(const Task& task, TrialModel& model) {
   return j;
 }
 
+// forecasts.json: a few test windows with the lookback, truth and forecast of each
+// target series, for report.html's forecast vs truth.
+json forecasts_json(const Evaluator& evaluator) {
+  json windows = json::array();
+  for (const Evaluator::ForecastExample& e : evaluator.test_forecasts())
+    windows.push_back({{"window", e.window},
+                       {"history", e.history},
+                       {"truth", e.truth},
+                       {"forecast", e.forecast}});
+  return {{"units", "model"}, {"windows", windows}};
+}
+
 }  // namespace
 
 void write_trial_artifacts(const Trial& trial, const std::string& dir, const Task& task,
@@ -92,6 +104,8 @@ void write_trial_artifacts(const Trial& trial, const std::string& dir, const Tas
   const TrialDir files(dir);
   if (out.tested && model.sequence_model())
     write_file_atomically(files.predictions(), predictions_tsv(task, evaluator.test_predictions()));
+  if (out.tested && !evaluator.test_forecasts().empty())
+    write_file_atomically(files.forecasts(), forecasts_json(evaluator).dump() + "\n");
   if (out.tested && model.lm)
     write_file_atomically(files.samples(), samples_text(generate_samples(
                                                *model.lm, task, c.trial_seed, kSampleTokens)));

@@ -277,6 +277,37 @@
   attentionSelectors();
   drawAttention();
 
+  // ---- forecast vs truth: a few test windows of each point's first seed
+  for (const slot of document.querySelectorAll(".forecast-chart")) {
+    const f = byPoint.get(slot.dataset.pointId);
+    if (!f || !f.samples || !f.samples.windows) continue;
+    const values = [];
+    for (const w of f.samples.windows) {
+      (w.history || []).forEach((series, s) => {
+        const L = series.length;
+        series.forEach((v, t) => values.push({ window: "window " + w.window, series: "series " + s, t: t - L + 1, value: v, kind: "history" }));
+        (w.truth[s] || []).forEach((v, h) => values.push({ window: "window " + w.window, series: "series " + s, t: h + 1, value: v, kind: "truth" }));
+        (w.forecast[s] || []).forEach((v, h) => values.push({ window: "window " + w.window, series: "series " + s, t: h + 1, value: v, kind: "forecast" }));
+      });
+    }
+    slot.replaceChildren();
+    draw("the forecasts", slot, {
+      title: { text: "forecast vs truth — " + pointLabel(f), subtitle: "seed " + f.samples.seed + "; step 0 is the last one the model saw; model units" },
+      data: { values },
+      facet: { column: { field: "window", type: "nominal", title: null }, row: { field: "series", type: "nominal", title: null } },
+      spec: {
+        width: 220, height: 120,
+        mark: { type: "line", point: { size: 12 } },
+        encoding: {
+          x: { field: "t", type: "quantitative", title: "step" },
+          y: { field: "value", type: "quantitative", scale: { zero: false } },
+          color: { field: "kind", type: "nominal", title: null, scale: { domain: ["history", "truth", "forecast"], range: ["#9aa5b1", "#1d2125", "#e4572e"] } },
+          tooltip: [{ field: "kind" }, { field: "t" }, { field: "value", format: ".4g" }],
+        },
+      },
+    });
+  }
+
   // ---- what differs between two points' resolved configurations
   const differsControls = document.getElementById("differs-controls");
   let left = 0, right = Math.min(1, figures.length - 1), everyKey = false;
