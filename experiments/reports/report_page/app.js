@@ -65,6 +65,13 @@
     container.append(l);
     return s;
   }
+  function checkbox(container, label, onChange) {
+    const l = element("label", {}, label + " ");
+    const c = element("input", { type: "checkbox" });
+    c.addEventListener("change", () => onChange(c.checked));
+    l.append(c);
+    container.append(l);
+  }
   function clear(id) {
     const e = document.getElementById(id);
     e.replaceChildren();
@@ -211,11 +218,7 @@
   const curveControls = document.getElementById("curves-controls");
   if (curveNames.length) {
     select(curveControls, "draw", curveNames.map((m) => [m, curveTitle(m)]), curve, (m) => { curve = m; drawCurves(); });
-    const l = element("label", {}, "log scale ");
-    const c = element("input", { type: "checkbox" });
-    c.addEventListener("change", () => { logY = c.checked; drawCurves(); });
-    l.append(c);
-    curveControls.append(l);
+    checkbox(curveControls, "log scale", (on) => { logY = on; drawCurves(); });
   }
   drawCurves();
 
@@ -342,11 +345,7 @@
     const options = figures.map((f, i) => [String(i), pointLabel(f)]);
     select(differsControls, "left", options, String(left), (v) => { left = Number(v); drawDiffers(); });
     select(differsControls, "right", options, String(right), (v) => { right = Number(v); drawDiffers(); });
-    const l = element("label", {}, "every key ");
-    const c = element("input", { type: "checkbox" });
-    c.addEventListener("change", () => { everyKey = c.checked; drawDiffers(); });
-    l.append(c);
-    differsControls.append(l);
+    checkbox(differsControls, "every key", (on) => { everyKey = on; drawDiffers(); });
   }
   drawDiffers();
 })();
