@@ -245,18 +245,8 @@ std::string libraries_section() {
   return section("libraries", "Libraries", h.str());
 }
 
-}  // namespace
-
-std::string report_html(const ReportPage& page) {
-  const Csv comparisons = parse_csv(page.comparisons_csv);
-  const Csv claims = parse_csv(page.claims_csv);
-  const Csv results = parse_csv(page.results_csv);
-  const json data = {{"title", page.title},
-                     {"primary", page.primary},
-                     {"keys", page.keys},
-                     {"comparisons", csv_json(comparisons)},
-                     {"figures", page.figures}};
-
+// The page's head and header: title, description, notes, the section links.
+std::string page_top(const ReportPage& page) {
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     // Nothing may be fetched: scripts and styles are inline, images are drawn as SVG or
@@ -277,8 +267,14 @@ std::string report_html(const ReportPage& page) {
       {"curves", "Curves"},        {"attention", "Attention"},   {"samples", "Samples"},
       {"differs", "What differs"}, {"provenance", "Provenance"}, {"trials", "Every trial"}};
   for (const auto& [id, name] : nav) h << "<a href=\"#" << id << "\">" << name << "</a> ";
-  h << "</nav>\n</header>\n<main>\n";
+  h << "</nav>\n</header>\n";
 
+  return h.str();
+}
+
+// Claims and points: the CSVs as tables.
+std::string table_sections(const ReportPage& page, const Csv& claims, const Csv& comparisons) {
+  std::ostringstream h;
   if (!claims.rows.empty())
     h << section("claims", "Claims",
                  paragraph("Each claim's verdict by the standard rules, as claims.csv gives it: "
@@ -294,6 +290,12 @@ std::string report_html(const ReportPage& page) {
           "<div class=\"controls\" id=\"points-controls\"></div>\n" +
           csv_table(comparisons, "comparisons-table", "comparisons.csv",
                     non_empty(comparisons, kComparisonColumns, !page.several_runs)));
+  return h.str();
+}
+
+// The sections the script draws charts into.
+std::string chart_sections() {
+  std::ostringstream h;
   h << section(
       "by-axis", "Metric vs axis",
       paragraph("The test metric at the validation-selected step against each swept "
@@ -316,6 +318,12 @@ std::string report_html(const ReportPage& page) {
                    "<div class=\"controls\" id=\"attention-controls\"></div>\n" +
                    chart_slot("attention-chart",
                               "Needs JavaScript; plots/ holds the best point's heatmaps."));
+  return h.str();
+}
+
+// Samples, what differs, provenance, every trial, the libraries.
+std::string other_sections(const ReportPage& page, const Csv& results) {
+  std::ostringstream h;
   h << samples_section(page.figures);
   h << section(
       "differs", "What differs",
@@ -331,15 +339,37 @@ std::string report_html(const ReportPage& page) {
                      " trials</summary>\n" +
                      csv_table(results, "results-table", "results.csv", results.columns) +
                      "</details>\n");
-  h << libraries_section() << "</main>\n";
+  h << libraries_section();
 
+  return h.str();
+}
+
+// The data the script reads, the libraries, then the script.
+std::string page_scripts(const json& data) {
+  std::ostringstream h;
   h << "<script type=\"application/json\" id=\"report-data\">" << script_json(data)
     << "</script>\n";
   for (const ReportLibrary& l : report_libraries())
     h << "<script>/* " << l.package << " " << l.version << " */\n"
       << inline_script(l.script) << "\n</script>\n";
-  h << "<script>\n" << inline_script(report_app_script()) << "\n</script>\n</body>\n</html>\n";
+  h << "<script>\n" << inline_script(report_app_script()) << "\n</script>\n";
   return h.str();
+}
+
+}  // namespace
+
+std::string report_html(const ReportPage& page) {
+  const Csv comparisons = parse_csv(page.comparisons_csv);
+  const Csv claims = parse_csv(page.claims_csv);
+  const Csv results = parse_csv(page.results_csv);
+  const json data = {{"title", page.title},
+                     {"primary", page.primary},
+                     {"keys", page.keys},
+                     {"comparisons", csv_json(comparisons)},
+                     {"figures", page.figures}};
+  return page_top(page) + "<main>\n" + table_sections(page, claims, comparisons) +
+         chart_sections() + other_sections(page, results) + "</main>\n" + page_scripts(data) +
+         "</body>\n</html>\n";
 }
 
 }  // namespace ablate::experiments
