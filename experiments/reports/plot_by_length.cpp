@@ -79,6 +79,7 @@ std::vector<Figure> by_length_figures(const RunPoints& run, const ComparisonRepo
   const std::string xlabel = context
                                  ? "evaluation context (tokens; the first is the training context)"
                                  : "test length (source tokens)";
+  std::size_t key_lines = 0;
   const std::string legend_key = names.legend_key();
   std::string body =
       "set title " +
@@ -90,9 +91,8 @@ std::vector<Figure> by_length_figures(const RunPoints& run, const ComparisonRepo
       (context ? "set logscale x 2\n" : "") + "set xrange [" +
       gp_number(double(lo) * (context ? 0.8 : 1.0) - (context ? 0 : 0.5)) + ":" +
       gp_number(double(hi) * (context ? 1.25 : 1.0) + (context ? 0 : 0.5)) + "]\n" +
-      "set grid\nset key outside below" +
-      (legend_key.empty() ? "" : " title " + gp_string(legend_key)) + "\n" + plot + "\n";
-  const std::size_t entries = block + (legend_key.empty() ? 0 : 1);
+      "set grid\nset key outside below" + key_title(legend_key, key_lines) + "\n" + plot + "\n";
+  const std::size_t entries = block + key_lines;
   return {{stem, data,
            script_header(stem, "Test " + metric + " by " +
                                    (context ? "evaluation context" : "test length") +

@@ -39,6 +39,23 @@ const ComparisonRow* table_row(const ComparisonReport& table, std::size_t point,
   return nullptr;
 }
 
+std::string key_title(const std::string& legend_key, std::size_t& lines) {
+  constexpr std::size_t kWidth = 70;  // characters
+  std::vector<std::string> wrapped;
+  std::size_t from = 0;
+  while (from < legend_key.size()) {
+    std::size_t end = legend_key.find(", ", from);
+    std::string part = legend_key.substr(from, end == std::string::npos ? end : end - from);
+    if (!wrapped.empty() && wrapped.back().size() + 2 + part.size() <= kWidth)
+      wrapped.back() += ", " + part;
+    else
+      wrapped.push_back(part);
+    from = end == std::string::npos ? legend_key.size() : end + 2;
+  }
+  lines = wrapped.size();
+  return wrapped.empty() ? "" : " title " + gp_lines(wrapped);
+}
+
 int height_with_key(int base, std::size_t entries) {
   return base + 22 * int(std::min<std::size_t>(entries, 30));
 }

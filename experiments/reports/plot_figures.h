@@ -68,6 +68,10 @@ std::string series_colour(std::size_t i, const std::string& alpha = "00");
 const ComparisonRow* table_row(const ComparisonReport& table, std::size_t point,
                                const std::string& metric);
 
+// " title <legend key>" for `set key`, wrapped at its commas to lines a legend below
+// an 800-pixel plot shows whole; "" without one. `lines` is set to its line count.
+std::string key_title(const std::string& legend_key, std::size_t& lines);
+
 // Room below a plot for a legend of `entries` lines ("set key outside below").
 int height_with_key(int base, std::size_t entries);
 

@@ -69,6 +69,7 @@ std::vector<Figure> horizon_figures(const PlotRun& run) {
     ++block;
   }
   if (block == 0) return {};
+  std::size_t key_lines = 0;
   const std::string legend_key = names.legend_key();
   std::string body =
       "set title " +
@@ -78,8 +79,8 @@ std::vector<Figure> horizon_figures(const PlotRun& run) {
       "\nset xlabel 'horizon (steps ahead)'\nset ylabel 'validation MAE'\n"
       "set xrange [0.5:" +
       gp_number(double(most) + 0.5) + "]\n" + "set xtics 1\nset grid\nset key outside below" +
-      (legend_key.empty() ? "" : " title " + gp_string(legend_key)) + "\n" + plot + "\n";
-  const std::size_t entries = block + (legend_key.empty() ? 0 : 1);
+      key_title(legend_key, key_lines) + "\n" + plot + "\n";
+  const std::size_t entries = block + key_lines;
   return {{stem, data,
            script_header(stem, "Validation MAE per forecast horizon per sweep point.") +
                gp_render(stem, 800, height_with_key(500, entries), body)}};

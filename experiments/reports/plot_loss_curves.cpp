@@ -68,19 +68,19 @@ std::vector<Figure> curve_figure(const PlotRun& run, const LossCurve& which) {
   }
   if (block == 0) return {};
 
+  std::size_t key_lines = 0;
   const std::string legend_key = names.legend_key();
   std::string body =
       "set title " +
       gp_lines({which.title + " (" + which.meaning + ")",
                 "thin lines: each seed; bold line: the mean over the point's seeds"}) +
       "\nset xlabel 'step'\nset ylabel " + gp_string(stem) + "\n" +
-      "set grid\nset key outside below maxrows 30" +
-      (legend_key.empty() ? "" : " title " + gp_string(legend_key)) + "\n";
+      "set grid\nset key outside below maxrows 30" + key_title(legend_key, key_lines) + "\n";
   // Spanning more than two decades, a linear axis would flatten everything after the
   // first evaluations.
   if (lo > 0 && hi / lo > 100) body += "set logscale y\n";
   body += plot + "\n";
-  const std::size_t entries = block + (legend_key.empty() ? 0 : 1);
+  const std::size_t entries = block + key_lines;
   return {{stem, data,
            script_header(stem, which.title + " against step per sweep point and seed.") +
                gp_render(stem, 900, height_with_key(500, entries), body)}};

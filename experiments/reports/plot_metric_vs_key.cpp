@@ -134,6 +134,7 @@ Figure figure(const RunPoints& run, const ComparisonReport& table, const std::st
   const bool long_labels =
       axis.values.size() > 4 && std::any_of(axis.values.begin(), axis.values.end(),
                                             [](const std::string& v) { return v.size() > 8; });
+  std::size_t key_lines = 0;
   const std::string legend_key = names.legend_key(other_keys);
   std::string body =
       "set title " +
@@ -144,10 +145,9 @@ Figure figure(const RunPoints& run, const ComparisonReport& table, const std::st
       "\nset xlabel " + gp_string(key) + "\nset ylabel " + gp_string("test " + metric) + "\n" +
       "set xrange [-0.5:" + gp_number(double(axis.values.size()) - 0.5) + "]\n" + "set xtics (" +
       xtics + ")" + (long_labels ? " rotate by -30" : "") + "\n" +
-      "set grid ytics\nset key outside below maxrows 8" +
-      (legend_key.empty() ? "" : " title " + gp_string(legend_key)) +
+      "set grid ytics\nset key outside below maxrows 8" + key_title(legend_key, key_lines) +
       "\nset offsets 0, 0, graph 0.05, graph 0.05\n" + plot + "\n";
-  const std::size_t entries = n_series + (legend_key.empty() ? 0 : 1);
+  const std::size_t entries = n_series + key_lines;
   return {stem, data,
           script_header(stem, "Test " + metric + " against " + key + ", from comparisons.csv.") +
               gp_render(stem, 800, height_with_key(520, std::min<std::size_t>(entries, 9)), body)};

@@ -281,7 +281,7 @@ TEST_CASE("loss curves draw every seed beside the mean, with short labels", "[pl
   CHECK(script.find("band") == std::string::npos);
   CHECK(script.find("index 1 using 1:2 with lines lw 1") != std::string::npos);
   CHECK(script.find("title 'qk=separate scale=sqrt_dk'") != std::string::npos);
-  CHECK(script.find("title 'qk = model.attention.qk, scale = model.attention.scale'") !=
+  CHECK(script.find("title \"qk = model.attention.qk, scale = model.attention.scale\"") !=
         std::string::npos);
   CHECK(slurp(dir.path() / "plots/train_loss.gp").find("Training loss") != std::string::npos);
 }
