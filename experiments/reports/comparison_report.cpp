@@ -182,6 +182,8 @@ ComparisonReport comparison_report(const RunPoints& run,
   const std::string& metric = settings.metrics.front();
   const std::vector<ComparisonRow> rows = compare_points(run.points, baselines, settings);
   ComparisonReport out;
+  out.metric = metric;
+  out.rows = rows;
   // An adaptive design's rounds, replayed from the results: its verdicts are the run's.
   const std::optional<AdaptiveSchedule> schedule =
       run.adaptive ? std::optional(replay_schedule(run)) : std::nullopt;

@@ -29,6 +29,20 @@ std::string gp_string(const std::string& text) {
   return out + "'";
 }
 
+std::string gp_lines(const std::vector<std::string>& lines) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i) out += "\\n";
+    for (char c : lines[i]) {
+      if (c == '\\' || c == '"')
+        out += std::string("\\") + c;
+      else
+        out += (c == '\n' || c == '\r') ? ' ' : c;
+    }
+  }
+  return out + "\"";
+}
+
 std::string gp_comment(const std::string& text) {
   std::string out;
   for (char c : text) out += (c == '\n' || c == '\r') ? ' ' : c;

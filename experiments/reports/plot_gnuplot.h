@@ -5,6 +5,7 @@
 // edit a .gp file and rerun it with `cd plots && gnuplot val_loss.gp`.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ablate::experiments {
 
@@ -13,6 +14,10 @@ namespace ablate::experiments {
 // end the command) become spaces. Underscores and ^ are only special in enhanced text
 // mode, which every script turns off (see gp_terminals).
 std::string gp_string(const std::string& text);
+
+// Several lines of text as one double-quoted gnuplot string (lines joined by "\n"),
+// for titles with a second line; backslashes and double quotes stay literal.
+std::string gp_lines(const std::vector<std::string>& lines);
 
 // Text safe to put after '#' on one line of a data file or script.
 std::string gp_comment(const std::string& text);

@@ -35,21 +35,32 @@ json ok_summary(const std::string& path) {
   return nullptr;
 }
 
-std::vector<std::pair<std::int64_t, double>> read_curve(const std::string& path) {
-  std::vector<std::pair<std::int64_t, double>> curve;
-  if (!fs::exists(path)) return curve;
+// The validation and training loss of each evaluation, in step order.
+void read_curves(const std::string& path, PlotTrial& trial) {
+  if (!fs::exists(path)) return;
   std::istringstream lines(read_file(path));
   std::string line;
   while (std::getline(lines, line)) {
     // A line we cannot read costs one point of one curve, not the whole report.
     json e = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!e.is_object() || !e.contains("step") || !e["step"].is_number_integer()) continue;
-    if (!e.contains("val_loss") || !finite_number(e["val_loss"])) continue;
-    curve.emplace_back(e["step"].get<std::int64_t>(), e["val_loss"].get<double>());
+    const std::int64_t step = e["step"].get<std::int64_t>();
+    for (auto [key, curve] :
+         {std::pair{"val_loss", &trial.val_loss}, std::pair{"train_loss", &trial.train_loss}})
+      if (e.contains(key) && finite_number(e[key])) curve->emplace_back(step, e[key].get<double>());
   }
-  std::stable_sort(curve.begin(), curve.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  return curve;
+  for (Curve* curve : {&trial.val_loss, &trial.train_loss})
+    std::stable_sort(curve->begin(), curve->end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+// The finite numbers of one of the summary's metric objects ("final", "best", "test").
+std::map<std::string, double> numbers(const json& summary, const char* part) {
+  std::map<std::string, double> out;
+  if (summary.contains(part) && summary[part].is_object())
+    for (auto it = summary[part].begin(); it != summary[part].end(); ++it)
+      if (finite_number(it.value())) out[it.key()] = it.value().get<double>();
+  return out;
 }
 
 }  // namespace
@@ -69,26 +80,24 @@ PlotRun load_plot_run(const std::string& run_dir, const json& trial_index) {
     PlotTrial trial;
     trial.id = t.value("id", "");
     if (trial.id.empty()) continue;
+    if (t.contains("seed") && t["seed"].is_number_unsigned()) trial.seed = t["seed"];
     if (t.contains("point") && t["point"].is_object())
       for (auto& [k, v] : t["point"].items())
         if (v.is_string()) trial.point[k] = v.get<std::string>();
     const TrialDir dir = RunDir(run_dir).trial(trial.id);
     json summary = ok_summary(dir.summary());
     if (summary.is_null()) continue;
-    trial.curve = read_curve(dir.metrics());
-    if (summary.contains("final") && summary["final"].is_object())
-      for (auto& [k, v] : summary["final"].items())
-        if (finite_number(v)) trial.final[k] = v.get<double>();
-    if (summary.contains("test") && summary["test"].is_object())
-      for (auto it = summary["test"].begin(); it != summary["test"].end(); ++it)
-        if (finite_number(it.value())) trial.test[it.key()] = it.value().get<double>();
-    if (trial.curve.empty() && trial.final.empty()) continue;
+    read_curves(dir.metrics(), trial);
+    trial.final = numbers(summary, "final");
+    trial.selected = numbers(summary, "best");
+    trial.test = numbers(summary, "test");
+    if (trial.val_loss.empty() && trial.final.empty()) continue;
 
     auto it = std::find(point_values.begin(), point_values.end(), trial.point);
     if (it == point_values.end()) {
       point_values.push_back(trial.point);
       std::string label = t.value("label", "");
-      run.points.push_back({label.empty() ? "all trials" : label, {}});
+      run.points.push_back({label.empty() ? "all trials" : label, trial.point, {}});
       it = point_values.end() - 1;
     }
     run.points[std::size_t(it - point_values.begin())].trials.push_back(std::move(trial));

@@ -1,6 +1,7 @@
 #pragma once
 // What the plots draw, read back from a run directory: the finished trials of each
-// sweep point with their validation-loss curve and final metrics.
+// sweep point with their loss curves, final and validation-selected metrics. (The
+// test metrics' means and intervals come from the comparison rows, report.h.)
 //
 // Only trials whose summary.json says "ok" are drawn, the same trials summary.md
 // averages over: failed trials have no results, and a diverged seed would drag a
@@ -16,17 +17,22 @@
 
 namespace ablate::experiments {
 
+using Curve = std::vector<std::pair<std::int64_t, double>>;  // (step, value), finite only
+
 struct PlotTrial {
   std::string id;
-  std::map<std::string, std::string> point;            // swept key -> value as written
-  std::vector<std::pair<std::int64_t, double>> curve;  // (step, val_loss), finite only
-  std::map<std::string, double> final;                 // final metrics, finite numbers only
-  std::map<std::string, double> test;                  // test metrics, finite numbers only
+  std::uint64_t seed = 0;
+  std::map<std::string, std::string> point;  // swept key -> value as written
+  Curve val_loss, train_loss;                // per evaluation (metrics.jsonl)
+  std::map<std::string, double> final;       // the last evaluation's, finite numbers only
+  std::map<std::string, double> selected;    // validation's at the step it selected ("best")
+  std::map<std::string, double> test;        // test metrics, finite numbers only
 };
 
 struct PlotPoint {
-  std::string label;              // the trials' label, or "all trials" when nothing is swept
-  std::vector<PlotTrial> trials;  // in trials.json order
+  std::string label;                          // the trials' label, "all trials" when unswept
+  std::map<std::string, std::string> values;  // swept key -> value as written
+  std::vector<PlotTrial> trials;              // in trials.json order
 };
 
 struct PlotRun {

@@ -10,15 +10,14 @@
 
 namespace ablate::experiments {
 
-// The trial count is in trial_index as well; plots read each trial's files themselves.
 std::vector<std::string> write_plots(const std::string& run_dir, const nlohmann::json& trial_index,
-                                     std::size_t /*trials*/) {
+                                     const RunPoints& points, const ComparisonReport& table) {
   PlotRun run = load_plot_run(run_dir, trial_index);
   std::vector<Figure> figures;
-  for (auto* build :
-       {&loss_curve_figures, &metric_vs_key_figures, &horizon_figures, &by_length_figures})
-    for (Figure& f : build(run)) figures.push_back(std::move(f));
-  for (Figure& f : attention_figures(run, run_dir)) figures.push_back(std::move(f));
+  for (std::vector<Figure> built :
+       {loss_curve_figures(run), metric_vs_key_figures(points, table), horizon_figures(run),
+        by_length_figures(points, table), attention_figures(run, run_dir)})
+    for (Figure& f : built) figures.push_back(std::move(f));
   if (figures.empty()) return {};
 
   std::string dir = RunDir(run_dir).plots();

@@ -62,13 +62,14 @@ std::string summary_sections(const std::string& run_dir, const RunRows& run,
 // Draws the plots and returns summary.md's part on them. The table matters more than
 // the pictures: a plotting failure is reported in the summary (and rethrown after it is
 // written, from `plot_error`), not allowed to lose it.
-std::string plots_section(const std::string& run_dir, const RunRows& run,
-                          const RecordOrigin* origin, std::string& plot_error) {
+std::string plots_section(const std::string& run_dir, const RunRows& run, const RunPoints& points,
+                          const ComparisonReport& comparisons, const RecordOrigin* origin,
+                          std::string& plot_error) {
   std::ostringstream md;
   std::vector<std::string> plots;
   try {
     if (!origin || origin->draw_plots)
-      plots = write_plots(run_dir, chosen_settings_only(run), run.rows.size());
+      plots = write_plots(run_dir, chosen_settings_only(run), points, comparisons);
   } catch (const GnuplotMissing&) {
     // Not a failure of the run: its results are all there. One warning, the same exit
     // status, and the data and scripts to draw the plots later.
@@ -107,7 +108,7 @@ ReportSummary write_reports(const std::string& run_dir, const RecordOrigin* orig
   write_claims(run_dir, comparisons.claims);
   std::string plot_error;
   std::string md = summary_sections(run_dir, run, points, comparisons, origin);
-  md += plots_section(run_dir, run, origin, plot_error);
+  md += plots_section(run_dir, run, points, comparisons, origin, plot_error);
   write_file_atomically(RunDir(run_dir).summary_table(), md);
   std::vector<std::string> notes;
   if (origin && !origin->note.empty()) notes.push_back(strip_markdown(origin->note));

@@ -86,6 +86,10 @@ std::vector<TrialRef> chosen_trials(const nlohmann::json& index, const PointResu
 struct ComparisonReport {
   std::string csv, markdown;
   ClaimsReport claims;  // empty without [[report.claims]]
+  // The headline table's metric ([report] metric, else the task's primary) and every
+  // row of comparisons.csv: the plots draw these numbers rather than recomputing them.
+  std::string metric;
+  std::vector<ComparisonRow> rows;
 };
 ComparisonReport comparison_report(const RunPoints& run,
                                    const std::vector<std::optional<std::size_t>>& baselines,

@@ -445,13 +445,17 @@ ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
     write_file_atomically(results.claims(), read_file(run.claims()));
   else
     fs::remove(results.claims());
-  if (source.origin().draw_plots && fs::is_directory(run.plots())) {
-    fs::create_directories(results.plots());
-    for (const auto& f : fs::directory_iterator(run.plots()))
-      if (f.is_regular_file())
-        write_file_atomically(results.plots() + "/" + f.path().filename().string(),
-                              read_file(f.path().string()));
-  }
+  // The images, their scripts and the data the scripts read (plots/data/): a script
+  // beside data of an earlier report would redraw another picture.
+  if (source.origin().draw_plots && fs::is_directory(run.plots()))
+    for (const std::string sub : {"", "/data"}) {
+      if (!fs::is_directory(run.plots() + sub)) continue;
+      fs::create_directories(results.plots() + sub);
+      for (const auto& f : fs::directory_iterator(run.plots() + sub))
+        if (f.is_regular_file())
+          write_file_atomically(results.plots() + sub + "/" + f.path().filename().string(),
+                                read_file(f.path().string()));
+    }
   return summary;
 }
 
