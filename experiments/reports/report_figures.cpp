@@ -10,6 +10,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
+#include "experiments/reports/plot_attention_mask.h"
 #include "experiments/stats/comparison.h"
 
 namespace ablate::experiments {
@@ -112,7 +113,14 @@ json attention_json(const RunDir& run, const std::vector<TrialRef>& trials) {
     const std::string path = run.trial(t.id).attention();
     if (!fs::exists(path)) continue;
     json a = read_json_file(path);
-    if (!a.is_object() || !a.contains("modules")) continue;
+    if (!a.is_object() || !a.contains("modules") || !a["modules"].is_array()) continue;
+    // The cells the model's rules masked, rebuilt as the static heatmaps rebuild them,
+    // so the page and plots/ cross out the same cells.
+    for (json& m : a["modules"]) {
+      const AttentionMask mask = attention_mask(m, a);
+      m["masked"] = mask.masked;
+      m["mask_reasons"] = mask.reasons;
+    }
     a["trial"] = t.id;
     a["seed"] = t.seed;
     return a;

@@ -313,8 +313,8 @@ std::string chart_sections() {
   h << section("attention", "Attention",
                paragraph("Each point's attention weights on one test example (its first seed's "
                          "attention.json): a panel per head, query positions down, key positions "
-                         "across. Cells whose weight is exactly 0 are masked positions (shared "
-                         "Q/K's diagonal, a causal mask) and are crossed out, not coloured.") +
+                         "across. Masked cells — keys after the query in causal self-attention, "
+                         "padding, shared Q/K's own position — are crossed out, not coloured.") +
                    "<div class=\"controls\" id=\"attention-controls\"></div>\n" +
                    chart_slot("attention-chart",
                               "Needs JavaScript; plots/ holds the best point's heatmaps."));

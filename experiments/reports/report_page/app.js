@@ -242,7 +242,7 @@
     const cut = rows < m.weights[0].length || columns < m.weights[0][0].length;
     const cells = [];
     m.weights.forEach((head, h) => head.slice(0, cap).forEach((row, q) => row.slice(0, cap).forEach((w, k) => cells.push({
-      head: "head " + h, q, k, w, masked: w === 0,
+      head: "head " + h, q, k, w, masked: Boolean(m.masked && m.masked[q] && m.masked[q][k]),
       ql: q + (qt && qt[q] !== undefined ? " " + qt[q] : ""), kl: k + (kt && kt[k] !== undefined ? " " + kt[k] : ""),
     }))));
     const enc = {
@@ -250,7 +250,8 @@
       y: { field: "ql", type: "ordinal", sort: { field: "q" }, title: "query position (" + m.queries + ")" },
     };
     draw("the attention maps", target, {
-      title: { text: m.name + " — " + pointLabel(f), subtitle: "seed " + a.seed + ", trial " + a.trial + "; crossed-out cells: weight exactly 0 (masked)" +
+      title: { text: m.name + " — " + pointLabel(f), subtitle: "seed " + a.seed + ", trial " + a.trial +
+        (m.mask_reasons && m.mask_reasons.length ? "; crossed out: masked (" + m.mask_reasons.join("; ") + ")" : "; no cell masked") +
         (cut ? "; the first " + cap + " positions of " + m.weights[0].length + " x " + m.weights[0][0].length : "") },
       data: { values: cells },
       facet: { column: { field: "head", type: "nominal", title: null } },
