@@ -26,8 +26,6 @@ using json = nlohmann::json;
 
 namespace {
 
-const std::string kCli = ABLATE_CLI;
-
 json json_at(const std::string& path) {
   return json::parse(read_text(path));
 }
@@ -64,6 +62,8 @@ void check_provenance(const json& p, const std::vector<std::string>& argv,
   CHECK(p.at("invocation").at("argv") == argv);
   CHECK(p.at("invocation").at("overrides") == overrides);
 }
+
+const std::string kCli = ABLATE_CLI;
 
 // Sets the recorded commit of every trial of `run` to `commit`.
 void record_commit(const std::string& run, const std::string& commit) {
