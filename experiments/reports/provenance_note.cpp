@@ -16,16 +16,25 @@ namespace {
 
 constexpr std::size_t kShortId = 12;  // hex digits of an id kept in the reports' text
 
-std::string text_at(const json& j, const char* part, const char* key) {
-  const json& v = j.value(part, json::object()).value(key, json());
+// j[key], or null when j is not an object or lacks it: a summary may come from a
+// record made elsewhere, and a report must not fail on an odd provenance.
+json member(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) ? j[key] : json();
+}
+
+std::string text(const json& v) {
   if (v.is_string()) return v.get<std::string>();
   return v.is_null() ? "unknown" : v.dump();
+}
+
+std::string text_at(const json& j, const char* part, const char* key) {
+  return text(member(member(j, part), key));
 }
 
 // The commit, and the difference of the working tree from it when there was one.
 std::string commit_text(const json& p) {
   std::string commit = text_at(p, "code", "commit").substr(0, kShortId);
-  const json dirty = p.value("code", json::object()).value("dirty", json());
+  const json dirty = member(member(p, "code"), "dirty");
   if (dirty == true)
     commit += " with uncommitted changes, diff sha256 " +
               text_at(p, "code", "diff_sha256").substr(0, 2 * kShortId);
@@ -35,11 +44,11 @@ std::string commit_text(const json& p) {
 }
 
 std::string libraries_text(const json& p) {
-  const json libraries = p.value("libraries", json::object());
+  const json libraries = member(p, "libraries");
   std::string out;
-  for (const auto& [name, version] : libraries.items())
-    out += (out.empty() ? "" : ", ") + name + " " +
-           (version.is_string() ? version.get<std::string>() : version.dump());
+  if (libraries.is_object())
+    for (const auto& [name, version] : libraries.items())
+      out += (out.empty() ? "" : ", ") + name + " " + text(version);
   return out.empty() ? "unknown" : out;
 }
 
@@ -62,7 +71,7 @@ ProvenanceCounts provenance_counts(const RunRows& run) {
   ProvenanceCounts counts;
   for (const TrialRow& r : run.rows)
     if (const auto facts = provenance_facts(r.summary))
-      for (const auto& [fact, text] : *facts) ++counts[fact][text];
+      for (const auto& [fact, value] : *facts) ++counts[fact][value];
   return counts;
 }
 
@@ -84,7 +93,7 @@ std::vector<std::string> provenance_differences(
     for (const auto& [name, counts] : runs) {
       if (!counts.count(fact.name)) continue;
       std::set<std::string> values;
-      for (const auto& [text, n] : counts.at(fact.name)) values.insert(text);
+      for (const auto& [value, n] : counts.at(fact.name)) values.insert(value);
       per_run.insert(values);
     }
     if (per_run.size() < 2) continue;

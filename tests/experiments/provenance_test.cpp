@@ -176,6 +176,11 @@ TEST_CASE(
   REQUIRE(lines.size() == 2);
   CHECK(lines[0] == "made by different code, commit: r1 abc; r2 def; r3 not recorded");
   CHECK(lines[1] == "built or run differently, CPU: r1 Zen 5; r2 Xeon; r3 not recorded");
+  // A summary from a record made elsewhere, with fields of other types: text, not a throw.
+  const auto odd = provenance_facts(json{{"provenance", {{"code", "x"}, {"libraries", 3}}}});
+  REQUIRE(odd);
+  CHECK(odd->at("commit") == "unknown (whether it had uncommitted changes is unknown)");
+  CHECK(odd->at("libraries") == "unknown");
 }
 
 TEST_CASE("summary.json keeps its provenance when read back, and reads without one",
