@@ -70,7 +70,10 @@ int compare(const std::vector<std::string>& args) {
     if (!(margin > 0)) throw po::error("--equivalence-margin must be > 0");
     o.equivalence_margin = margin;
   }
-  std::cout << compare_runs(o);
+  const Comparison comparison = compare_runs(o);
+  for (const std::string& difference : comparison.provenance_differences)
+    std::cerr << "ablate compare: warning: " << difference << "\n";
+  std::cout << comparison.markdown;
   std::cout << "\n  table:   " << o.out_dir << "/comparisons.md\n  data:    " << o.out_dir
             << "/comparisons.csv\n";
   return 0;

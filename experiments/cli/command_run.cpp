@@ -7,6 +7,7 @@
 
 #include "autograd/kernels/gemm.h"
 #include "experiments/config/experiment.h"
+#include "experiments/records/provenance.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/adaptive_report.h"
 #include "experiments/runner/adaptive_sweep.h"
@@ -175,6 +176,7 @@ int run(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parse(args, desc, vm, "file", "overrides")) return 0;
   o.progress = !vm.count("quiet");
+  set_overrides(o.overrides);  // recorded with the command line (records/provenance.h)
   o.out_given = !vm["out"].defaulted();
   if (o.jobs < 0) throw po::error("--jobs must be >= 0");
   if (!shard.empty()) parse_shard(shard, o);

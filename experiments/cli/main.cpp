@@ -13,6 +13,7 @@
 #include "experiments/config/setting_keys.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/plugins/plugin.h"
+#include "experiments/records/provenance.h"
 #include "experiments/runner/mpi_sweep.h"
 #include "experiments/runner/predict.h"
 #include "experiments/runner/trial_runner.h"
@@ -238,6 +239,7 @@ int main(int argc, char** argv) {
   }
   std::string command = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
+  set_command_line(argc, argv);  // recorded in every summary.json and trials.json it writes
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << usage();
     return 0;

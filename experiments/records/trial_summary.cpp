@@ -59,7 +59,8 @@ json computation_json(const SummaryComputation& c) {
   return j;
 }
 
-// What the trial read and ran with: its files, code, computation, plugins and point.
+// What the trial read and ran with: its files, code, computation, plugins, point and
+// provenance.
 void put_provenance(json& j, const TrialSummary& s) {
   if (!s.files.empty()) {
     json files = json::object();
@@ -79,6 +80,7 @@ void put_provenance(json& j, const TrialSummary& s) {
     for (const auto& [k, v] : *s.point) point[k] = v;
     j["point"] = point;
   }
+  if (s.provenance) j["provenance"] = *s.provenance;
 }
 
 // ---- reading ----
@@ -227,6 +229,7 @@ void read_provenance(const json& j, TrialSummary& s) {
       (*s.point)[k] = v.get<std::string>();
     }
   }
+  if (const json* p = field(j, "provenance")) s.provenance = object(*p, "provenance");
 }
 
 }  // namespace

@@ -62,6 +62,8 @@ struct TrialSummary {
   std::optional<SummaryComputation> computation;
   std::vector<PluginRef> plugins;
   std::optional<std::map<std::string, std::string>> point;
+  // Which code, build, machine and command made it (records/provenance.h), as written.
+  std::optional<nlohmann::json> provenance;
   // Only in a record derived from results.csv: its telemetry columns by name.
   std::map<std::string, double> telemetry;
 };

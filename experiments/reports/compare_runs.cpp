@@ -7,6 +7,7 @@
 #include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/records/run_dir.h"
+#include "experiments/reports/provenance_note.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/report_figures.h"
 #include "experiments/reports/report_html.h"
@@ -56,14 +57,26 @@ std::size_t find_baseline(const std::vector<PointResults>& points, const RunPoin
   return 0;
 }
 
+// comparisons.md's section on the runs' provenance: "" when no fact differs.
+std::string provenance_section(const std::vector<std::string>& differences) {
+  if (differences.empty()) return "";
+  std::string md =
+      "\n## Provenance\n\nThe runs' trials were not all made by the same code, build or machine "
+      "(summary.json's `provenance`; a run recorded before ablate kept it is \"not "
+      "recorded\"):\n\n";
+  for (const std::string& line : differences) md += "- " + line + "\n";
+  return md;
+}
+
 }  // namespace
 
-std::string compare_runs(const CompareOptions& o) {
+Comparison compare_runs(const CompareOptions& o) {
   if (o.run_dirs.empty()) throw std::invalid_argument("name at least one run directory");
   std::vector<RunPoints> runs;
   // report.html's figures and provenance, read while each run's files are at hand (a
   // results folder is unpacked into a scratch folder only for the loop's iteration).
   nlohmann::json figures = nlohmann::json::array(), provenance = nlohmann::json::array();
+  std::vector<std::pair<std::string, ProvenanceCounts>> made_by;
   for (const std::string& dir : o.run_dirs) {
     if (!std::filesystem::is_regular_file(RunDir(dir).trial_index()) &&
         !std::filesystem::is_regular_file(RunDir(dir).record()))
@@ -76,6 +89,7 @@ std::string compare_runs(const CompareOptions& o) {
       figures.push_back(std::move(f));
     for (nlohmann::json& g : provenance_groups(source.run_dir(), runs.back().name))
       provenance.push_back(std::move(g));
+    made_by.emplace_back(dir, provenance_counts(read_run(source.run_dir())));
     if (runs.back().forecast != runs.front().forecast)
       throw std::invalid_argument(dir + ": a " +
                                   (runs.back().forecast ? "forecasting" : "sequence") +
@@ -120,13 +134,18 @@ std::string compare_runs(const CompareOptions& o) {
       merged, baselines, b.run + ": " + (b.label.empty() ? "its only point" : b.label));
   std::string runs_list;
   for (const RunPoints& r : runs) runs_list += (runs_list.empty() ? "" : ", ") + r.name;
-  const std::string markdown = "# Comparison of " + runs_list + "\n\n" + report.markdown;
+  Comparison comparison;
+  comparison.provenance_differences = provenance_differences(made_by);
+  comparison.markdown = "# Comparison of " + runs_list + "\n\n" + report.markdown +
+                        provenance_section(comparison.provenance_differences);
   std::filesystem::create_directories(o.out_dir);
   write_file_atomically(o.out_dir + "/comparisons.csv", report.csv);
-  write_file_atomically(o.out_dir + "/comparisons.md", markdown);
+  write_file_atomically(o.out_dir + "/comparisons.md", comparison.markdown);
   ReportPage page;
   page.title = "Comparison of " + runs_list;
   page.several_runs = true;
+  for (const std::string& d : comparison.provenance_differences)
+    page.notes.push_back("Made by different code or builds: " + d);
   page.comparisons_csv = report.csv;
   page.claims_csv = report.claims.csv;
   page.primary = merged.metric;
@@ -134,7 +153,7 @@ std::string compare_runs(const CompareOptions& o) {
   page.figures = std::move(figures);
   page.provenance = std::move(provenance);
   write_file_atomically(o.out_dir + "/" + RunDir::kReportHtml, report_html(page));
-  return markdown;
+  return comparison;
 }
 
 }  // namespace ablate::experiments

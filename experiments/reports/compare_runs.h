@@ -19,10 +19,18 @@ struct CompareOptions {
   std::string out_dir;                       // receives comparisons.csv and comparisons.md
 };
 
-// Writes out_dir/comparisons.csv and out_dir/comparisons.md and returns the markdown.
+struct Comparison {
+  std::string markdown;  // comparisons.md
+  // Where the runs' trials were made by different code or built or run differently
+  // (reports/provenance_note.h), one line each; comparisons.md lists them too, and
+  // `ablate compare` warns of each on stderr.
+  std::vector<std::string> provenance_differences;
+};
+
+// Writes out_dir/comparisons.csv and out_dir/comparisons.md.
 // std::invalid_argument for what the caller asked wrongly (a directory that is not a
 // run, runs of different task families, an unknown or ambiguous --baseline, a metric
 // the runs do not have).
-std::string compare_runs(const CompareOptions& options);
+Comparison compare_runs(const CompareOptions& options);
 
 }  // namespace ablate::experiments

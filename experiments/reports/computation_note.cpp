@@ -1,7 +1,6 @@
 #include "experiments/reports/computation_note.h"
 
 #include <algorithm>
-#include <map>
 
 namespace ablate::experiments {
 
@@ -23,6 +22,14 @@ bool any_computation(const RunRows& run) {
                      [](const TrialRow& r) { return computation_of(r.summary).has_value(); });
 }
 
+std::string counted_values(const std::map<std::string, int>& values) {
+  std::string out;
+  for (const auto& [value, n] : values)
+    out += (out.empty() ? "" : ", ") + (value.empty() ? std::string("unrecorded") : value) +
+           (values.size() > 1 ? " (" + std::to_string(n) + " trials)" : "");
+  return out;
+}
+
 std::string computation_note(const RunRows& run) {
   std::map<std::string, int> paths, backends, precisions;
   std::string why;
@@ -34,15 +41,8 @@ std::string computation_note(const RunRows& run) {
       if (why.empty()) why = c->why_not_fused;
     }
   if (paths.empty()) return "";
-  auto counted = [](const std::map<std::string, int>& values) {
-    std::string out;
-    for (const auto& [value, n] : values)
-      out += (out.empty() ? "" : ", ") + (value.empty() ? std::string("unrecorded") : value) +
-             (values.size() > 1 ? " (" + std::to_string(n) + " trials)" : "");
-    return out;
-  };
-  return "\nComputed with the GEMM backend " + counted(backends) + ", " + counted(precisions) +
-         " matmuls; attention path " + counted(paths) +
+  return "\nComputed with the GEMM backend " + counted_values(backends) + ", " +
+         counted_values(precisions) + " matmuls; attention path " + counted_values(paths) +
          (why.empty() ? "" : " (the first reason a forward was not fused: " + why + ")") +
          " — summary.json's `computation`.\n";
 }

@@ -1,6 +1,7 @@
 #pragma once
 // What computed a run's trials beyond their config (summary.json's `computation`,
 // written since ablate recorded it): results.csv's columns and summary.md's line.
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -17,6 +18,10 @@ struct Computation {
 std::optional<Computation> computation_of(const nlohmann::json& summary);
 
 bool any_computation(const RunRows& run);
+
+// The values of a field over a run's trials, ", "-separated, each with its trial count
+// when there are several ("onednn (3 trials), eigen (1 trials)"); "" is "unrecorded".
+std::string counted_values(const std::map<std::string, int>& values);
 
 // summary.md's line on what computed the finished trials, each value with its count
 // when they differ; "" when no summary records it.

@@ -8,6 +8,7 @@
 #include "experiments/reports/computation_note.h"
 #include "experiments/reports/mean_std.h"
 #include "experiments/reports/point_tuning.h"
+#include "experiments/reports/provenance_note.h"
 
 namespace ablate::experiments {
 
@@ -111,6 +112,7 @@ std::string summary_table(const RunRows& run, const ComparisonReport& comparison
   md << comparisons.markdown;
   md << validation_section(run, validation_points(run));
   md << computation_note(run);
+  md << provenance_note(run);
   if (run.report.missing) {
     md << "\nMissing trials (no summary.json yet):";
     for (const std::string& id : run.report.missing_ids) md << " " << id;

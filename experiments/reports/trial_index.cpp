@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/io/atomic_file.h"
+#include "experiments/records/provenance.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/claims_report.h"
 #include "experiments/reports/report.h"
@@ -59,7 +60,10 @@ json trial_index_json(const Experiment& e) {
 }
 
 void write_trial_index(const std::string& run_dir, const Experiment& e) {
-  write_file_atomically(RunDir(run_dir).trial_index(), trial_index_json(e).dump(2) + "\n");
+  json index = trial_index_json(e);
+  // The invocation that wrote the index (each trial's summary.json has its own).
+  index["provenance"] = provenance();
+  write_file_atomically(RunDir(run_dir).trial_index(), index.dump(2) + "\n");
 }
 
 }  // namespace ablate::experiments

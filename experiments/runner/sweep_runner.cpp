@@ -115,6 +115,7 @@ bool index_covers(const RunDir& run, const Experiment& e) {
     std::set<std::string> listed;
     for (const auto& t : on_disk.at("trials")) listed.insert(t.at("id").get<std::string>());
     on_disk.erase("trials");
+    on_disk.erase("provenance");  // who wrote it, not what it describes
     ours.erase("trials");
     return on_disk == ours && std::all_of(e.trials.begin(), e.trials.end(),
                                           [&](const Trial& t) { return listed.count(t.id) > 0; });

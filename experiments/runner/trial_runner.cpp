@@ -15,6 +15,7 @@
 #include "experiments/config/task_cache.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/models/model_factory.h"
+#include "experiments/records/provenance.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/records/trial_summary.h"
 #include "experiments/runner/evaluation.h"
@@ -124,6 +125,9 @@ TrialSummary trial_summary(const Trial& trial, const TrialOutcome& o) {
   s.plugins = trial.config.plugins;
   s.point.emplace();
   for (const auto& [k, v] : trial.point) (*s.point)[k] = v;
+  // The process that finished the trial (a resumed trial's earlier processes ran the
+  // same ablate version: resume_state.h refuses another).
+  s.provenance = provenance();
   return s;
 }
 

@@ -5,7 +5,7 @@
 //   summary.json     status (ok | diverged | failed), params, steps, final and best
 //                    validation metrics, the test metrics of the selected model with
 //                    their standard errors, wall time, speed, peak RSS, seeds, code
-//                    version
+//                    version, and the provenance of this process (records/provenance.h)
 //   checkpoint.safetensors   (train.checkpoint = true) the selected model
 //   attention.json   the selected model's attention weights on the first validation
 //                    example, per module and head (sequence tasks), for heatmaps

@@ -167,8 +167,11 @@ inline std::string results_without_timings(const std::string& csv) {
 // A trial's summary.json without its timings (wall time, speed, peak RSS, and the
 // seconds of its final and best evaluations) and without resumed_from_step: what must
 // not depend on where it ran, or on whether it was stopped and resumed on the way.
+// Without `provenance` too: it records the command line that made the trial (another
+// --out, another argv), not a result; provenance_test.cpp checks it.
 inline nlohmann::json summary_without_timings(const std::string& text) {
   nlohmann::json j = nlohmann::json::parse(text);
+  j.erase("provenance");
   for (const char* key : {"wall_seconds", "steps_per_second", "peak_rss_mib", "resumed_from_step"})
     j.erase(key);
   for (const char* part : {"final", "best"})
