@@ -166,6 +166,27 @@ std::string chart_slot(const std::string& id, const std::string& fallback) {
          escape_html(fallback) + "</p></div>\n";
 }
 
+// An object's values by their dotted paths ("provenance.code.commit"), a list of plain
+// values joined by spaces (an argv, the instruction sets): one row a fact.
+std::vector<std::pair<std::string, json>> facts(const json& v, const std::string& path) {
+  std::vector<std::pair<std::string, json>> out;
+  if (v.is_object()) {
+    for (const auto& [k, x] : v.items())
+      for (auto& f : facts(x, path + "." + k)) out.push_back(std::move(f));
+    return out;
+  }
+  if (v.is_array() &&
+      std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_primitive(); })) {
+    std::string joined;
+    for (const json& x : v)
+      joined += (joined.empty() ? "" : " ") + (x.is_string() ? x.get<std::string>() : x.dump());
+    out.emplace_back(path, json(joined));
+    return out;
+  }
+  out.emplace_back(path, v);
+  return out;
+}
+
 std::string provenance_section(const json& groups) {
   if (!groups.is_array() || groups.empty()) return "";
   std::ostringstream h;
@@ -186,8 +207,7 @@ std::string provenance_section(const json& groups) {
         row(part, json("not recorded (the trial ran before ablate recorded it)"));
         continue;
       }
-      const json flat = v.flatten();  // "/gemm_backend": the path of each value
-      for (const auto& [k, x] : flat.items()) row(std::string(part) + k, x);
+      for (const auto& [k, x] : facts(v, part)) row(k, x);
     }
     h << "</table>\n";
   }
