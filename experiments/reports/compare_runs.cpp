@@ -68,6 +68,26 @@ std::string provenance_section(const std::vector<std::string>& differences) {
   return md;
 }
 
+// <out_dir>/report.html: the comparison's tables and every run's figures, the runs made
+// by different code named under its title.
+void write_comparison_page(const std::string& out_dir, const std::string& title,
+                           const Comparison& comparison, const ComparisonReport& report,
+                           const RunPoints& merged, nlohmann::json figures,
+                           nlohmann::json provenance) {
+  ReportPage page;
+  page.title = title;
+  page.several_runs = true;
+  for (const std::string& d : comparison.provenance_differences)
+    page.notes.push_back("Made by different code or builds: " + d);
+  page.comparisons_csv = report.csv;
+  page.claims_csv = report.claims.csv;
+  page.primary = merged.metric;
+  page.keys = merged.keys;
+  page.figures = std::move(figures);
+  page.provenance = std::move(provenance);
+  write_file_atomically(out_dir + "/" + RunDir::kReportHtml, report_html(page));
+}
+
 }  // namespace
 
 Comparison compare_runs(const CompareOptions& o) {
@@ -141,18 +161,8 @@ Comparison compare_runs(const CompareOptions& o) {
   std::filesystem::create_directories(o.out_dir);
   write_file_atomically(o.out_dir + "/comparisons.csv", report.csv);
   write_file_atomically(o.out_dir + "/comparisons.md", comparison.markdown);
-  ReportPage page;
-  page.title = "Comparison of " + runs_list;
-  page.several_runs = true;
-  for (const std::string& d : comparison.provenance_differences)
-    page.notes.push_back("Made by different code or builds: " + d);
-  page.comparisons_csv = report.csv;
-  page.claims_csv = report.claims.csv;
-  page.primary = merged.metric;
-  page.keys = merged.keys;
-  page.figures = std::move(figures);
-  page.provenance = std::move(provenance);
-  write_file_atomically(o.out_dir + "/" + RunDir::kReportHtml, report_html(page));
+  write_comparison_page(o.out_dir, "Comparison of " + runs_list, comparison, report, merged,
+                        std::move(figures), std::move(provenance));
   return comparison;
 }
 
