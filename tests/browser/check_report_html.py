@@ -132,6 +132,14 @@ def png_pixels(path):
     return width, height, channels, rows
 
 
+def can_unshare_network():
+    """Whether this process may make a network namespace (root, and a kernel or container
+    that allows it); without one the flags below still keep Chromium off the network."""
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        return False
+    return subprocess.run(["unshare", "--net", "true"], capture_output=True).returncode == 0
+
+
 def chromium(binary, page, profile, extra):
     """Runs headless Chromium on file://page with no network; returns its stderr log."""
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -141,7 +149,7 @@ def chromium(binary, page, profile, extra):
              # No network even where a namespace cannot be made: every host resolves nowhere.
              "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9"]
     command = [binary] + flags + extra + ["file://" + os.path.abspath(page)]
-    if os.geteuid() == 0 and shutil.which("unshare"):
+    if can_unshare_network():
         command = ["unshare", "--net"] + command  # a network namespace with no interface up
     r = subprocess.run(command, capture_output=True, timeout=180)
     return r.stdout, r.stderr.decode("utf-8", "replace")
