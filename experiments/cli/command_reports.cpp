@@ -45,7 +45,8 @@ int report(const std::vector<std::string>& args) {
   if (r.missing) std::cout << ", " << r.missing << " missing";
   std::cout << (run_directory ? "" : " (rebuilt from " + run.record() + ")");
   std::cout << "\n  table:   " << run.summary_table() << "\n  results: " << run.results()
-            << "\n  compared: " << run.comparisons() << "\n";
+            << "\n  compared: " << run.comparisons() << "\n  page:    " << run.report_html()
+            << "  (open in a browser)\n";
   for (const std::string& id : r.missing_ids) std::cout << "  missing: " << id << "\n";
   return r.failed ? 1 : 0;
 }
@@ -75,7 +76,8 @@ int compare(const std::vector<std::string>& args) {
     std::cerr << "ablate compare: warning: " << difference << "\n";
   std::cout << comparison.markdown;
   std::cout << "\n  table:   " << o.out_dir << "/comparisons.md\n  data:    " << o.out_dir
-            << "/comparisons.csv\n";
+            << "/comparisons.csv\n  page:    " << o.out_dir << "/" << RunDir::kReportHtml
+            << "  (open in a browser)\n";
   return 0;
 }
 

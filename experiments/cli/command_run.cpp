@@ -29,7 +29,8 @@ void print_run_summary(const RunSummary& s) {
             << " ok, " << s.diverged << " diverged, " << s.failed << " failed)\n"
             << "  table:   " << run.summary_table() << "\n"
             << "  results: " << run.results() << "\n  compared: " << run.comparisons() << "\n"
-            << "  plots:   " << run.plots() << "/\n";
+            << "  plots:   " << run.plots() << "/\n"
+            << "  page:    " << run.report_html() << "  (open in a browser)\n";
   if (std::filesystem::exists(run.claims())) std::cout << "  claims:  " << run.claims() << "\n";
   if (!s.adaptive_note.empty()) std::cout << "  adaptive design: " << s.adaptive_note << "\n";
   if (s.resumed)
