@@ -195,8 +195,8 @@ setup_root() {
   cp -L /etc/resolv.conf "$root/etc/resolv.conf"
   # Like the resolver, the host's own certificate authorities are part of its network,
   # not of the machine under test: a network that inspects TLS (as this project's VMs'
-  # does) signs with a local CA, without which npm's HTTPS fails in the new root. The
-  # data phase adds them to the root's store (update-ca-certificates).
+  # does) signs with a local CA, without which HTTPS fails in the new root. They are
+  # added to the root's store (update-ca-certificates) once the root is mounted.
   if compgen -G "/usr/local/share/ca-certificates/*.crt" > /dev/null; then
     cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
   fi
@@ -238,6 +238,11 @@ check_installed() {  # check_installed run|test
   echo "installed by hand: exactly install-deps.sh --list $1 ($(echo "$got" | wc -l) packages)"
 }
 base=$(manual)
+# The host's certificate authorities, copied in by setup_root, join the root's store
+# before anything runs: the build itself now fetches over HTTPS (report.html's charting
+# libraries from npm's registry, cmake/fetchNpmFile.cmake), as a user's machine on such
+# a network would, with its CA already trusted.
+in_root "update-ca-certificates > /dev/null"
 
 # ---- README command (a) -------------------------------------------------------------
 phase "(a) install" in_root "bash scripts/install-deps.sh run"
@@ -276,7 +281,7 @@ phase "(b) configure" configure_all
 
 # ---- the data recipes ---------------------------------------------------------------
 get_data() {
-  in_root "update-ca-certificates > /dev/null && bash scripts/install-deps.sh data &&
+  in_root "bash scripts/install-deps.sh data &&
     build/experiments/ablate data get all &&
     build/experiments/ablate data list" > "$logs/data-list.txt" || { cat "$logs/data-list.txt"; return 1; }
   cat "$logs/data-list.txt"
