@@ -4,6 +4,7 @@
 // (ABLATE_*_FROM_BINARY, tests/CMakeLists.txt), resolved here at run time: absolute
 // paths in compile definitions would make every clone's objects differ, so a fresh
 // clone could never reuse the compiler cache.
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -26,7 +27,12 @@ inline std::string from_test_binary(const char* relative) {
 #define ABLATE_SOURCE_DIR ::ablate::test_paths::from_test_binary(ABLATE_SOURCE_DIR_FROM_BINARY)
 #endif
 #ifdef ABLATE_CLI_FROM_BINARY  // the `ablate` executable of this build
-#define ABLATE_CLI ::ablate::test_paths::from_test_binary(ABLATE_CLI_FROM_BINARY)
+// ... or the one $ABLATE_CLI_UNDER_TEST names: the command-line tests run against an
+// older build to show that they fail there (tests/README.md, "Against an older build").
+#define ABLATE_CLI                                         \
+  (std::getenv("ABLATE_CLI_UNDER_TEST")                    \
+       ? std::string(std::getenv("ABLATE_CLI_UNDER_TEST")) \
+       : ::ablate::test_paths::from_test_binary(ABLATE_CLI_FROM_BINARY))
 #endif
 #ifdef ABLATE_PLUGIN_SCALE_NORM_FROM_BINARY
 #define ABLATE_PLUGIN_SCALE_NORM \

@@ -1,6 +1,7 @@
 #pragma once
 // The commands of the `ablate` executable (cli/main.cpp's table), one file per group:
-// command_run.cpp (run, check), command_reports.cpp (report, compare); the others in
+// command_run.cpp (run, check), command_reports.cpp (report, compare),
+// command_predict.cpp (predict); the others in
 // main.cpp. Each takes the arguments after its name and returns the exit status.
 #include <boost/program_options.hpp>
 #include <string>
@@ -18,6 +19,7 @@ int run(const std::vector<std::string>& args);
 int check(const std::vector<std::string>& args);
 int report(const std::vector<std::string>& args);
 int compare(const std::vector<std::string>& args);
+int predict(const std::vector<std::string>& args);
 
 // Parses `args` against `desc` (+ one positional argument named `positional`, if
 // given); returns false after printing help.
