@@ -33,7 +33,7 @@ int predict(const std::vector<std::string>& args) {
       "given "
       "here is ever loaded, and only if its SHA-256 is the recorded one");
   po::variables_map vm;
-  if (!parse(args, desc, vm, "checkpoint", "input")) return 0;
+  if (!parse(args, desc, vm, "predict", "checkpoint", "input")) return 0;
   if (!vm.count("input")) throw po::error("missing the input argument");
   if (vm.count("beam")) o.beam = beam;
   if (vm.count("length")) o.length = length;

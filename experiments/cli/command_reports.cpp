@@ -15,15 +15,14 @@ namespace ablate::experiments::cli {
 
 int report(const std::vector<std::string>& args) {
   std::string dir, from_results;
-  po::options_description desc("ablate report DIR");
-  desc.add_options()("dir", po::value(&dir),
-                     "run directory (<out>/<name>), or a results folder with a record.jsonl")(
-      "from-results", po::value(&from_results),
-      "FILE: first derive DIR/record.jsonl from DIR/results.csv and the experiment file FILE it "
+  po::options_description desc;
+  desc.add_options()("dir", po::value(&dir))(
+      "from-results", po::value(&from_results)->value_name("FILE"),
+      "first derive DIR/record.jsonl from DIR/results.csv and the experiment file FILE it "
       "was run from (a "
       "results folder kept without its run directory; see experiments/studies/results/README.md)");
   po::variables_map vm;
-  if (!parse(args, desc, vm, "dir")) return 0;
+  if (!parse(args, desc, vm, "report", "dir")) return 0;
   if (!std::filesystem::is_directory(dir)) throw po::error("no such run directory: " + dir);
   const RunDir run(dir);
   const bool run_directory = std::filesystem::exists(run.trial_index());
@@ -54,19 +53,18 @@ int report(const std::vector<std::string>& args) {
 int compare(const std::vector<std::string>& args) {
   CompareOptions o;
   double margin = 0;
-  po::options_description desc("ablate compare RUN_DIR [RUN_DIR...]");
-  desc.add_options()("dirs", po::value(&o.run_dirs)->multitoken(),
-                     "run directories (<out>/<name>)")(
-      "baseline", po::value(&o.baseline),
+  po::options_description desc;
+  desc.add_options()("dirs", po::value(&o.run_dirs)->multitoken())(
+      "baseline", po::value(&o.baseline)->value_name("POINT_ID"),
       "point_id (or a unique prefix) of the point every other is compared with; default: the first "
-      "run's baseline")("metric", po::value(&o.metric),
+      "run's baseline")("metric", po::value(&o.metric)->value_name("M"),
                         "the test metric of the table (default: the first run's)")(
-      "equivalence-margin", po::value(&margin),
+      "equivalence-margin", po::value(&margin)->value_name("δ"),
       "equivalence margin δ of the metric (default: the first run's)")(
-      "out", po::value(&o.out_dir)->default_value("comparison"),
+      "out", po::value(&o.out_dir)->default_value("comparison")->value_name("DIR"),
       "directory for comparisons.csv and comparisons.md");
   po::variables_map vm;
-  if (!parse(args, desc, vm, nullptr, "dirs")) return 0;
+  if (!parse(args, desc, vm, "compare", nullptr, "dirs")) return 0;
   if (vm.count("equivalence-margin")) {
     if (!(margin > 0)) throw po::error("--equivalence-margin must be > 0");
     o.equivalence_margin = margin;

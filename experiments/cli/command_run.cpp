@@ -58,7 +58,8 @@ std::string run_command_line(const std::string& file, const RunOptions& o) {
     return q + "'";
   };
   // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on " " + std::string.
-  std::string line = "ablate run ";
+  std::string line = quoted(invoked_as());
+  line += " run ";
   line += quoted(file);
   auto append = [&](const char* flag, const std::string& value) {
     line += flag;
@@ -160,22 +161,22 @@ int run(const std::vector<std::string>& args) {
   std::string file, shard;
   RunOptions o;
   bool dry_run = false;
-  po::options_description desc("ablate run FILE");
-  desc.add_options()("file", po::value(&file), "experiment file (.toml)")(
-      "jobs,j", po::value(&o.jobs)->default_value(0), "trials side by side (0 = number of cores)")(
-      "out", po::value(&o.out)->default_value("runs"), "outputs go to <out>/<name>/")(
-      "force", po::bool_switch(&o.force), "rerun finished trials")(
-      "shard", po::value(&shard), "K/N: run only the K-th of N slices of the trials (job arrays)")(
+  po::options_description desc;
+  desc.add_options()("file", po::value(&file))("overrides", po::value(&o.overrides)->composing())(
+      "jobs,j", po::value(&o.jobs)->default_value(0)->value_name("N"),
+      "trials side by side (0 = number of cores); results are the same whatever N is")(
+      "out", po::value(&o.out)->default_value("runs")->value_name("DIR"),
+      "outputs go to DIR/<name>/")("force", po::bool_switch(&o.force), "rerun finished trials")(
+      "shard", po::value(&shard)->value_name("K/N"),
+      "run only the K-th of N slices of the trials (job arrays)")(
       "dry-run", po::bool_switch(&dry_run), "validate and list the trials, run nothing")(
-      "plugin", po::value(&o.plugins)->composing(), "load a plugin (repeatable; see nn/README.md)")(
-      "overrides", po::value(&o.overrides)->composing(),
-      "KEY=VALUE ... after FILE: TOML values overriding the file's (model.d_model=64 "
-      "'sweep.seeds=[0,1]')")(
+      "plugin", po::value(&o.plugins)->composing()->value_name("PATH"),
+      "load a plugin (repeatable; see nn/README.md)")(
       "quick", po::bool_switch(&o.quick),
       "the file's [quick] variant: the same study at reduced size, as <name>-quick")(
       "quiet,q", "no progress line");
   po::variables_map vm;
-  if (!parse(args, desc, vm, "file", "overrides")) return 0;
+  if (!parse(args, desc, vm, "run", "file", "overrides")) return 0;
   o.progress = !vm.count("quiet");
   set_overrides(o.overrides);  // recorded with the command line (records/provenance.h)
   o.out_given = !vm["out"].defaulted();
@@ -209,16 +210,14 @@ int run(const std::vector<std::string>& args) {
 
 int check(const std::vector<std::string>& args) {
   std::string file;
-  po::options_description desc("ablate check FILE");
+  po::options_description desc;
   std::vector<std::string> plugins, overrides;
-  desc.add_options()("file", po::value(&file), "experiment file (.toml)")(
-      "plugin", po::value(&plugins)->composing(), "load a plugin (repeatable)")(
-      "overrides", po::value(&overrides)->composing(),
-      "KEY=VALUE ... after FILE: overrides of the file's values")(
+  desc.add_options()("file", po::value(&file))("overrides", po::value(&overrides)->composing())(
+      "plugin", po::value(&plugins)->composing()->value_name("PATH"), "load a plugin (repeatable)")(
       "quick", "the file's [quick] variant (as run --quick)")(
       "budget", "with [sweep.adaptive]: list every trial its budget allows, not the first block");
   po::variables_map vm;
-  if (!parse(args, desc, vm, "file", "overrides")) return 0;
+  if (!parse(args, desc, vm, "check", "file", "overrides")) return 0;
   LoadOptions load;
   load.plugins = plugins;
   load.overrides = overrides;

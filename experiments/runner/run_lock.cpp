@@ -16,7 +16,7 @@ RunLock::RunLock(const std::string& run_dir, const std::string& path, bool share
   if (fd_ < 0) throw std::runtime_error(path + ": cannot create the run lock");
   if (::flock(fd_, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
     ::close(fd_);
-    throw std::runtime_error("another `ablate run` is already writing " + run_dir +
+    throw RunDirectoryLocked("another `ablate run` is already writing " + run_dir +
                              (path == RunDir(run_dir).lock() ? "" : " (this shard)") +
                              " (wait for it to finish, or use another --out)");
   }
