@@ -7,6 +7,7 @@
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -235,6 +236,14 @@ void Coordinator::run_round(const Experiment& current, SweepPlan& plan, const Ru
   next_ = 0;
   for (std::size_t i : longest_first(current.trials))
     if (pending[i]) queue_.push_back(std::int64_t(i));
+  if (options.progress) {
+    const int workers = world_.size() - 1;  // rank 0 coordinates
+    std::fprintf(stderr, "%s%s\n", label.empty() ? "" : (label + ": ").c_str(),
+                 start_line(queue_.size(), std::size_t(plan.summary.total),
+                            std::size_t(plan.summary.skipped), plan.summary.run_dir,
+                            std::to_string(workers) + (workers == 1 ? " rank" : " ranks"))
+                     .c_str());
+  }
   Progress progress(plan.summary.total, plan.summary.skipped, options.progress, label);
   progress_ = &progress;
   for (auto it = idle_.begin(); it != idle_.end();)

@@ -229,6 +229,12 @@ void run_planned(const Experiment& e, SweepPlan& plan, const RunOptions& options
       options.jobs > 0 ? options.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   jobs = std::min<int>(jobs, int(std::max<std::size_t>(1, pending.size())));
 
+  if (options.progress)
+    std::fprintf(
+        stderr, "%s%s\n", round.empty() ? "" : (round + ": ").c_str(),
+        start_line(pending.size(), std::size_t(summary.total), std::size_t(summary.skipped),
+                   summary.run_dir, std::to_string(jobs) + (jobs == 1 ? " job" : " jobs"))
+            .c_str());
   Progress progress(summary.total, summary.skipped, options.progress, round);
   std::atomic<std::size_t> next{0};
   std::mutex counts;
