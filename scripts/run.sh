@@ -3,7 +3,8 @@
 # (install-deps.sh run: no Clang, Catch2 or Google Benchmark), build the `ablate` CLI in
 # Release and run the default experiment, experiments/studies/quickstart.toml (a small real
 # sweep, under a minute on 2 cores). Its table, results and plots land in
-# runs/quickstart/. Extra arguments go to `ablate run` (e.g. --jobs 1, --force).
+# runs/quickstart/. Extra arguments go to `ablate run` (e.g. --jobs 1, --force). Unless
+# `ablate` on PATH is this build, it first says how to put it there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh run
@@ -14,4 +15,13 @@ if [[ ! -f build/CMakeCache.txt ]]; then
     -DABLATE_BUILD_TESTS=OFF -DABLATE_BUILD_BENCH=OFF > /dev/null
 fi
 bash scripts/build.sh --target ablate
+# The docs write `ablate run …`: say how to make that work, unless it already does.
+if [[ "$(command -v ablate 2>/dev/null | xargs -r realpath)" != "$(realpath build/experiments/ablate)" ]]; then
+  cat >&2 <<EOF
+The ablate command is $PWD/build/experiments/ablate. To type \`ablate …\` as the docs do:
+  export PATH="$PWD/build/experiments:\$PATH"    # this shell (add the line to ~/.bashrc to keep it)
+or install it, with the headers and CMake package that plugins build against:
+  cmake --install build --prefix ~/.local            # ablate in ~/.local/bin (Debian's login puts it on PATH)
+EOF
+fi
 exec build/experiments/ablate run experiments/studies/quickstart.toml "$@"
