@@ -15,13 +15,5 @@ if [[ ! -f build/CMakeCache.txt ]]; then
     -DABLATE_BUILD_TESTS=OFF -DABLATE_BUILD_BENCH=OFF > /dev/null
 fi
 bash scripts/build.sh --target ablate
-# The docs write `ablate run …`: say how to make that work, unless it already does.
-if [[ "$(command -v ablate 2>/dev/null | xargs -r realpath)" != "$(realpath build/experiments/ablate)" ]]; then
-  cat >&2 <<EOF
-The ablate command is $PWD/build/experiments/ablate. To type \`ablate …\` as the docs do:
-  export PATH="$PWD/build/experiments:\$PATH"    # this shell (add the line to ~/.bashrc to keep it)
-or install it, with the headers and CMake package that plugins build against:
-  cmake --install build --prefix ~/.local            # ablate in ~/.local/bin (Debian's login puts it on PATH)
-EOF
-fi
+bash scripts/path-hint.sh build/experiments/ablate
 exec build/experiments/ablate run experiments/studies/quickstart.toml "$@"
