@@ -46,8 +46,12 @@ std::string config_metadata(const std::string& checkpoint) {
   nn::SafetensorsFile file;
   try {
     file = nn::read_safetensors(checkpoint);
-  } catch (const std::runtime_error& e) {  // corrupt or not safetensors; the message names the file
-    throw std::invalid_argument(e.what());
+  } catch (const std::runtime_error& e) {
+    // Another file given by mistake (or a damaged one): say what it is not first, then
+    // the reader's detail ("header length ... exceeds the file size ...").
+    std::string detail = e.what();
+    if (detail.rfind(checkpoint + ": ", 0) == 0) detail.erase(0, checkpoint.size() + 2);
+    throw std::invalid_argument(checkpoint + ": not a safetensors checkpoint (" + detail + ")");
   }
   auto format = file.metadata.find("format");
   if (format == file.metadata.end() || format->second != nn::kCheckpointFormat)

@@ -228,8 +228,8 @@ TEST_CASE(
                   "[train]\nsteps = 20\nbatch = 4\neval_every = 10\ncheckpoint = true\n");
   const std::string checkpoint = trial + "/checkpoint.safetensors";
   const std::string input = dir.file("prompts.txt", "the cat\na zebra\n\n");
-  CommandResult a = predict(checkpoint, input, "--length 7 --seed 5");
-  CommandResult b = predict(checkpoint, input, "--length 7 --seed 5");
+  CommandResult a = predict(checkpoint, input, "--length 7 --sample-seed 5");
+  CommandResult b = predict(checkpoint, input, "--length 7 --sample-seed 5");
   INFO(a.output);
   REQUIRE(a.status == 0);
   CHECK(a.output.rfind("id\tprompt\tcontinuation\n", 0) == 0);
