@@ -201,9 +201,9 @@ PredictionTable predict(const PredictOptions& o, const std::vector<std::string>&
   table.inputs = lines;
   if (family == TaskFamily::seq2seq) {
     if (o.length || o.sample_seed || o.greedy)
-      throw std::invalid_argument("--length, --sample-seed and --greedy apply to language models; " +
-                                  o.checkpoint + " is a sequence model (" + task +
-                                  ", decoded greedily or with --beam N)");
+      throw std::invalid_argument(
+          "--length, --sample-seed and --greedy apply to language models; " + o.checkpoint +
+          " is a sequence model (" + task + ", decoded greedily or with --beam N)");
     table.columns = {"id", "source", "prediction"};
     const std::vector<std::vector<std::int32_t>> sources = tokenize_sources(t, lines, input_name);
     for (std::size_t i = 0; i < lines.size(); ++i)

@@ -42,7 +42,7 @@ struct PredictionTable {
   // model never saw in training, each decoded as <unk>. Empty where the task has no
   // <unk> (it refuses such a line instead) or the line has none.
   std::vector<std::vector<std::string>> unseen;
-  std::string tsv() const;                   // the header, then one escaped row per input
+  std::string tsv() const;  // the header, then one escaped row per input
 };
 
 // One line per input with unseen symbols ("in.txt:2: 'é', 'ß' never seen in training,

@@ -55,7 +55,8 @@ RunIndex read_run_index(const RunDir& run) {
 std::string swept_key(const std::string& key, const RunIndex& index, const std::string& run) {
   std::vector<std::string> matches;
   for (const std::string& k : index.swept_keys)
-    if (k == key) return k;
+    if (k == key)
+      return k;
     else if (k.size() > key.size() && k.compare(k.size() - key.size(), key.size(), key) == 0 &&
              k[k.size() - key.size() - 1] == '.')
       matches.push_back(k);
@@ -63,8 +64,8 @@ std::string swept_key(const std::string& key, const RunIndex& index, const std::
   std::string keys;
   for (const std::string& k : index.swept_keys) keys += (keys.empty() ? "" : ", ") + k;
   throw std::invalid_argument(
-      "--point " + key + ": " + (matches.empty() ? "not a swept key" : "ambiguous") + " of " +
-      run + " (its swept keys: " + (keys.empty() ? "none, a single point" : keys) + ")");
+      "--point " + key + ": " + (matches.empty() ? "not a swept key" : "ambiguous") + " of " + run +
+      " (its swept keys: " + (keys.empty() ? "none, a single point" : keys) + ")");
 }
 
 // A value as given ("layer", "\"layer\"", "1e-3") equals one as recorded ("layer", "0.001").
@@ -88,9 +89,12 @@ std::string listing(const std::vector<const IndexedTrial*>& trials) {
 std::string points_listing(const std::vector<IndexedTrial>& trials) {
   std::vector<std::pair<std::string, std::string>> points;  // label, seeds
   for (const IndexedTrial& t : trials) {
-    auto p = std::find_if(points.begin(), points.end(), [&](const auto& q) { return q.first == t.label; });
-    if (p == points.end()) points.emplace_back(t.label, std::to_string(t.seed));
-    else p->second += ", " + std::to_string(t.seed);
+    auto p = std::find_if(points.begin(), points.end(),
+                          [&](const auto& q) { return q.first == t.label; });
+    if (p == points.end())
+      points.emplace_back(t.label, std::to_string(t.seed));
+    else
+      p->second += ", " + std::to_string(t.seed);
   }
   std::string out;
   for (const auto& [label, seeds] : points)
@@ -120,18 +124,19 @@ std::string trial_of_run(const PredictTarget& target, const RunDir& run) {
   for (const std::string& p : target.points) {
     const std::size_t eq = p.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw std::invalid_argument("--point " + p + ": expected KEY=VALUE (e.g. --point " +
-                                  (index.swept_keys.empty() ? "model.norm.kind"
-                                                            : index.swept_keys.front()) +
-                                  "=...)");
+      throw std::invalid_argument(
+          "--point " + p + ": expected KEY=VALUE (e.g. --point " +
+          (index.swept_keys.empty() ? "model.norm.kind" : index.swept_keys.front()) + "=...)");
     wanted.emplace_back(swept_key(p.substr(0, eq), index, run.path()), p.substr(eq + 1));
     asked += (asked.empty() ? "" : " ") + wanted.back().first + "=" + wanted.back().second;
   }
-  if (target.seed) asked += std::string(asked.empty() ? "" : " ") + "seed=" + std::to_string(*target.seed);
+  if (target.seed)
+    asked += std::string(asked.empty() ? "" : " ") + "seed=" + std::to_string(*target.seed);
   std::vector<const IndexedTrial*> matches;
   for (const IndexedTrial& t : index.trials) {
     bool match = !target.seed || t.seed == *target.seed;
-    for (const auto& [k, v] : wanted) match = match && t.point.count(k) && same_value(v, t.point.at(k));
+    for (const auto& [k, v] : wanted)
+      match = match && t.point.count(k) && same_value(v, t.point.at(k));
     if (match) matches.push_back(&t);
   }
   if (matches.size() == 1) return matches.front()->id;
@@ -139,10 +144,9 @@ std::string trial_of_run(const PredictTarget& target, const RunDir& run) {
     throw std::invalid_argument(run.path() + ": no trial has " +
                                 (asked.empty() ? "anything (the run has no trials)" : asked) +
                                 "; its points:" + points_listing(index.trials));
-  throw std::invalid_argument(
-      run.path() + ": " + std::to_string(matches.size()) + " trials match" +
-      (asked.empty() ? "" : " " + asked) + " — name one with " + keys_to_add(matches, index) +
-      "; they are:" + listing(matches));
+  throw std::invalid_argument(run.path() + ": " + std::to_string(matches.size()) + " trials match" +
+                              (asked.empty() ? "" : " " + asked) + " — name one with " +
+                              keys_to_add(matches, index) + "; they are:" + listing(matches));
 }
 
 // Where a trial without a checkpoint gets one, without training any other trial again.
@@ -171,12 +175,12 @@ bool is_trial_dir(const TrialDir& d) {
 std::string checkpoint_of(const PredictTarget& target) {
   const std::string& path = target.path;
   const bool by_point = !target.points.empty() || target.seed;
-  const std::string point_options =
-      std::string(target.points.empty() ? "--seed" : "--point") +
-      " names a trial of a run directory; " + path + " is ";
+  const std::string point_options = std::string(target.points.empty() ? "--seed" : "--point") +
+                                    " names a trial of a run directory; " + path + " is ";
   if (!fs::exists(path))
-    throw std::invalid_argument(path + ": no such file or directory (give a checkpoint, a trial "
-                                       "directory, or a run directory with --point and --seed)");
+    throw std::invalid_argument(path +
+                                ": no such file or directory (give a checkpoint, a trial "
+                                "directory, or a run directory with --point and --seed)");
   if (!fs::is_directory(path)) {
     if (by_point)
       throw std::invalid_argument(point_options + "a file (the sampler's seed is --sample-seed)");

@@ -13,8 +13,8 @@
 namespace ablate::experiments {
 
 struct PredictTarget {
-  std::string path;                 // a checkpoint file, a trial directory or a run directory
-  std::vector<std::string> points;  // --point KEY=VALUE, each
+  std::string path;                   // a checkpoint file, a trial directory or a run directory
+  std::vector<std::string> points;    // --point KEY=VALUE, each
   std::optional<std::uint64_t> seed;  // --seed: the trial seed
 };
 
