@@ -209,7 +209,9 @@ std::vector<PlainKey> evaluation_keys() {
           FIELD(train.beam_width), unless_neutral, I(1)),
       key("train",
           {"checkpoint", false,
-           "save checkpoint.safetensors: the model validation selected (lowest validation loss)"},
+           "save checkpoint.safetensors: the model validation selected (lowest validation "
+           "loss). Not part of the trial's id: turned on for a finished sweep, it trains again "
+           "only the finished trials without one (\"Checkpoints of a finished sweep\")"},
           FIELD(train.checkpoint)),
       key("train",
           {"attention_telemetry", false,
