@@ -207,6 +207,8 @@ std::vector<PlainKey> evaluation_keys() {
           {"beam_width", I(1),
            "test decoding: beam search of this width (nn/README.md); 1 = greedy", 1.0, 256.0},
           FIELD(train.beam_width), unless_neutral, I(1)),
+      // Written into config.toml as `always`, but hashed as false whatever it is
+      // (config/trial_grid.cpp, identity_toml): not part of the trial's id.
       key("train",
           {"checkpoint", false,
            "save checkpoint.safetensors: the model validation selected (lowest validation "

@@ -79,9 +79,14 @@ bool same_value(std::string given, const std::string& recorded) {
   return !given.empty() && !recorded.empty() && *end_a == '\0' && *end_b == '\0' && a == b;
 }
 
+// At most kListed of them: a large sweep's would bury the advice above it.
 std::string listing(const std::vector<const IndexedTrial*>& trials) {
+  constexpr std::size_t kListed = 20;
   std::string out;
-  for (const IndexedTrial* t : trials) out += "\n  " + t->seeded_label() + "  (" + t->id + ")";
+  for (std::size_t i = 0; i < trials.size() && i < kListed; ++i)
+    out += "\n  " + trials[i]->seeded_label() + "  (" + trials[i]->id + ")";
+  if (trials.size() > kListed)
+    out += "\n  ... and " + std::to_string(trials.size() - kListed) + " more";
   return out;
 }
 
