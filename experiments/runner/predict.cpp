@@ -125,7 +125,11 @@ std::vector<std::string> unseen_symbols(const Task& task, const std::string& lin
   if (at.empty()) return {};
   std::vector<std::string> pieces = code_point_tokens(line);
   if (pieces.size() != ids.size()) pieces = whitespace_tokens(line);
-  if (pieces.size() != ids.size()) return {"<" + std::to_string(at.size()) + " unseen>"};
+  if (pieces.size() != ids.size()) {
+    std::string count = "<";  // appended: GCC 12 warns (-Wrestrict) of "<" + std::string
+    count += std::to_string(at.size()) + " unseen>";
+    return {count};
+  }
   std::vector<std::string> symbols;
   for (std::size_t k : at)
     if (std::find(symbols.begin(), symbols.end(), pieces[k]) == symbols.end())
