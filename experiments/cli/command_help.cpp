@@ -39,13 +39,18 @@ const std::vector<CommandHelp>& command_helps() {
        "report.html)",
        "  DIR...       run directories (<out>/<name>) or results folders\n",
        "  ablate compare runs/quickstart runs/norms --out comparison\n"},
-      {"predict", "predict (CHECKPOINT | TRIAL_DIR) INPUT [options]",
+      {"predict", "predict (CHECKPOINT | TRIAL_DIR | RUN_DIR --point KEY=VALUE... --seed N) INPUT",
        "decode new inputs (one a line; - = stdin) with a trained trial's\n"
        "checkpoint.safetensors: a TSV of predictions (sequence tasks) or continuations (lm)",
        "  CHECKPOINT   a trial's checkpoint.safetensors (train.checkpoint = true)\n"
+       "  TRIAL_DIR    a trial's directory (<run>/trials/<id>), which holds it\n"
+       "  RUN_DIR      a run directory: the trial is named by --point and --seed\n"
        "  INPUT        one input a line: sources (sequence tasks) or prompts (lm); - = stdin\n",
-       "  ablate predict runs/quickstart/trials/<id>/checkpoint.safetensors inputs.txt\n"
-       "  echo '3 1 2' | ablate predict runs/quickstart/trials/<id>/checkpoint.safetensors -\n"},
+       "  ablate predict runs/norms --point norm.kind=rms --point norm.placement=pre --seed 0 "
+       "in.txt\n"
+       "      # the trial of that point and seed\n"
+       "  echo '3 1 2' | ablate predict runs/quickstart/trials/<id> -\n"
+       "      # a trial by its directory; the input from stdin\n"},
       {"list", "list [AXIS] [options]",
        "every registered component (attention, positions, norms, ...) and its options,\n"
        "and every plain key (widths, placement, steps, ...)",

@@ -11,6 +11,7 @@
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/adaptive_report.h"
 #include "experiments/runner/adaptive_sweep.h"
+#include "experiments/runner/missing_checkpoints.h"
 #include "experiments/runner/mpi_sweep.h"
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/sweep_runner.h"
@@ -135,8 +136,10 @@ void print_dry_run(Experiment e, const RunOptions& o) {
   for (std::size_t i : listed) {
     const TrialDir trial = RunDir(run_dir).trial(e.trials[i].id);
     const std::string& dir = trial.path();
-    finished += done[i] =
-        !o.force && trial_finished(dir) && trained_under_other_backend(dir).empty();
+    // A finished trial lacking the checkpoint its config now asks for trains again.
+    finished += done[i] = !o.force && trial_finished(dir) &&
+                          trained_under_other_backend(dir).empty() &&
+                          !finished_without_checkpoint(e.trials[i], dir);
     resumes[i] = !done[i] && !o.force && std::filesystem::exists(trial.resume_state());
   }
   std::cout << listed.size() - finished << " of " << listed.size() << " trials would run into "

@@ -207,9 +207,13 @@ std::vector<PlainKey> evaluation_keys() {
           {"beam_width", I(1),
            "test decoding: beam search of this width (nn/README.md); 1 = greedy", 1.0, 256.0},
           FIELD(train.beam_width), unless_neutral, I(1)),
+      // Written into config.toml as `always`, but hashed as false whatever it is
+      // (config/trial_grid.cpp, identity_toml): not part of the trial's id.
       key("train",
           {"checkpoint", false,
-           "save checkpoint.safetensors: the model validation selected (lowest validation loss)"},
+           "save checkpoint.safetensors: the model validation selected (lowest validation "
+           "loss). Not part of the trial's id: turned on for a finished sweep, it trains again "
+           "only the finished trials without one (\"Checkpoints of a finished sweep\")"},
           FIELD(train.checkpoint)),
       key("train",
           {"attention_telemetry", false,

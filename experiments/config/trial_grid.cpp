@@ -29,6 +29,16 @@ std::string hex_id(const std::string& config_toml) {
   return id.str();
 }
 
+// The config text an id hashes: train.checkpoint written as false, whatever it is.
+// Saving the selected model changes nothing the trial computes, so asking for
+// checkpoints of a finished sweep keeps its trials (runner/sweep_runner.cpp retrains
+// only those that lack one); false is the value every trial hashed before, so no id
+// changes.
+std::string identity_toml(TrialConfig config) {
+  config.train.checkpoint = false;
+  return to_toml_string(config);
+}
+
 // Sets `path` (dotted) in `doc` to a copy of `value`, creating tables on the way; a
 // component written as a string ("norm = 'layer'") becomes { kind = "layer" } when a
 // key below it is swept.
@@ -105,7 +115,7 @@ std::string point_id_of(const TrialConfig& config) {
   TrialConfig unseeded = config;
   unseeded.trial_seed = 0;
   unseeded.name.clear();
-  return hex_id(to_toml_string(unseeded));
+  return hex_id(identity_toml(unseeded));
 }
 
 // What a trial is evaluated on: its resolved [task] and data seed.
@@ -290,7 +300,7 @@ Trial reseeded(const Trial& t, std::uint64_t seed) {
   Trial out = t;
   out.config.trial_seed = seed;
   out.config_toml = to_toml_string(out.config);
-  out.id = hex_id(out.config_toml);
+  out.id = hex_id(identity_toml(out.config));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "experiments/reports/report.h"
 #include "experiments/reports/report_figures.h"
 #include "experiments/reports/report_html.h"
+#include "experiments/reports/run_points.h"
 #include "experiments/reports/run_record.h"
 
 namespace ablate::experiments {
@@ -57,6 +58,46 @@ std::size_t find_baseline(const std::vector<PointResults>& points, const RunPoin
   return 0;
 }
 
+// The last `n` components of `dir` (absolute), "/"-joined: "b/quick" for n = 2.
+std::string path_suffix(const std::vector<std::string>& components, std::size_t n) {
+  std::string out;
+  for (std::size_t i = components.size() - std::min(n, components.size()); i < components.size();
+       ++i)
+    out += (out.empty() ? "" : "/") + components[i];
+  return out;
+}
+
+// What names each run in the tables and the page: its directory's name, as always — or,
+// when another run has the same name (runs/a/quick and runs/b/quick), the shortest
+// suffix of its path that no other such run shares ("a/quick"), so that their rows and
+// `run` column tell them apart. The same directory given twice keeps its name.
+std::vector<std::string> run_labels(const std::vector<std::string>& dirs) {
+  std::vector<std::string> names;
+  std::vector<std::vector<std::string>> paths;
+  for (const std::string& dir : dirs) {
+    names.push_back(run_name(dir));
+    paths.emplace_back();
+    for (const auto& c : std::filesystem::absolute(dir).lexically_normal())
+      if (!c.empty() && c != "/") paths.back().push_back(c.string());
+  }
+  std::vector<std::string> labels = names;
+  for (std::size_t i = 0; i < dirs.size(); ++i) {
+    std::vector<std::size_t> namesakes;
+    for (std::size_t j = 0; j < dirs.size(); ++j)
+      if (j != i && names[j] == names[i] && paths[j] != paths[i]) namesakes.push_back(j);
+    if (namesakes.empty()) continue;
+    for (std::size_t n = 2; n <= paths[i].size(); ++n) {
+      const std::string mine = path_suffix(paths[i], n);
+      if (std::none_of(namesakes.begin(), namesakes.end(),
+                       [&](std::size_t j) { return path_suffix(paths[j], n) == mine; })) {
+        labels[i] = mine;
+        break;
+      }
+    }
+  }
+  return labels;
+}
+
 // comparisons.md's section on the runs' provenance: "" when no fact differs.
 std::string provenance_section(const std::vector<std::string>& differences) {
   if (differences.empty()) return "";
@@ -97,7 +138,9 @@ Comparison compare_runs(const CompareOptions& o) {
   // results folder is unpacked into a scratch folder only for the loop's iteration).
   nlohmann::json figures = nlohmann::json::array(), provenance = nlohmann::json::array();
   std::vector<std::pair<std::string, ProvenanceCounts>> made_by;
-  for (const std::string& dir : o.run_dirs) {
+  const std::vector<std::string> labels = run_labels(o.run_dirs);
+  for (std::size_t i = 0; i < o.run_dirs.size(); ++i) {
+    const std::string& dir = o.run_dirs[i];
     if (!std::filesystem::is_regular_file(RunDir(dir).trial_index()) &&
         !std::filesystem::is_regular_file(RunDir(dir).record()))
       throw std::invalid_argument(
@@ -105,6 +148,8 @@ Comparison compare_runs(const CompareOptions& o) {
           RunDir::kRecord + ")");
     const RunSource source(dir);
     runs.push_back(read_run_points(source.run_dir()));
+    runs.back().name = labels[i];
+    for (PointResults& p : runs.back().points) p.run = labels[i];
     for (nlohmann::json& f : report_figures(source.run_dir(), runs.back()))
       figures.push_back(std::move(f));
     for (nlohmann::json& g : provenance_groups(source.run_dir(), runs.back().name))

@@ -9,6 +9,7 @@
 #include "experiments/runner/predictions.h"
 #include "experiments/runner/sequence_model.h"
 #include "experiments/runner/trained_trial.h"
+#include "experiments/tasks/text_tokens.h"
 
 namespace ablate::experiments {
 
@@ -97,7 +98,7 @@ std::vector<std::string> decode_lines(TrainedTrial& t,
 // the trial's prompts: with the same generator for a seed, prompt after prompt.
 std::vector<std::string> continue_prompts(TrainedTrial& t, const std::vector<std::string>& lines,
                                           const PredictOptions& o) {
-  Generator sampler = sample_generator(o.seed.value_or(0));
+  Generator sampler = sample_generator(o.sample_seed.value_or(0));
   std::vector<std::string> continuations;
   for (const std::string& line : lines) {
     std::vector<std::int32_t> prompt{kBos};
@@ -110,7 +111,50 @@ std::vector<std::string> continue_prompts(TrainedTrial& t, const std::vector<std
   return continuations;
 }
 
+// The symbols of `line` whose ids are <unk>: the line's characters, or its words, whichever
+// the ids are one per (how the text tasks cut text, tasks/text_tokens.h); when neither,
+// "<N unseen>" says how many. Nothing for a task without <unk> (it refuses unknown
+// tokens), whose id kFirstToken is an ordinary token.
+std::vector<std::string> unseen_symbols(const Task& task, const std::string& line,
+                                        const std::vector<std::int32_t>& ids) {
+  const std::int32_t first = kFirstToken;
+  if (task.detokenize(&first, 1, false) != "<unk>") return {};
+  std::vector<std::size_t> at;
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    if (ids[k] == first) at.push_back(k);
+  if (at.empty()) return {};
+  std::vector<std::string> pieces = code_point_tokens(line);
+  if (pieces.size() != ids.size()) pieces = whitespace_tokens(line);
+  if (pieces.size() != ids.size()) {
+    std::string count = "<";  // appended: GCC 12 warns (-Wrestrict) of "<" + std::string
+    count += std::to_string(at.size()) + " unseen>";
+    return {count};
+  }
+  std::vector<std::string> symbols;
+  for (std::size_t k : at)
+    if (std::find(symbols.begin(), symbols.end(), pieces[k]) == symbols.end())
+      symbols.push_back(pieces[k]);
+  return symbols;
+}
+
 }  // namespace
+
+std::vector<std::string> unseen_symbols_report(const PredictionTable& table,
+                                               const std::string& input_name) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < table.unseen.size(); ++i) {
+    if (table.unseen[i].empty()) continue;
+    std::string symbols;
+    for (const std::string& s : table.unseen[i])
+      symbols += (symbols.empty() ? "'" : ", '") + s + "'";
+    out.push_back(at_line(input_name, i) + symbols + ": never seen in training, decoded as <unk>");
+  }
+  if (!out.empty())
+    out.push_back(std::to_string(out.size()) + " of " + std::to_string(table.inputs.size()) +
+                  " inputs contain symbols the model never saw (their outputs are decoded from "
+                  "<unk>)");
+  return out;
+}
 
 std::string PredictionTable::tsv() const {
   std::string out;
@@ -160,20 +204,25 @@ PredictionTable predict(const PredictOptions& o, const std::vector<std::string>&
   PredictionTable table;
   table.inputs = lines;
   if (family == TaskFamily::seq2seq) {
-    if (o.length || o.seed || o.greedy)
-      throw std::invalid_argument("--length, --seed and --greedy apply to language models; " +
-                                  o.checkpoint + " is a sequence model (" + task +
-                                  ", decoded greedily or with --beam N)");
+    if (o.length || o.sample_seed || o.greedy)
+      throw std::invalid_argument(
+          "--length, --sample-seed and --greedy apply to language models; " + o.checkpoint +
+          " is a sequence model (" + task + ", decoded greedily or with --beam N)");
     table.columns = {"id", "source", "prediction"};
-    table.outputs = decode_lines(t, tokenize_sources(t, lines, input_name), o.beam);
+    const std::vector<std::vector<std::int32_t>> sources = tokenize_sources(t, lines, input_name);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      table.unseen.push_back(unseen_symbols(*t.task, lines[i], sources[i]));
+    table.outputs = decode_lines(t, sources, o.beam);
     return table;
   }
   if (o.beam)
     throw std::invalid_argument("--beam applies to sequence models; " + o.checkpoint +
                                 " is a language model (" + task + ", sampled or --greedy)");
-  if (o.greedy && o.seed)
-    throw std::invalid_argument("--seed has no effect with --greedy (nothing is sampled)");
+  if (o.greedy && o.sample_seed)
+    throw std::invalid_argument("--sample-seed has no effect with --greedy (nothing is sampled)");
   table.columns = {"id", "prompt", "continuation"};
+  for (const std::string& line : lines)
+    table.unseen.push_back(unseen_symbols(*t.task, line, t.task->tokenize_prompt(line)));
   table.outputs = continue_prompts(t, lines, o);
   return table;
 }

@@ -28,9 +28,9 @@ struct PredictOptions {
   std::optional<std::int64_t> beam;
   // Language models: tokens generated after each prompt (≥ 1; default 200).
   std::optional<std::int64_t> length;
-  // Language models: the sampler's seed (default 0); the prompts continue one generator,
-  // as a trial's samples do.
-  std::optional<std::uint64_t> seed;
+  // Language models: the sampler's seed, --sample-seed (default 0); the prompts continue
+  // one generator, as a trial's samples do. (--seed names a trial: predict_target.h.)
+  std::optional<std::uint64_t> sample_seed;
   bool greedy = false;  // language models: the most likely token at each step instead
 };
 
@@ -38,8 +38,19 @@ struct PredictionTable {
   std::vector<std::string>
       columns;  // {"id", "source", "prediction"} or {"id", "prompt", "continuation"}
   std::vector<std::string> inputs, outputs;  // per input line
-  std::string tsv() const;                   // the header, then one escaped row per input
+  // Per input line: the symbols (characters or words, as the task cuts its text) the
+  // model never saw in training, each decoded as <unk>. Empty where the task has no
+  // <unk> (it refuses such a line instead) or the line has none.
+  std::vector<std::vector<std::string>> unseen;
+  std::string tsv() const;  // the header, then one escaped row per input
 };
+
+// One line per input with unseen symbols ("in.txt:2: 'é', 'ß' never seen in training,
+// decoded as <unk>"), then a count of such inputs; nothing when there are none. What
+// `ablate predict` prints on stderr, so that a prediction made from <unk> is not
+// mistaken for one made from the text.
+std::vector<std::string> unseen_symbols_report(const PredictionTable& table,
+                                               const std::string& input_name);
 
 // The lines of `path` ("-" = standard input, "<stdin>" in messages) without line
 // terminators (\n or \r\n) or a leading UTF-8 byte order mark, read and checked by

@@ -21,6 +21,7 @@
 #include "experiments/reports/preregistration.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/adaptive_sweep.h"
+#include "experiments/runner/missing_checkpoints.h"
 #include "experiments/runner/progress.h"
 #include "experiments/runner/resume_state.h"
 #include "experiments/runner/run_lock.h"
@@ -195,6 +196,12 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options, bool take_l
     if (!options.force && trial_finished(dir)) {
       const std::string backend = trained_under_other_backend(dir);
       if (backend.empty()) {
+        // Finished, but without the checkpoint now asked for: trained again to write it.
+        if (auto recorded = finished_without_checkpoint(t, dir)) {
+          plan.recorded_metrics.emplace(t.id, std::move(*recorded));
+          plan.pending.push_back(&t);
+          continue;
+        }
         ++summary.skipped;
         continue;
       }
@@ -229,6 +236,9 @@ void run_planned(const Experiment& e, SweepPlan& plan, const RunOptions& options
       options.jobs > 0 ? options.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   jobs = std::min<int>(jobs, int(std::max<std::size_t>(1, pending.size())));
 
+  if (!plan.recorded_metrics.empty())
+    std::cerr << "ablate: " << retraining_for_checkpoints_note(int(plan.recorded_metrics.size()))
+              << "\n";
   if (options.progress)
     std::fprintf(
         stderr, "%s%s\n", round.empty() ? "" : (round + ": ").c_str(),
@@ -238,6 +248,7 @@ void run_planned(const Experiment& e, SweepPlan& plan, const RunOptions& options
   Progress progress(summary.total, summary.skipped, options.progress, round);
   std::atomic<std::size_t> next{0};
   std::mutex counts;
+  std::vector<std::string> changed_metrics;  // printed after the progress line is done
   auto worker = [&] {
     while (true) {
       if (stop_signal()) return;  // asked to stop: no new trial starts
@@ -251,6 +262,12 @@ void run_planned(const Experiment& e, SweepPlan& plan, const RunOptions& options
       progress.finish(slot, o.status);
       std::lock_guard<std::mutex> g(counts);
       count_outcome(summary, o.status, o.resumed_from_step);
+      if (auto recorded = plan.recorded_metrics.find(t.id);
+          recorded != plan.recorded_metrics.end() && o.status != "interrupted")
+        if (std::string d = retrained_metrics_difference(
+                t, RunDir(summary.run_dir).trial(t.id).path(), recorded->second);
+            !d.empty())
+          changed_metrics.push_back(std::move(d));
     }
   };
   std::vector<std::thread> threads;
@@ -258,6 +275,7 @@ void run_planned(const Experiment& e, SweepPlan& plan, const RunOptions& options
   worker();
   for (std::thread& t : threads) t.join();
   progress.done();
+  for (const std::string& warning : changed_metrics) std::cerr << "ablate: " << warning << "\n";
   summary.stopped_by = stop_signal();
 }
 

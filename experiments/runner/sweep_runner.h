@@ -71,6 +71,10 @@ struct SweepPlan {
   std::vector<const Trial*> pending;
   std::vector<const Trial*> slice;  // every trial this run covers (a shard: its own)
   std::vector<std::unique_ptr<RunLock>> locks;
+  // Pending trials that were finished but lack the checkpoint asked for
+  // (runner/missing_checkpoints.h), by id: their recorded test metrics, checked against
+  // the new training's.
+  std::map<std::string, std::map<std::string, double>> recorded_metrics;
   SweepPlan();
   SweepPlan(SweepPlan&&) noexcept;
   SweepPlan& operator=(SweepPlan&&) noexcept;

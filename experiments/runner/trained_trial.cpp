@@ -1,6 +1,7 @@
 #include "experiments/runner/trained_trial.h"
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -37,6 +38,14 @@ std::string trial_base_dir(const std::string& checkpoint) {
 
 namespace {
 
+// A safetensors file starts with its header's length (8 bytes, little-endian) and the
+// header, a JSON object: '{'.
+bool looks_like_safetensors(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char start[9] = {};
+  return in.read(start, sizeof start) && start[8] == '{';
+}
+
 // The checkpoint's resolved config, from its metadata.
 std::string config_metadata(const std::string& checkpoint) {
   if (!fs::is_regular_file(checkpoint))
@@ -46,8 +55,16 @@ std::string config_metadata(const std::string& checkpoint) {
   nn::SafetensorsFile file;
   try {
     file = nn::read_safetensors(checkpoint);
-  } catch (const std::runtime_error& e) {  // corrupt or not safetensors; the message names the file
-    throw std::invalid_argument(e.what());
+  } catch (const std::runtime_error& e) {
+    // Another file given by mistake says what it is not first, then the reader's detail
+    // ("header length ... exceeds the file size ..."); a damaged safetensors file, the
+    // reader's message alone.
+    std::string detail = e.what();
+    if (!looks_like_safetensors(checkpoint)) {
+      if (detail.rfind(checkpoint + ": ", 0) == 0) detail.erase(0, checkpoint.size() + 2);
+      detail = checkpoint + ": not a safetensors checkpoint (" + detail + ")";
+    }
+    throw std::invalid_argument(detail);
   }
   auto format = file.metadata.find("format");
   if (format == file.metadata.end() || format->second != nn::kCheckpointFormat)
