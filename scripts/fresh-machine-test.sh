@@ -24,6 +24,8 @@
 #                  results and plots must be in runs/quickstart/
 #   (a) packages   the packages installed by hand beyond the base root are exactly
 #                  `install-deps.sh --list run` (nothing of the host leaks in)
+#   (a) newcomer   experiments/README.md's "Your first experiment" with what (a) built
+#                  (tests/install/newcomer_path.sh)
 #   (b) install    `bash scripts/install-deps.sh test` (the first step of scripts/test.sh)
 #   (b) packages   likewise, exactly `install-deps.sh --list test`
 #   (b) configure  configures, and does not build, the rest of README command (b):
@@ -261,6 +263,9 @@ check_quickstart() {
 phase "(a) run" check_quickstart
 sed -n '1,40p' "$root/root/ablate/runs/quickstart/summary.md"
 phase "(a) packages" check_installed run
+# The newcomer path of experiments/README.md with what (a) built: PATH hint, file,
+# mistakes, an override, Ctrl-C and resume, predict (tests/install/newcomer_path.sh).
+phase "(a) newcomer" in_root "bash tests/install/newcomer_path.sh build/experiments/ablate"
 
 # ---- README command (b): install, and configure everything --------------------------
 phase "(b) install" in_root "bash scripts/install-deps.sh test"

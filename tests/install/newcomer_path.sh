@@ -54,15 +54,20 @@ awk '/^<!-- file: my_first.toml -->$/ {found = 1; next}
 ablate check my_first.toml > check.log
 has check.log "my_first.toml: ok, 12 trials (model.norm.kind × model.norm.placement × 3 seeds)"
 
-echo "== 3. three mistakes, each reported once at its line"
-sed -e 's/^\[train\]$/[training]/' -e 's/kind = "layer", placement/kind = "rmsnorm", placement/' \
-  -e 's/^seeds = /seed = /' my_first.toml > mistyped.toml
-status=0
-ablate check mistyped.toml > mistakes.log 2>&1 || status=$?
-[[ $status == 2 ]] || fail "a mistyped file: exit $status, not 2"
-once mistakes.log "mistyped.toml:18:2: training: unknown table (did you mean train?)"
-once mistakes.log "mistyped.toml:16:10: model.norm.kind: unknown norm 'rmsnorm' (did you mean 'rms'?)"
-once mistakes.log "mistyped.toml:28:1: sweep.seed: did you mean seeds?"
+echo "== 3. three mistakes, each reported at its line with what was meant"
+# mistake NAME SED-EXPRESSION EXPECTED: my_first.toml edited so; `ablate check` exits 2
+# and prints EXPECTED (as experiments/README.md quotes it) once.
+mistake() {
+  sed -e "$2" my_first.toml > "$1.toml"
+  local status=0
+  ablate check "$1.toml" > "$1.log" 2>&1 || status=$?
+  [[ $status == 2 ]] || { cat "$1.log" >&2; fail "$1.toml: exit $status, not 2"; }
+  once "$1.log" "$1.toml:$3"
+}
+mistake table 's/^\[train\]$/[training]/' "18:2: training: unknown table (did you mean [train]?)"
+mistake value 's/kind = "layer", placement/kind = "rmsnorm", placement/' \
+  "16:10: model.norm.kind: unknown norm 'rmsnorm' (did you mean 'rms'?)"
+mistake seed 's/^seeds = /seed = /' "28:1: sweep.seed: did you mean seeds?"
 
 echo "== 4. an override of a swept key wins, and says so"
 ablate check my_first.toml model.norm.kind=rms > override.log 2>&1
