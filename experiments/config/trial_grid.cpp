@@ -203,6 +203,7 @@ class GridExpansion {
     return points;
   }
   void expand_point(std::size_t p);
+  void check_replaced_values();
   // The trials; the problems of points reported.
   std::vector<Trial> finish() {
     point_problems_.report(points(), problems_);
@@ -284,6 +285,49 @@ void GridExpansion::add_trials(const TrialConfig& config, const GridPoint& point
   }
 }
 
+// The path of `doc` an axis key replaces: the key itself when `doc` sets it, or the
+// value above it that is not a table (norm = "scalenorm" for model.norm.kind); "" when
+// `doc` leaves it to its default.
+std::string replaced_path(const toml::table& doc, const std::string& key) {
+  const toml::table* t = &doc;
+  std::string path;
+  for (std::size_t start = 0; t;) {
+    const std::size_t dot = key.find('.', start);
+    const std::string part = key.substr(start, dot == std::string::npos ? dot : dot - start);
+    path += (path.empty() ? "" : ".") + part;
+    const toml::node* n = t->get(part);
+    if (!n) return "";
+    if (dot == std::string::npos || !n->is_table()) return path;
+    t = n->as_table();
+    start = dot + 1;
+  }
+  return "";
+}
+
+// The file's own values under the swept and tuned keys are checked too, though every
+// trial replaces them: a wrong one (placement = "middle") would otherwise pass until
+// the sweep is removed. The document is read once as a trial without [sweep]; only
+// its problems at the keys an axis replaces are reported (others arise at the points
+// too, or concern options of a kind only the file's value has).
+void GridExpansion::check_replaced_values() {
+  std::vector<std::string> replaced;
+  for (const SweepAxis& a : axes_)
+    for (const std::string& key : a.keys)
+      if (std::string p = replaced_path(base_, key); !p.empty()) replaced.push_back(p);
+  if (replaced.empty()) return;
+  std::vector<ConfigProblem> found;
+  read_trial_config(base_, source_.path, source_.base_dir, source_.positions, found, digests_,
+                    &tasks_);
+  for (ConfigProblem& pr : found)
+    if (std::any_of(replaced.begin(), replaced.end(), [&](const std::string& p) {
+          return pr.key == p || pr.key.rfind(p + ".", 0) == 0;
+        })) {
+      pr.message += " (the file's value, which the sweep replaces in every trial; it must be "
+                    "valid on its own too)";
+      problems_.push_back(pr);
+    }
+}
+
 }  // namespace
 
 Trial reseeded(const Trial& t, std::uint64_t seed) {
@@ -299,6 +343,7 @@ std::vector<Trial> expand_grid(const GridSource& source, const std::vector<Sweep
                                std::vector<ConfigProblem>& problems) {
   check_grid_shape(source, axes, seeds);
   GridExpansion grid(source, axes, seeds, problems);
+  grid.check_replaced_values();
   const std::size_t points = grid.points();
   for (std::size_t p = 0; p < points; ++p) grid.expand_point(p);
   return grid.finish();
