@@ -1,5 +1,7 @@
 #include "experiments/config/sweep_overrides.h"
 
+#include <algorithm>
+
 #include "experiments/config/toml_writer.h"
 
 namespace ablate::experiments {
@@ -15,23 +17,29 @@ bool is_under(const std::string& key, const std::string& path) {
   return key.size() > path.size() && key.rfind(path + ".", 0) == 0;
 }
 
-void flatten_into(const toml::table& from, const std::string& prefix, toml::table& to) {
-  for (const auto& [k, v] : from) {
-    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
-    if (const toml::table* t = v.as_table())
+// Moves the entries of `from` into `to` as dotted keys below `prefix` (moved, not
+// copied: a copy loses the values' source positions, where their problems point).
+void flatten_into(toml::table& from, const std::string& prefix, toml::table& to) {
+  for (auto&& [k, v] : from) {
+    const std::string key = prefix + "." + std::string(k.str());
+    if (toml::table* t = v.as_table())
       flatten_into(*t, key, to);
     else
-      to.insert_or_assign(toml::key(key, k.source()), v);
+      to.insert_or_assign(toml::key(key, k.source()), std::move(v));
   }
 }
 
 // `table` with its nested tables as dotted keys, except the entries `kept` names.
 void flatten_table(toml::table& table, bool (*kept)(const std::string&)) {
+  const bool nested = std::any_of(table.begin(), table.end(), [&](const auto& entry) {
+    return entry.second.is_table() && !kept(std::string(entry.first.str()));
+  });
+  if (!nested) return;
   toml::table flat;
-  for (const auto& [k, v] : table) {
+  for (auto&& [k, v] : table) {
     const std::string key(k.str());
     if (kept(key) || !v.is_table())
-      flat.insert_or_assign(k, v);
+      flat.insert_or_assign(k, std::move(v));
     else
       flatten_into(*v.as_table(), key, flat);
   }
