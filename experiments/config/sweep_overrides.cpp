@@ -46,7 +46,9 @@ void flatten_table(toml::table& table, bool (*kept)(const std::string&)) {
   table = std::move(flat);
 }
 
-bool keep_none(const std::string&) { return false; }
+bool keep_none(const std::string&) {
+  return false;
+}
 
 // The [sweep.zip] groups of `doc` (one table, or an array of tables).
 std::vector<toml::table*> zip_groups(toml::table& doc) {
@@ -105,8 +107,9 @@ std::string replace_axes(toml::table& doc, const std::string& path, const std::s
                key + "=[...]";
       if (key != path && !is_under(key, path)) continue;
       replaced.push_back(key);
-      notes.push_back(who + " replaces the " + (std::string(name) == "sweep" ? "sweep" : "[tune] search") +
-                      " over " + key + " (" + listed_values(v) + ") with one value");
+      notes.push_back(who + " replaces the " +
+                      (std::string(name) == "sweep" ? "sweep" : "[tune] search") + " over " + key +
+                      " (" + listed_values(v) + ") with one value");
     }
     for (const std::string& key : replaced) {
       grid->erase(key);
@@ -158,8 +161,11 @@ std::string apply_to_document(toml::table& doc, const Override& o,
   if (o.multirun) return set_axis(doc, o, *leaf);
   if (std::string err = set_key_path(doc, o.keys, *leaf); !err.empty()) return err;
   const std::string path = dotted_key(o.keys);
-  const std::string who = o.file.empty() ? "override " + path + "=" + display_value(*leaf)
-                                         : o.origin_key + " (--quick)";
+  std::string value = o.text.substr(o.text.find('=') + 1);
+  if (!leaf->is_date() && !leaf->is_time() && !leaf->is_date_time())
+    value = display_value(*leaf);  // "post", not "\"post\"" (display_value writes no dates)
+  const std::string who =
+      o.file.empty() ? "override " + path + "=" + value : o.origin_key + " (--quick)";
   return replace_axes(doc, path, who, notes);
 }
 

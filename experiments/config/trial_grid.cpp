@@ -136,16 +136,20 @@ std::string points_text(const std::vector<KeyValues>& points, const std::vector<
   if (points.size() == 1) return "(trial " + label_of(points[0]) + ")";
   KeyValues shared = points[0];
   for (const KeyValues& p : points)
-    std::erase_if(shared, [&](const auto& kv) { return std::find(p.begin(), p.end(), kv) == p.end(); });
+    std::erase_if(shared,
+                  [&](const auto& kv) { return std::find(p.begin(), p.end(), kv) == p.end(); });
   const auto has_shared = [&](const KeyValues& p) {
-    return std::all_of(shared.begin(), shared.end(),
-                       [&](const auto& kv) { return std::find(p.begin(), p.end(), kv) != p.end(); });
+    return std::all_of(shared.begin(), shared.end(), [&](const auto& kv) {
+      return std::find(p.begin(), p.end(), kv) != p.end();
+    });
   };
   const std::string count = std::to_string(points.size());
-  if (!shared.empty() && std::size_t(std::count_if(all.begin(), all.end(), has_shared)) == points.size())
+  if (!shared.empty() &&
+      std::size_t(std::count_if(all.begin(), all.end(), has_shared)) == points.size())
     return "(at the " + count + " grid points with " + label_of(shared) + ")";
   std::vector<std::string> named;
-  for (std::size_t k = 0; k < points.size() && k < kPointsNamed; ++k) named.push_back(label_of(points[k]));
+  for (std::size_t k = 0; k < points.size() && k < kPointsNamed; ++k)
+    named.push_back(label_of(points[k]));
   if (points.size() > kPointsNamed)
     named.push_back("and " + std::to_string(points.size() - kPointsNamed) + " more");
   return "(at " + count + " grid points: " + joined(named, "; ") + ")";
@@ -391,8 +395,9 @@ void GridExpansion::check_replaced_values() {
     if (std::any_of(replaced.begin(), replaced.end(), [&](const std::string& p) {
           return pr.key == p || pr.key.rfind(p + ".", 0) == 0;
         })) {
-      pr.message += " (the file's value, which the sweep replaces in every trial; it must be "
-                    "valid on its own too)";
+      pr.message +=
+          " (the file's value, which the sweep replaces in every trial; it must be "
+          "valid on its own too)";
       problems_.push_back(pr);
     }
 }

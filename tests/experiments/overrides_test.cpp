@@ -85,7 +85,9 @@ TEST_CASE("a bad override is exit 2 naming the override, and nothing is written"
   for (const Case& c :
        {Case{"model.d_model=0", "override 'model.d_model=0': model.d_model: = 0 is out of range"},
         Case{"train.steps", "override 'train.steps': expected key=value"},
-        Case{"model.d_model=abc", "override 'model.d_model=abc': not valid TOML"},
+        Case{"model.d_model=abc",
+             "override 'model.d_model=abc': model.d_model: must be an integer, got a string"},
+        Case{"'model.d_model=[1'", "override 'model.d_model=[1': not valid TOML"},
         Case{"model.d_modl=16", "override 'model.d_modl=16': model.d_modl: unknown key"},
         Case{"'sweep.\"model.norm.kind\"=[\"layer\", \"rmss\"]'",
              "override 'sweep.\"model.norm.kind\"=[\"layer\", \"rmss\"]': model.norm.kind: unknown "
