@@ -7,6 +7,8 @@
 
 #include "tests/build_paths.h"
 
+#include <sstream>
+
 #include "tests/experiments/experiment_files.h"
 
 using namespace ablate::experiments::testing;
@@ -15,9 +17,11 @@ namespace {
 
 const std::string kCli = ABLATE_CLI;
 
-std::size_t occurrences(const std::string& text, const std::string& what) {
+// The lines of `output` that contain `what`: a problem printed once is one line.
+std::size_t lines_with(const std::string& output, const std::string& what) {
+  std::istringstream lines(output);
   std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  for (std::string line; std::getline(lines, line);) n += line.find(what) != std::string::npos;
   return n;
 }
 
@@ -188,12 +192,12 @@ TEST_CASE(
   CommandResult r =
       check(dir.file("exp.toml", experiment("norm = { kind = \"layer\", zzz = 1 }\n", sweep)));
   CHECK(r.status == 2);
-  CHECK(occurrences(r.output, "model.norm.zzz") == 1);
+  CHECK(lines_with(r.output, "model.norm.zzz") == 1);
   CHECK_THAT(r.output,
              Catch::Contains("model.norm.zzz: unknown option 'zzz'; allowed here: eps final "
                              "kind placement; at some of these points also: affine momentum"));
   CommandResult heads = check(dir.file("heads.toml", experiment("", sweep)));
-  CHECK(occurrences(heads.output, "is not divisible by heads = 3") == 1);
+  CHECK(lines_with(heads.output, "is not divisible by heads = 3") == 1);
   CHECK_THAT(heads.output, Catch::Contains("(at the 3 grid points with model.heads=3)"));
 }
 

@@ -130,8 +130,7 @@ TEST_CASE("a command-line value is TOML when it parses, else a word, and a comma
     CHECK_THROWS_AS(parse_overrides({bad}), ConfigError);
 }
 
-TEST_CASE("closest_name finds typos, affixed names and names a description gives",
-          "[overrides]") {
+TEST_CASE("closest_name finds typos, affixed names and names a description gives", "[overrides]") {
   using namespace ablate::experiments;
   const std::vector<std::string> norms{"layer", "batch", "rms", "none"};
   CHECK(closest_name("layr", norms) == "layer");
