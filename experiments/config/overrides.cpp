@@ -183,8 +183,10 @@ const Override* override_of(const std::vector<Override>& overrides, const std::s
     auto under = [](const std::string& a, const std::string& b) {
       return a == b || a.rfind(b + ".", 0) == 0;
     };
-    // A sweep entry's problems are reported at the swept key itself.
+    // A sweep entry's problems are reported at the swept key itself; those of KEY=a,b
+    // at KEY or at its entry, sweep.KEY.
     const std::string swept = path.rfind("sweep.", 0) == 0 ? path.substr(6) : "";
+    if (o.multirun && under(key, "sweep." + path)) found = &o;
     if (under(key, path) || under(path, key) || (!swept.empty() && under(key, swept))) found = &o;
   }
   return found;
