@@ -229,8 +229,9 @@ int check(const std::vector<std::string>& args) {
   std::cout << file << ": ok, " << e.trials.size() << " trials";
   if (!e.swept_keys.empty() || !e.tune_keys.empty()) {
     std::cout << " (";
-    for (std::size_t i = 0; i < e.swept_keys.size(); ++i)
-      std::cout << (i ? " × " : "") << e.swept_keys[i];
+    for (std::size_t i = 0; i < e.swept_keys.size(); ++i)  // `seed` is easily taken for `seeds`
+      std::cout << (i ? " × " : "") << e.swept_keys[i]
+                << (e.swept_keys[i] == "seed" ? " (the data seed)" : "");
     for (const std::string& k : e.tune_keys)
       std::cout << (e.swept_keys.empty() && &k == &e.tune_keys.front() ? "" : " × ") << k
                 << " (tuned)";

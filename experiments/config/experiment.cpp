@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "experiments/config/overrides.h"
 #include "experiments/config/quick_variant.h"
 #include "experiments/config/sweep_axes.h"
+#include "experiments/config/sweep_overrides.h"
 #include "experiments/config/toml_writer.h"
 #include "experiments/config/trial_grid.h"
 #include "experiments/io/atomic_file.h"
@@ -190,13 +192,15 @@ Experiment located(const std::string& path, const LoadOptions& options,
   return e;
 }
 
-// The overrides applied to the file's document; without --quick its [quick] table is
-// only checked for its shape. Every problem is appended.
+// The overrides applied to the file's document (sweep_overrides.h), its grid tables'
+// dotted keys flattened first; without --quick its [quick] table is only checked for
+// its shape. Every problem is appended; a note for each axis an override replaced.
 void apply_overrides(toml::table& doc, const std::string& path, const PositionIndex& positions,
                      const std::vector<Override>& overrides, bool quick,
-                     std::vector<ConfigProblem>& problems) {
+                     std::vector<ConfigProblem>& problems, std::vector<std::string>& notes) {
+  flatten_grid_tables(doc);
   for (const Override& o : overrides)
-    if (std::string err = apply_override(doc, o); !err.empty())
+    if (std::string err = apply_to_document(doc, o, notes); !err.empty())
       problems.push_back({"override '" + o.text + "'", 0, 0, "", err});
   if (!quick) check_quick_table(doc, path, positions, problems);
 }
@@ -268,6 +272,12 @@ void check_adaptive_budget(const Experiment& e, const std::string& path,
             std::to_string(kMaxTrials) + " per file — lower the budget or split the sweep"}});
 }
 
+// Prints the notes of `e` from the `first` on, when asked to.
+void print_notes(const Experiment& e, std::size_t first, const LoadOptions& options) {
+  if (!options.print_notes) return;
+  for (std::size_t i = first; i < e.notes.size(); ++i) std::cerr << "note: " << e.notes[i] << "\n";
+}
+
 // The file read in stages, like a basic sweeper: overrides, plugins, the axes of
 // [sweep] and [tune], [report], then every grid point × seed validated. Each stage
 // throws every problem it found before the next one starts.
@@ -278,8 +288,9 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   TomlDocument parsed = parse_experiment_file(path);
   PositionIndex positions(parsed);
   std::vector<ConfigProblem> problems;
-  apply_overrides(parsed.table, path, positions, overrides, options.quick, problems);
+  apply_overrides(parsed.table, path, positions, overrides, options.quick, problems, e.notes);
   throw_if_any(problems);
+  print_notes(e, 0, options);
   e.overrides = overrides;
   const toml::table& doc = parsed.table;
   // The plugins, before anything names their components.
@@ -292,6 +303,12 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   e.adaptive = sweep.adaptive;
   e.report = read_report_spec(doc, path, positions, record_axes(e, sweep.axes), problems);
   throw_if_any(problems);
+  if (std::find(e.swept_keys.begin(), e.swept_keys.end(), "seed") != e.swept_keys.end()) {
+    e.notes.push_back(
+        "the data seed `seed` is swept: each of its values has its own task data and held-out "
+        "splits, so points are compared on different test sets");
+    print_notes(e, e.notes.size() - 1, options);
+  }
   e.trials =
       expand_grid({doc, path, positions, e.base_dir, e.plugins}, sweep.axes, sweep.seeds, problems);
   throw_if_any(problems);

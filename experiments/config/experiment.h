@@ -65,6 +65,10 @@ struct Experiment {
   std::vector<Trial> trials;        // grid order (first swept key slowest), seeds innermost
   std::vector<PluginRef> plugins;   // loaded, in order; every trial's config lists them
   std::vector<Override> overrides;  // applied to the file's document, in order
+  // What the reader should know that is not a problem: each sweep or tune axis an
+  // override replaced ("override model.norm.kind=rms replaces the sweep over
+  // model.norm.kind (layer, rms) with one value"), a data seed swept.
+  std::vector<std::string> notes;
   // The text a run records as its experiment.toml: the file's, then the overrides.
   std::string text_as_run() const;
 };
@@ -80,6 +84,8 @@ struct LoadOptions {
   std::vector<std::string> overrides;
   // --quick: apply the file's [quick] table first (quick_variant.h).
   bool quick = false;
+  // Print Experiment::notes on stderr ("note: ..."), once, as the file is loaded.
+  bool print_notes = true;
 };
 
 // Loads the experiment's plugins (its `plugins` key, then options.plugins) first, so

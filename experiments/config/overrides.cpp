@@ -1,15 +1,119 @@
 #include "experiments/config/overrides.h"
 
+#include <optional>
+
 #include "experiments/config/toml_reader.h"
 
 namespace ablate::experiments {
 
-namespace {
-
-std::string dotted(const std::vector<std::string>& keys) {
+std::string dotted_key(const std::vector<std::string>& keys) {
   std::string out;
   for (const std::string& k : keys) out += (out.empty() ? "" : ".") + k;
   return out;
+}
+
+namespace {
+
+std::string trimmed(const std::string& s) {
+  const std::size_t first = s.find_first_not_of(" \t"), last = s.find_last_not_of(" \t");
+  return first == std::string::npos ? "" : s.substr(first, last - first + 1);
+}
+
+// The key path of a parsed `key = value` line: down through the tables its dotted key
+// made (an inline table after `=` is the value itself). Empty when it sets more than
+// one key.
+std::vector<std::string> key_path_of(const toml::table& line) {
+  std::vector<std::string> keys;
+  const toml::table* t = &line;
+  while (t && t->size() == 1) {
+    auto only = t->begin();
+    keys.push_back(std::string(only->first.str()));
+    const toml::table* below = only->second.as_table();
+    t = below && !below->is_inline() ? below : nullptr;
+  }
+  if (t) keys.clear();
+  return keys;
+}
+
+// A value as the command line gives it: a TOML value when the text is one, else the
+// text itself as a string (a bare word: `rms`, `ten`, `data/a.tsv`). Text opening a
+// TOML array, table or string must be one (null then).
+std::optional<toml::table> command_line_value(const std::string& text) {
+  try {
+    return parse_toml_text("v = " + text + "\n", "value").table;
+  } catch (const ConfigError&) {
+    if (text.empty() || std::string("[{\"'").find(text.front()) != std::string::npos)
+      return std::nullopt;
+    return toml::table{{"v", text}};
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> comma_items(const std::string& value) {
+  std::vector<std::string> items(1);
+  int depth = 0;
+  char quote = 0;
+  for (char c : value) {
+    if (quote)
+      quote = c == quote ? 0 : quote;
+    else if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == '[' || c == '{')
+      ++depth;
+    else if (c == ']' || c == '}')
+      --depth;
+    else if (c == ',' && depth == 0) {
+      items.emplace_back();
+      continue;
+    }
+    items.back() += c;
+  }
+  for (std::string& item : items) item = trimmed(item);
+  return items;
+}
+
+namespace {
+
+// One override: the whole text as a TOML line (`train.lr=3e-4`, `'sweep.seeds=[0,1]'`),
+// else KEY=VALUE with VALUE bare words or a comma list of values. Returns "" or what is
+// wrong with it.
+std::string parse_override(const std::string& text, Override& o) {
+  o.text = text;
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos)
+    return "expected key=value (e.g. train.steps=2000 or model.norm.kind=rms)";
+  const std::string key_text = trimmed(text.substr(0, eq)), value = trimmed(text.substr(eq + 1));
+  if (value.empty()) return "no value after '=' (an empty string is key=\"\")";
+  const std::string where = "override '" + text + "'";
+  const char* several = "sets more than one key; give one key=value per argument";
+  std::string not_toml;
+  try {
+    o.value = parse_toml_text(text + "\n", where).table;
+    o.keys = key_path_of(o.value);
+    return o.keys.empty() ? several : "";
+  } catch (const ConfigError& e) {
+    not_toml = e.problems().front().message;
+  }
+  // Not a TOML line: the key on its own, and the value as words.
+  try {
+    o.keys = key_path_of(parse_toml_text(key_text + " = 0\n", where).table);
+  } catch (const ConfigError&) {
+    return not_toml;
+  }
+  if (o.keys.empty()) return several;
+  const std::vector<std::string> items = comma_items(value);
+  toml::array values;
+  for (const std::string& item : items) {
+    if (item.empty()) return "an empty value in the comma list '" + value + "'";
+    std::optional<toml::table> v = command_line_value(item);
+    if (!v) return not_toml;
+    values.push_back(*v->get("v"));
+  }
+  o.multirun = items.size() > 1;
+  o.value = toml::table{};
+  if (o.multirun) return set_key_path(o.value, o.keys, values);
+  return set_key_path(o.value, o.keys, values[0]);
 }
 
 }  // namespace
@@ -18,38 +122,11 @@ std::vector<Override> parse_overrides(const std::vector<std::string>& texts) {
   std::vector<Override> out;
   std::vector<ConfigProblem> problems;
   for (const std::string& text : texts) {
-    const std::string where = "override '" + text + "'";
-    if (text.find('=') == std::string::npos) {
-      problems.push_back(
-          {where, 0, 0, "", "expected key=value (a TOML key and value, e.g. train.steps=2000)"});
-      continue;
-    }
     Override o;
-    o.text = text;
-    try {
-      o.value = parse_toml_text(text + "\n", where).table;
-    } catch (const ConfigError& e) {
-      for (ConfigProblem p : e.problems()) {
-        p.line = p.column = 0;  // positions inside a one-line argument say nothing more
-        problems.push_back(p);
-      }
-      continue;
-    }
-    // The key path: down through the tables its dotted key made (an inline table
-    // after `=` is the value itself).
-    const toml::table* t = &o.value;
-    while (t && t->size() == 1) {
-      auto only = t->begin();
-      o.keys.push_back(std::string(only->first.str()));
-      const toml::table* below = only->second.as_table();
-      t = below && !below->is_inline() ? below : nullptr;
-    }
-    if (t || o.keys.empty()) {
-      problems.push_back(
-          {where, 0, 0, "", "sets more than one key; give one key=value per argument"});
-      continue;
-    }
-    out.push_back(std::move(o));
+    if (std::string err = parse_override(text, o); !err.empty())
+      problems.push_back({"override '" + text + "'", 0, 0, "", err});
+    else
+      out.push_back(std::move(o));
   }
   if (!problems.empty()) throw ConfigError(problems);
   return out;
@@ -70,7 +147,7 @@ std::string set_key_path(toml::table& doc, const std::vector<std::string>& keys,
     }
     if (!next->is_table())
       return "cannot set a key inside '" +
-             dotted({keys.begin(), keys.begin() + std::ptrdiff_t(i) + 1}) +
+             dotted_key({keys.begin(), keys.begin() + std::ptrdiff_t(i) + 1}) +
              "', which is not a table";
     t = next->as_table();
   }
@@ -102,12 +179,14 @@ std::string overrides_block(const std::vector<Override>& overrides) {
 const Override* override_of(const std::vector<Override>& overrides, const std::string& key) {
   const Override* found = nullptr;
   for (const Override& o : overrides) {  // the last one wins, as when applied
-    const std::string path = dotted(o.keys);
+    const std::string path = dotted_key(o.keys);
     auto under = [](const std::string& a, const std::string& b) {
       return a == b || a.rfind(b + ".", 0) == 0;
     };
-    // A sweep entry's problems are reported at the swept key itself.
+    // A sweep entry's problems are reported at the swept key itself; those of KEY=a,b
+    // at KEY or at its entry, sweep.KEY.
     const std::string swept = path.rfind("sweep.", 0) == 0 ? path.substr(6) : "";
+    if (o.multirun && under(key, "sweep." + path)) found = &o;
     if (under(key, path) || under(path, key) || (!swept.empty() && under(key, swept))) found = &o;
   }
   return found;

@@ -49,6 +49,7 @@ class AxisReader {
   void read_adaptive(const toml::node& node);
   void read_zip_group(const toml::table& group);
   bool is_swept(const std::string& key) const;
+  void check_data_seed(bool seeds_given);
 
  public:
   // After read_tune: what [sweep.adaptive] needs of the rest of the grid.
@@ -155,7 +156,23 @@ void AxisReader::read_zip_group(const toml::table& group) {
   if (!axis.keys.empty()) out_.axes.push_back(std::move(axis));
 }
 
+// `seed` is the data seed; `seeds` the training seeds every point repeats. A sweep of
+// `seed` without `seeds` is nearly always the typo: one training seed per point, no
+// statistics. Sweeping the data seed on purpose says so by giving `seeds` too.
+void AxisReader::check_data_seed(bool seeds_given) {
+  if (seeds_given) return;
+  for (const SweepAxis& a : out_.axes)
+    for (const std::string& key : a.keys)
+      if (key == "seed")
+        file_.problem(a.entry(key),
+                      "did you mean seeds? `seed` is the data seed (task data and held-out "
+                      "splits), `seeds` the training seeds each point repeats; to sweep the data "
+                      "seed on purpose, give seeds too (e.g. seeds = [0])");
+}
+
 void AxisReader::read_sweep(const toml::node& sweep) {
+  const toml::table* table = sweep.as_table();
+  const bool seeds_given = table && table->contains("seeds");
   for (const auto& [key, node] : entries(sweep, "sweep", "must be a table")) {
     if (key == "plugins" || key == "plugins_sha256")  // loaded once, before any trial is read
       file_.problem("sweep." + key,
@@ -170,6 +187,7 @@ void AxisReader::read_sweep(const toml::node& sweep) {
     else
       add_list_axis("sweep", key, *node);
   }
+  check_data_seed(seeds_given);
 }
 
 // [sweep.adaptive] (adaptive_design.h): its keys, and what they need of the sweep.
@@ -221,6 +239,10 @@ void AxisReader::read_tune(const toml::node& tune) {
       file_.problem("tune." + key,
                     "is also swept: a key is either swept (its values compared) or tuned (the "
                     "best value chosen for each sweep point), not both");
+    else if (key == "seed")
+      file_.problem("tune.seed",
+                    "cannot be tuned: choosing the data seed by validation loss picks the "
+                    "easiest held-out split; sweep it (with sweep.seeds) or fix it");
     else if (key == "seeds" || key == "zip" || key == "plugins" || key == "plugins_sha256")
       file_.problem("tune." + key,
                     "cannot be tuned: [tune] lists trial keys (e.g. \"train.lr\" = [3e-4, "

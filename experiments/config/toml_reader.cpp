@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "experiments/config/suggestions.h"
+
 namespace ablate::experiments {
 
 std::pair<std::int64_t, std::int64_t> PositionIndex::original(
@@ -145,7 +147,7 @@ std::string TomlReader::string(const std::string& key, const std::string& fallba
   if (!choices.empty() && std::find(choices.begin(), choices.end(), v) == choices.end()) {
     std::string msg = "\"" + v + "\" is not allowed; allowed:";
     for (const std::string& c : choices) msg += " " + c;
-    if (auto m = nn::did_you_mean(v, choices)) msg += " (did you mean '" + *m + "'?)";
+    if (auto m = closest_name(v, choices)) msg += " (did you mean '" + *m + "'?)";
     problem(key, msg);
     return fallback;
   }
@@ -228,20 +230,33 @@ nn::Options TomlReader::remaining_as_options() {
   return out;
 }
 
+void TomlReader::unknown_name(const std::string& key, const std::string& what,
+                              const std::vector<std::string>& allowed, bool is_table) {
+  const std::vector<std::string> listed = listed_keys(allowed);
+  if (auto m = closest_name(key, listed)) {
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "[" + std::string.
+    std::string msg = what;
+    msg += " (did you mean ";
+    msg += is_table ? '[' : '\'';
+    msg += is_table ? key_path(*m) : *m;
+    msg += is_table ? ']' : '\'';
+    msg += "?)";
+    problem(key, msg);
+    return;
+  }
+  std::string msg = what + kAllowedHere;
+  for (const std::string& c : listed) msg += " " + c;
+  problem(key, msg);
+}
+
 void TomlReader::finish() {
   if (!table_) return;
-  std::vector<std::string> known(known_.begin(), known_.end());
+  const std::vector<std::string> known = known_keys();
   for (const auto& [k, v] : *table_) {
     std::string key(k.str());
     if (known_.count(key)) continue;
-    std::string msg = "unknown key";
-    if (auto m = nn::did_you_mean(key, known))
-      msg += " (did you mean '" + *m + "'?)";
-    else {
-      msg += "; allowed here:";
-      for (const std::string& c : known) msg += " " + c;
-    }
-    problem(key, msg);
+    const bool is_table = v.is_table() && !v.as_table()->is_inline();
+    unknown_name(key, is_table ? "unknown table" : "unknown key", known, is_table);
   }
 }
 

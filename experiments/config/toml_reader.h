@@ -72,6 +72,13 @@ class TomlReader {
 
   // A problem at `key` of this table ("" = the table itself).
   void problem(const std::string& key, const std::string& message);
+  // The problem of a name not allowed at `key` (`what`: "unknown key", "unknown option
+  // 'x'"): with the closest of `allowed` (suggestions.h) when one is likely, else
+  // listing them, internal keys left out. A table is suggested as [path].
+  void unknown_name(const std::string& key, const std::string& what,
+                    const std::vector<std::string>& allowed, bool is_table = false);
+  // The keys read so far.
+  std::vector<std::string> known_keys() const { return {known_.begin(), known_.end()}; }
   // A sub-reader for a child table (null if absent), sharing problems and positions.
   TomlReader child(const toml::table* table, const std::string& key) const;
   std::string key_path(const std::string& key) const {

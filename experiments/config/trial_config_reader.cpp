@@ -1,9 +1,11 @@
 // TOML → TrialConfig, validating as it reads (see trial_config.h and
 // experiments/README.md for the schema).
+#include <algorithm>
 #include <limits>
 #include <regex>
 
 #include "experiments/config/plain_keys.h"
+#include "experiments/config/suggestions.h"
 #include "experiments/config/task_cache.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/config/trial_config.h"
@@ -69,22 +71,35 @@ bool is_run_name(const std::string& name) {
 }
 
 // Checks kind and options against the registry; problems go to `r` at `kind_key` (the
-// kind) and at each option's own key.
+// kind) and at each option's own key. An unknown option is listed with every key
+// allowed there: the kind's options and the table's other keys (`table_keys`, e.g.
+// model.norm's placement and final).
 template <class Registry>
 nn::Component resolve(TomlReader& r, const std::string& kind_key, const Registry& registry,
-                      const std::string& kind, const nn::Options& given) {
+                      const std::string& kind, const nn::Options& given,
+                      const std::vector<std::string>& table_keys = {}) {
   const auto* entry = registry.find(kind);
   if (!entry) {
+    std::vector<std::string> descriptions;
+    for (const auto& e : registry.entries()) descriptions.push_back(e.description);
     std::string msg = "unknown " + registry.axis() + " '" + kind + "'";
-    if (auto m = nn::did_you_mean(kind, registry.names())) msg += " (did you mean '" + *m + "'?)";
+    if (auto m = closest_name(kind, registry.names(), descriptions))
+      msg += " (did you mean '" + *m + "'?)";
     msg += "; allowed:";
     for (const std::string& n : registry.names()) msg += " " + n;
     r.problem(kind_key, msg);
     return {kind, given};
   }
+  std::vector<std::string> allowed = table_keys;
+  for (const nn::OptionSpec& o : entry->options) allowed.push_back(o.key);
   std::vector<nn::OptionIssue> issues;
   nn::Options resolved = nn::resolve_options(entry->options, given, issues);
-  for (const nn::OptionIssue& issue : issues) r.problem(issue.key, issue.message);
+  for (const nn::OptionIssue& issue : issues)
+    if (std::any_of(entry->options.begin(), entry->options.end(),
+                    [&](const nn::OptionSpec& o) { return o.key == issue.key; }))
+      r.problem(issue.key, issue.message);
+    else
+      r.unknown_name(issue.key, "unknown option '" + issue.key + "'", allowed);
   return {kind, resolved};
 }
 
@@ -93,7 +108,8 @@ template <class Registry>
 nn::Component component_from_table(TomlReader& r, const Registry& registry,
                                    const std::string& fallback) {
   std::string kind = r.string("kind", fallback);
-  return resolve(r, "kind", registry, kind, r.remaining_as_options());
+  const std::vector<std::string> table_keys = r.known_keys();
+  return resolve(r, "kind", registry, kind, r.remaining_as_options(), table_keys);
 }
 
 // A component written as its name ("rotary") or as a table ({ kind = "rotary", base = 500.0 }).
@@ -218,7 +234,9 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
     for (const nn::OptionSpec& o : task_entry->options)
       if (o.names_file)
         if (std::string r = task.string(o.key + "_sha256", ""); !r.empty()) recorded[o.key] = r;
-  nn::Component t = resolve(task, "kind", task_registry(), kind, task.remaining_as_options());
+  const std::vector<std::string> task_keys = task.known_keys();
+  nn::Component t =
+      resolve(task, "kind", task_registry(), kind, task.remaining_as_options(), task_keys);
   c.task = {t.kind, t.options, {}};
   if (task_entry && problems.size() == before)
     read_file_digests(task, *task_entry, base_dir, recorded, digests, c.task);

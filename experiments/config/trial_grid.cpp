@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "experiments/config/overrides.h"
+#include "experiments/config/suggestions.h"
 #include "experiments/config/task_cache.h"
 #include "experiments/config/toml_writer.h"
 #include "experiments/io/file_digest.h"
@@ -126,39 +127,110 @@ std::string data_id_of(const TrialConfig& config) {
                 "\nseed = " + std::to_string(config.data_seed));
 }
 
-// Each problem of a grid point, with the points it arose at (in order of first
-// appearance): one that arises at every point does not depend on the swept values and
-// is reported once; others name their points.
+std::string label_of(const KeyValues& values) {
+  Trial labelled;
+  labelled.point = values;
+  return labelled.point_label();
+}
+
+std::string joined(const std::vector<std::string>& words, const char* separator) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : separator) + w;
+  return out;
+}
+
+// The grid points a problem arose at, as few words as say which: "trial K=V ..." for
+// one, "at the 3 grid points with model.heads=3" when the values they share pick them
+// out, else the first few.
+std::string points_text(const std::vector<KeyValues>& points, const std::vector<KeyValues>& all) {
+  if (points.size() == 1) return "(trial " + label_of(points[0]) + ")";
+  KeyValues shared = points[0];
+  for (const KeyValues& p : points)
+    std::erase_if(shared,
+                  [&](const auto& kv) { return std::find(p.begin(), p.end(), kv) == p.end(); });
+  const auto has_shared = [&](const KeyValues& p) {
+    return std::all_of(shared.begin(), shared.end(), [&](const auto& kv) {
+      return std::find(p.begin(), p.end(), kv) != p.end();
+    });
+  };
+  const std::string count = std::to_string(points.size());
+  if (!shared.empty() &&
+      std::size_t(std::count_if(all.begin(), all.end(), has_shared)) == points.size())
+    return "(at the " + count + " grid points with " + label_of(shared) + ")";
+  std::vector<std::string> named;
+  for (std::size_t k = 0; k < points.size() && k < kPointsNamed; ++k)
+    named.push_back(label_of(points[k]));
+  if (points.size() > kPointsNamed)
+    named.push_back("and " + std::to_string(points.size() - kPointsNamed) + " more");
+  return "(at " + count + " grid points: " + joined(named, "; ") + ")";
+}
+
+// Each distinct problem of the grid points, once, with the points it arose at (in order
+// of first appearance): one arising at every point does not depend on the swept values
+// and names none. Problems that differ only in the names allowed where an unknown one
+// was written (kAllowedHere: the options differ per swept kind) are one mistake.
 class PointProblems {
  public:
-  void add(const std::vector<ConfigProblem>& found, const std::string& point_label) {
+  // Every point of the grid, in order (whether or not it has problems).
+  void add_point(const KeyValues& point) { all_.push_back(point); }
+
+  void add(const std::vector<ConfigProblem>& found, const KeyValues& point) {
     for (const ConfigProblem& pr : found) {
-      auto [it, first] = index_.emplace(pr.str(), list_.size());
-      if (first) list_.push_back({pr, {}});
-      list_[it->second].second.push_back(point_label);
+      ConfigProblem stem = pr;
+      std::vector<std::string> allowed;
+      if (const std::size_t at = pr.message.find(kAllowedHere); at != std::string::npos) {
+        stem.message = pr.message.substr(0, at);
+        std::istringstream words(pr.message.substr(at + std::string(kAllowedHere).size()));
+        for (std::string w; words >> w;) allowed.push_back(w);
+      }
+      auto [it, first] = index_.emplace(stem.str(), list_.size());
+      if (first) list_.push_back({stem, pr.message != stem.message, {}, allowed, allowed});
+      Group& g = list_[it->second];
+      g.points.push_back(point);
+      std::erase_if(g.everywhere, [&](const std::string& w) {
+        return std::find(allowed.begin(), allowed.end(), w) == allowed.end();
+      });
+      for (const std::string& w : allowed)
+        if (std::find(g.anywhere.begin(), g.anywhere.end(), w) == g.anywhere.end())
+          g.anywhere.push_back(w);
     }
   }
 
-  void report(std::size_t points, std::vector<ConfigProblem>& problems) const {
-    for (const auto& [pr, labels] : list_) {
-      if (labels.size() == points) {
-        problems.push_back(pr);
-        continue;
+  void report(std::vector<ConfigProblem>& problems) const {
+    for (const Group& g : list_) {
+      ConfigProblem pr = g.stem;
+      if (g.lists_allowed) pr.message += allowed_text(g);
+      if (g.points.size() != all_.size()) {
+        pr.message += ' ';  // not " " + std::string: GCC 12 warns falsely (-Wrestrict)
+        pr.message += points_text(g.points, all_);
       }
-      for (std::size_t k = 0; k < labels.size() && k < kPointsNamed; ++k) {
-        ConfigProblem at_point = pr;
-        at_point.message += " (trial " + labels[k] + ")";
-        if (k + 1 == kPointsNamed && labels.size() > kPointsNamed)
-          at_point.message +=
-              " and " + std::to_string(labels.size() - kPointsNamed) + " more grid points";
-        problems.push_back(at_point);
-      }
+      problems.push_back(pr);
     }
   }
 
  private:
-  std::vector<std::pair<ConfigProblem, std::vector<std::string>>> list_;
+  struct Group {
+    ConfigProblem stem;  // the message without its list of allowed names
+    bool lists_allowed;
+    std::vector<KeyValues> points;
+    std::vector<std::string> everywhere, anywhere;  // allowed at every point, at some
+  };
+
+  static std::string allowed_text(const Group& g) {
+    std::vector<std::string> some;
+    for (const std::string& w : g.anywhere)
+      if (std::find(g.everywhere.begin(), g.everywhere.end(), w) == g.everywhere.end())
+        some.push_back(w);
+    std::vector<std::string> every = g.everywhere;
+    std::sort(every.begin(), every.end());
+    std::sort(some.begin(), some.end());
+    return kAllowedHere + (" " + joined(every, " ")) +
+           (some.empty() ? "" : "; at some of these points also: " + joined(some, " "));
+  }
+
+  std::vector<Group> list_;
   std::map<std::string, std::size_t> index_;
+  std::vector<KeyValues> all_;
 };
 
 // The trial ids of a grid, with the point each came from: a second point giving an
@@ -213,9 +285,10 @@ class GridExpansion {
     return points;
   }
   void expand_point(std::size_t p);
+  void check_replaced_values();
   // The trials; the problems of points reported.
   std::vector<Trial> finish() {
-    point_problems_.report(points(), problems_);
+    point_problems_.report(problems_);
     return std::move(trials_);
   }
 
@@ -266,13 +339,14 @@ void GridExpansion::expand_point(std::size_t p) {
   toml::table doc = base_;
   PositionIndex positions = source_.positions;
   const GridPoint point = set_point(p, doc, positions);
+  point_problems_.add_point(point.values);
   // Validated once per grid point; the seeds only change the trial's seed.
   std::vector<ConfigProblem> found;
   TrialConfig config =
       read_trial_config(doc, source_.path, source_.base_dir, positions, found, digests_, &tasks_);
   config.plugins = source_.plugins;
   if (!found.empty()) {
-    point_problems_.add(found, point.label());
+    point_problems_.add(found, point.values);
     return;
   }
   add_trials(config, point);
@@ -294,6 +368,50 @@ void GridExpansion::add_trials(const TrialConfig& config, const GridPoint& point
   }
 }
 
+// The path of `doc` an axis key replaces: the key itself when `doc` sets it, or the
+// value above it that is not a table (norm = "scalenorm" for model.norm.kind); "" when
+// `doc` leaves it to its default.
+std::string replaced_path(const toml::table& doc, const std::string& key) {
+  const toml::table* t = &doc;
+  std::string path;
+  for (std::size_t start = 0; t;) {
+    const std::size_t dot = key.find('.', start);
+    const std::string part = key.substr(start, dot == std::string::npos ? dot : dot - start);
+    path += (path.empty() ? "" : ".") + part;
+    const toml::node* n = t->get(part);
+    if (!n) return "";
+    if (dot == std::string::npos || !n->is_table()) return path;
+    t = n->as_table();
+    start = dot + 1;
+  }
+  return "";
+}
+
+// The file's own values under the swept and tuned keys are checked too, though every
+// trial replaces them: a wrong one (placement = "middle") would otherwise pass until
+// the sweep is removed. The document is read once as a trial without [sweep]; only
+// its problems at the keys an axis replaces are reported (others arise at the points
+// too, or concern options of a kind only the file's value has).
+void GridExpansion::check_replaced_values() {
+  std::vector<std::string> replaced;
+  for (const SweepAxis& a : axes_)
+    for (const std::string& key : a.keys)
+      if (std::string p = replaced_path(base_, key); !p.empty()) replaced.push_back(p);
+  if (replaced.empty()) return;
+  std::vector<ConfigProblem> found;
+  read_trial_config(base_, source_.path, source_.base_dir, source_.positions, found, digests_,
+                    &tasks_);
+  for (ConfigProblem& pr : found)
+    if (std::any_of(replaced.begin(), replaced.end(), [&](const std::string& p) {
+          return pr.key == p || pr.key.rfind(p + ".", 0) == 0;
+        })) {
+      pr.message +=
+          " (the file's value, which the sweep replaces in every trial; it must be "
+          "valid on its own too)";
+      problems_.push_back(pr);
+    }
+}
+
 }  // namespace
 
 Trial reseeded(const Trial& t, std::uint64_t seed) {
@@ -309,6 +427,7 @@ std::vector<Trial> expand_grid(const GridSource& source, const std::vector<Sweep
                                std::vector<ConfigProblem>& problems) {
   check_grid_shape(source, axes, seeds);
   GridExpansion grid(source, axes, seeds, problems);
+  grid.check_replaced_values();
   const std::size_t points = grid.points();
   for (std::size_t p = 0; p < points; ++p) grid.expand_point(p);
   return grid.finish();

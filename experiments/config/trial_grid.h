@@ -32,8 +32,10 @@ struct GridSource {
 // The trials of every grid point × seed (`seeds`, or each point's own trial_seed when
 // empty), in grid order with seeds innermost. Throws a ConfigError before validating
 // anything when the grid has too many trials or sweep.seeds meets a single trial's
-// seed. Appends every problem of the points (one arising at every point once, others
-// with the points they arose at) and of values giving the same trial.
+// seed. Appends every problem of the points (each distinct one once: with no point when
+// it arises at every point, else with the points it arose at), of values giving the
+// same trial, and of the file's own values under swept keys (checked though every
+// trial replaces them).
 // `t` with another trial seed: its config, ids and point as they are, its id anew (the
 // trials an adaptive sweep adds after its first block).
 Trial reseeded(const Trial& t, std::uint64_t seed);

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <regex>
 
+#include "experiments/config/overrides.h"
+#include "experiments/config/suggestions.h"
 #include "tests/experiments/experiment_files.h"
 
 using namespace ablate::experiments::testing;
@@ -85,7 +87,9 @@ TEST_CASE("a bad override is exit 2 naming the override, and nothing is written"
   for (const Case& c :
        {Case{"model.d_model=0", "override 'model.d_model=0': model.d_model: = 0 is out of range"},
         Case{"train.steps", "override 'train.steps': expected key=value"},
-        Case{"model.d_model=abc", "override 'model.d_model=abc': not valid TOML"},
+        Case{"model.d_model=abc",
+             "override 'model.d_model=abc': model.d_model: must be an integer, got a string"},
+        Case{"'model.d_model=[1'", "override 'model.d_model=[1': not valid TOML"},
         Case{"model.d_modl=16", "override 'model.d_modl=16': model.d_modl: unknown key"},
         Case{"'sweep.\"model.norm.kind\"=[\"layer\", \"rmss\"]'",
              "override 'sweep.\"model.norm.kind\"=[\"layer\", \"rmss\"]': model.norm.kind: unknown "
@@ -101,4 +105,43 @@ TEST_CASE("a bad override is exit 2 naming the override, and nothing is written"
       CHECK_FALSE(fs::exists(dir.str() + "/runs"));
     }
   }
+}
+
+TEST_CASE("a command-line value is TOML when it parses, else a word, and a comma list sweeps",
+          "[overrides]") {
+  using namespace ablate::experiments;
+  CHECK(comma_items("layer, rms") == std::vector<std::string>{"layer", "rms"});
+  CHECK(comma_items("[0,1]") == std::vector<std::string>{"[0,1]"});
+  CHECK(comma_items("\"a,b\",c") == std::vector<std::string>{"\"a,b\"", "c"});
+  CHECK(comma_items("{ a = 1, b = 2 }").size() == 1);
+  const std::vector<Override> o =
+      parse_overrides({"model.norm.kind=rms", "train.lr=3e-4", "name=my-run",
+                       "model.norm.kind=layer,\"rms\"", "'sweep.seeds'=[0, 1]"});
+  CHECK(o[0].value["model"]["norm"]["kind"].value<std::string>() == "rms");
+  CHECK(o[1].value["train"]["lr"].value<double>() == 3e-4);
+  CHECK(o[2].value["name"].value<std::string>() == "my-run");
+  CHECK(o[3].multirun);
+  const toml::array* kinds = o[3].value["model"]["norm"]["kind"].as_array();
+  REQUIRE(kinds);
+  CHECK(kinds->size() == 2);
+  CHECK((*kinds)[1].value<std::string>() == "rms");
+  CHECK(o[4].keys == std::vector<std::string>{"sweep.seeds"});
+  for (const char* bad : {"train.steps=", "model.kind=a,,b", "x=[1", "noequals"})
+    CHECK_THROWS_AS(parse_overrides({bad}), ConfigError);
+}
+
+TEST_CASE("closest_name finds typos, affixed names and names a description gives", "[overrides]") {
+  using namespace ablate::experiments;
+  const std::vector<std::string> norms{"layer", "batch", "rms", "none"};
+  CHECK(closest_name("layr", norms) == "layer");
+  CHECK(closest_name("rmsnorm", norms) == "rms");
+  CHECK(closest_name("LayerNorm", norms) == "layer");
+  CHECK(closest_name("RMS", norms) == "rms");
+  CHECK(closest_name("rope", {"sinusoidal", "rotary", "alibi"},
+                     {"fixed table", "rotates queries and keys (RoPE, Su et al.)", "ALiBi"}) ==
+        "rotary");
+  CHECK(closest_name("training", {"task", "model", "train"}) == "train");
+  CHECK_FALSE(closest_name("zzz", norms).has_value());
+  CHECK(is_internal_key("plugins_sha256"));
+  CHECK(listed_keys({"b", "a", "path_sha256", "a"}) == std::vector<std::string>{"a", "b"});
 }
