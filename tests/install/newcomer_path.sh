@@ -87,7 +87,7 @@ kill -INT "$run"
 status=0
 wait "$run" || status=$?
 [[ $status == 130 ]] || { cat stopped.log >&2; fail "stopped by SIGINT: exit $status, not 130"; }
-has stopped.log "resume with: ablate run my_first.toml --jobs 2"
+has stopped.log "resume with: ablate run my_first.toml"
 resume=$(sed -n 's/.*resume with: //p' stopped.log)
 eval "$resume" > resumed.log 2>&1 || { cat resumed.log >&2; fail "the resume command failed"; }
 has resumed.log "runs/my_first: 12 trials ("
