@@ -49,10 +49,15 @@ std::optional<std::string> closest_name(const std::string& word,
   const std::string w = lower(word);
   if (w.size() < 3) return std::nullopt;
   auto other_case = [&](std::size_t i) { return lower(candidates[i]) == w; };
+  // The name with a suffix other tools write ("rmsnorm", "layer_norm", "training"), not
+  // another word ("test_size" is not "test").
   auto affixed = [&](std::size_t i) {
     const std::string c = lower(candidates[i]);
-    return c.size() >= 2 && c.size() < w.size() &&
-           (w.rfind(c, 0) == 0 || w.compare(w.size() - c.size(), c.size(), c) == 0);
+    if (c.size() < 2 || c.size() >= w.size() || w.rfind(c, 0) != 0) return false;
+    std::string rest = w.substr(c.size());
+    std::erase_if(rest, [](char ch) { return ch == '_' || ch == '-'; });
+    return rest == "norm" || rest == "normalization" || rest == "normalisation" || rest == "ing" ||
+           rest == "s" || rest == "ed";
   };
   auto begun = [&](std::size_t i) { return lower(candidates[i]).rfind(w, 0) == 0; };
   auto described = [&](std::size_t i) {

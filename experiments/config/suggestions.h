@@ -9,10 +9,10 @@ namespace ablate::experiments {
 
 // The name a misspelled `word` most likely meant among `candidates`, if one is likely:
 // a typo (nn::did_you_mean: a few letters changed), another case ("RMS"), the name
-// with a suffix or prefix ("rmsnorm", "layer_norm", "prenorm" → "rms", "layer",
-// "pre"), its beginning ("cos" → "cosine"), or a name only one candidate's description
-// mentions ("rope" → "rotary", described as RoPE). `descriptions`, when given, are the
-// candidates' own, in the same order.
+// with a suffix such as norm or ing ("rmsnorm", "layer_norm", "prenorm", "training" →
+// "rms", "layer", "pre", "train"), its beginning ("cos" → "cosine"), or a name only
+// one candidate's description mentions ("rope" → "rotary", described as RoPE). `descriptions`, when
+// given, are the candidates' own, in the same order.
 std::optional<std::string> closest_name(const std::string& word,
                                         const std::vector<std::string>& candidates,
                                         const std::vector<std::string>& descriptions = {});

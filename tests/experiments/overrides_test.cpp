@@ -142,6 +142,8 @@ TEST_CASE("closest_name finds typos, affixed names and names a description gives
         "rotary");
   CHECK(closest_name("training", {"task", "model", "train"}) == "train");
   CHECK_FALSE(closest_name("zzz", norms).has_value());
+  CHECK(closest_name("prenorm", {"post", "pre"}) == "pre");
+  CHECK_FALSE(closest_name("test_size", {"train", "test", "validation_tokens"}).has_value());
   CHECK(is_internal_key("plugins_sha256"));
   CHECK(listed_keys({"b", "a", "path_sha256", "a"}) == std::vector<std::string>{"a", "b"});
 }
