@@ -88,6 +88,7 @@ Experiment load_copy(const Broadcast& b, const std::string& scratch) {
   load.plugins = b.plugins;
   load.base_dir = b.base_dir;
   load.overrides = b.overrides;
+  load.print_notes = false;  // rank 0 printed them
   Experiment e = load_experiment(path, load);
   e.file = b.file;
   return e;
