@@ -117,7 +117,7 @@ TEST_CASE("the help and experiments/README.md name the same commands, options an
     CHECK_THAT(overall, Catch::Contains(code));
 }
 
-TEST_CASE("--version works after every command", "[cli][issue34]") {
+TEST_CASE("the version is printed after every command's name too", "[cli][issue34]") {
   const std::string version = run_command(kCli + " --version").output;
   REQUIRE_THAT(version, Catch::StartsWith("ablate "));
   for (const auto& [command, synopsis] : documented_commands()) {
@@ -142,7 +142,7 @@ TEST_CASE("a run directory locked by another run exits 75, not as a failed trial
   CHECK_THAT(r.output, Catch::Contains("another `ablate run` is already writing " + run));
 }
 
-TEST_CASE("ablate list AXIS lists that axis; another word names the axes", "[cli][issue34]") {
+TEST_CASE("ablate list AXIS lists that axis, and another word names the axes", "[cli][issue34]") {
   CommandResult norms = run_command(kCli + " list norm");
   CHECK(norms.status == 0);
   CHECK_THAT(norms.output, Catch::StartsWith("norm\n") && Catch::Contains("\n  rms ") &&

@@ -68,7 +68,7 @@ TEST_CASE(
   INFO(said);
   CHECK(status == 143);
   CHECK_THAT(said, Catch::Contains("stopped by SIGTERM: "));
-  CHECK_THAT(said, Catch::Contains("resume with: ablate run " + file + " --out " + out));
+  CHECK_THAT(said, Catch::Contains("resume with: " + kCli + " run " + file + " --out " + out));
   CHECK_FALSE(fs::exists(run_dir + "/.lock"));
   // Stopped inside the evaluation: not finished (before, it finished its evaluations —
   // and the test set's — and wrote its summary), its state still the one of step 1.

@@ -52,7 +52,7 @@ TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an unin
     INFO(name << ":\n" << said);
     CHECK(status == code);
     CHECK_THAT(said, Catch::Contains(std::string("stopped by ") + name + ": "));
-    CHECK_THAT(said, Catch::Contains("resume with: ablate run " + file + " --out " + out));
+    CHECK_THAT(said, Catch::Contains("resume with: " + kCli + " run " + file + " --out " + out));
     CHECK_FALSE(fs::exists(run_dir + "/.lock"));
     const int done = finished_trials(run_dir);
     CHECK(done >= 2);
