@@ -8,6 +8,7 @@ QueryKeyRegistry& query_key_registry() {
     register_separate_query_key(r);
     register_shared_query_key(r);
     register_identity_query_key(r);
+    register_qk_norm_query_key(r);
     return r;
   }();
   return registry;

@@ -5,6 +5,8 @@
 //             attend to itself in self-attention unless nothing else is allowed
 //             (Reformer, Kitaev et al. 2020); each detail switchable on its own
 //   identity  no projection: the input itself, split into heads (the blog's question)
+//   qk_norm   W_q and W_k, then LayerNorm of each head's queries and keys (QK-layernorm,
+//             Dehghani et al. 2023; Wortsman et al. 2023)
 #include <utility>
 
 #include "nn/build_context.h"
@@ -27,6 +29,7 @@ QueryKeyRegistry& query_key_registry();
 void register_separate_query_key(QueryKeyRegistry&);
 void register_shared_query_key(QueryKeyRegistry&);
 void register_identity_query_key(QueryKeyRegistry&);
+void register_qk_norm_query_key(QueryKeyRegistry&);
 
 // Splits [B, T, H·d] into heads and L2-normalises each head's vector.
 Var l2_normalize_heads(const Var& x, std::int64_t heads);

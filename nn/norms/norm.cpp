@@ -9,6 +9,7 @@ NormRegistry& norm_registry() {
     register_batch_norm(r);
     register_rms_norm(r);
     register_no_norm(r);
+    register_dyt_norm(r);
     return r;
   }();
   return registry;

@@ -1,5 +1,5 @@
 #pragma once
-// Normalisation, the "norm" axis: layer | batch | rms | none. Placement (post or pre)
+// Normalisation, the "norm" axis: layer | batch | rms | none | dyt. Placement (post or pre)
 // belongs to the Transformer layers, not to the norm.
 #include "nn/build_context.h"
 #include "nn/module.h"
@@ -25,5 +25,6 @@ void register_layer_norm(NormRegistry&);
 void register_batch_norm(NormRegistry&);
 void register_rms_norm(NormRegistry&);
 void register_no_norm(NormRegistry&);
+void register_dyt_norm(NormRegistry&);
 
 }  // namespace ablate::nn
