@@ -476,6 +476,103 @@ def case_optimizer(dn, name):
     return fx
 
 
+class DynamicTanh(nn.Module):
+    """DyT as in the paper's reference code (github:jiachenzhu/DyT, dynamic_tanh.py,
+    channels-last): tanh(alpha * x) * weight + bias, alpha one scalar."""
+
+    def __init__(self, d, alpha_init=0.5):
+        super().__init__()
+        self.alpha = nn.Parameter(torch.ones(1) * alpha_init)
+        self.weight = nn.Parameter(torch.ones(d))
+        self.bias = nn.Parameter(torch.zeros(d))
+
+    def forward(self, x):
+        return torch.tanh(self.alpha * x) * self.weight + self.bias
+
+
+def case_dyt(dn):
+    """x spread wide enough (std 2) that tanh saturates for some elements."""
+    torch.manual_seed(12)
+    dt = DTYPES[dn]
+    m = DynamicTanh(6).double()
+    perturb_(m, 0.3)  # alpha 0.5 + noise; weight, bias off their ones / zeros
+    x64 = 2 * torch.randn(3, 2, 6, dtype=torch.float64)
+    r64 = torch.randn(3, 2, 6, dtype=torch.float64)
+    m = m.to(dt)
+    fx = Fixture("dyt", dn)
+    names = same_names("", "", ["alpha", "weight", "bias"])
+    store_params(fx, m, names)
+    x = leaf(x64, dt)
+    fx.add("input.x", x)
+    record_module(fx, "", m, names, m(x), r64.to(dt), {"x": x})
+    return fx
+
+
+class QkNormAttention(nn.Module):
+    """Multi-head attention with QK-layernorm (Dehghani et al. 2023; Wortsman et al.
+    2023): nn.LayerNorm(d_k) on each head's queries and keys before the 1/sqrt(d_k)
+    scaled dot product. Written out here (torch has no such module); the attribute
+    names are ours, so the parameter names map one to one."""
+
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads, self.d_k = heads, d // heads
+        self.w_q, self.w_k = nn.Linear(d, d), nn.Linear(d, d)
+        self.w_v, self.w_o = nn.Linear(d, d), nn.Linear(d, d)
+        self.q_norm, self.k_norm = nn.LayerNorm(self.d_k), nn.LayerNorm(self.d_k)
+
+    def split(self, t):  # [B, T, H*d_k] -> [B, H, T, d_k]
+        return t.reshape(t.shape[0], t.shape[1], self.heads, self.d_k).transpose(1, 2)
+
+    def forward(self, x_q, x_kv, key_mask):
+        q = self.split(self.q_norm(self.w_q(x_q).reshape(*x_q.shape[:2], self.heads, self.d_k)
+                                   ).reshape(*x_q.shape[:2], -1))
+        k = self.split(self.k_norm(self.w_k(x_kv).reshape(*x_kv.shape[:2], self.heads, self.d_k)
+                                   ).reshape(*x_kv.shape[:2], -1))
+        v = self.split(self.w_v(x_kv))
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_k)
+        scores = scores.masked_fill(~key_mask[:, None, None, :], float("-inf"))
+        y = torch.softmax(scores, dim=-1) @ v
+        return self.w_o(y.transpose(1, 2).reshape(x_q.shape[0], x_q.shape[1], -1))
+
+
+def case_qk_norm(dn):
+    """Sub-cases 'padding' (self-attention on x [2, 5, 8] with key padding) and 'cross'
+    (queries [2, 3, 8] over keys/values [2, 5, 8], key padding); masks in OUR convention."""
+    torch.manual_seed(13)
+    dt = DTYPES[dn]
+    d = 8
+    m = QkNormAttention(d, 2).double()
+    perturb_(m, 0.2)  # the LayerNorms' ones / zeros too, so q_norm and k_norm differ
+    x64 = torch.randn(2, 5, d, dtype=torch.float64)
+    q64 = torch.randn(2, 3, d, dtype=torch.float64)
+    kv64 = torch.randn(2, 5, d, dtype=torch.float64)
+    self_mask = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]], dtype=torch.bool)
+    cross_mask = torch.tensor([[1, 1, 1, 1, 0], [1, 1, 1, 1, 1]], dtype=torch.bool)
+    ups = {s: torch.randn(2, t, d, dtype=torch.float64) for s, t in (("padding", 5), ("cross", 3))}
+    m = m.to(dt)
+    fx = Fixture("qk_norm", dn)
+    names = {}
+    for part in ("w_q", "w_k", "w_v", "w_o", "q_norm", "k_norm"):
+        names.update(same_names(part, part, ["weight", "bias"]))
+    store_params(fx, m, names)
+    fx.add("input.self_mask", self_mask)
+    fx.add("input.cross_mask", cross_mask)
+
+    x = leaf(x64, dt)
+    fx.add("input.x", x)
+    record_module(fx, "padding.", m, names, m(x, x, self_mask), ups["padding"].to(dt), {"x": x})
+
+    m.zero_grad()
+    q = leaf(q64, dt)
+    kv = leaf(kv64, dt)
+    fx.add("input.query", q)
+    fx.add("input.kv", kv)
+    record_module(fx, "cross.", m, names, m(q, kv, cross_mask), ups["cross"].to(dt),
+                  {"query": q, "kv": kv})
+    return fx
+
+
 CASES = [
     case_linear,
     case_layer_norm,
@@ -490,6 +587,8 @@ CASES = [
     lambda dn: case_decoder_lm(dn, norm_first=False, tie_output=False),
     lambda dn: case_decoder_lm(dn, norm_first=True, tie_output=False),
     lambda dn: case_decoder_lm(dn, norm_first=True, tie_output=True),
+    case_dyt,
+    case_qk_norm,
 ]
 
 

@@ -1,7 +1,8 @@
 // f64 gradchecks of whole small models: a Seq2Seq Transformer (encoder, decoder,
 // cross-attention) in every combination of the swept axes — qk × v × scale ×
 // positions × norm × placement × ffn × residual — plus the encoder heads and the
-// decoder-only language model. Weights are checked on a seeded sample of elements per
+// decoder-only language model, and the newest components (dyt, qk_norm) on their own
+// with respect to their input too. Weights are checked on a seeded sample of elements per
 // tensor (all of them for the small parts below), which still catches any wrong rule.
 #include <catch2/catch.hpp>
 #include <set>
@@ -9,8 +10,11 @@
 #include <vector>
 
 #include "autograd/gradcheck.h"
+#include "nn/attention/multi_head_attention.h"
 #include "nn/feed_forward.h"
+#include "nn/norms/norm.h"
 #include "nn/transformer/transformer_models.h"
+#include "tests/nn/small_transformer.h"
 
 using namespace ablate;
 using namespace ablate::nn;
@@ -155,10 +159,14 @@ TEST_CASE("seq2seq gradcheck in every combination with shared Q/K", "[gradcheck]
 TEST_CASE("seq2seq gradcheck in every combination with identity Q/K", "[gradcheck][combinations]") {
   check_every_combination("identity");
 }
+TEST_CASE("seq2seq gradcheck in every combination with qk_norm Q/K", "[gradcheck][combinations]") {
+  check_every_combination("qk_norm");
+}
 TEST_CASE("the combination test cases cover every registered Q/K kind",
           "[gradcheck][combinations]") {
   // One test case per Q/K kind (so ctest runs them side by side): a new kind needs one.
-  CHECK(query_key_registry().names() == std::vector<std::string>{"separate", "shared", "identity"});
+  CHECK(query_key_registry().names() ==
+        std::vector<std::string>{"separate", "shared", "identity", "qk_norm"});
 }
 
 TEST_CASE("seq2seq gradcheck of every weight element in the default and a pre-norm config",
@@ -303,4 +311,37 @@ TEST_CASE("dropout paths pass gradcheck with a fixed dropout stream", "[gradchec
     INFO("spatial embedding dropout " << spatial << ": " << r.message);
     CHECK(r.ok);
   }
+}
+
+// The two newest components on their own, with non-default options, checked with
+// respect to their input as well as every weight: dyt with a larger α (more of tanh's
+// curve used), qk_norm without the LayerNorms' shift, in self-attention with padding.
+TEST_CASE("dyt and qk_norm pass gradcheck on their own, input and weights", "[gradcheck]") {
+  Generator g(7);
+  BuildContext ctx = testing::build_context(8, 2, g, DType::f64);
+  Parameter x(randn({2, 4, 8}, g, DType::f64, 0.0, 1.5));
+  {
+    auto dyt = norm_registry().create("dyt", {{"alpha_init", 1.5}}, ctx);
+    std::vector<Parameter*> params = dyt->parameters();
+    params.push_back(&x);
+    GradcheckResult r =
+        gradcheck_parameters([&] { return dyt->forward(leaf(x), Tensor()); }, params);
+    INFO("dyt: " << r.message);
+    CHECK(r.ok);
+  }
+  AttentionConfig config;
+  config.qk = {"qk_norm", {{"bias", false}}};
+  MultiHeadAttention attention(config, ctx, /*self_attention=*/true);
+  const Tensor key_mask =
+      Tensor::from_data({2, 4}, std::vector<double>{1, 1, 1, 1, 1, 1, 0, 0}, DType::b8);
+  std::vector<Parameter*> params = attention.parameters();
+  params.push_back(&x);
+  GradcheckResult r = gradcheck_parameters(
+      [&] {
+        Var xv = leaf(x);
+        return attention.forward(xv, xv, key_mask, /*causal=*/false);
+      },
+      params);
+  INFO("qk_norm: " << r.message);
+  CHECK(r.ok);
 }

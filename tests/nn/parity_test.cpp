@@ -243,11 +243,14 @@ TEST_CASE("parity: batch norm matches torch.nn.BatchNorm1d in train and eval mod
 // slow path): in_proj rows 0:8, 8:16, 16:24 are our w_q, w_k, w_v; out_proj is w_o.
 // Our key masks are true = real token (torch's key_padding_mask is true = ignore).
 // Sub-cases of the one fixture: "padding", "causal" (self-attention) and "cross".
-static void attention_parity(const std::string& sub, DType dt) {
+// `fixture` and `qk` name another attention fixture and its attention.qk kind (qk_norm).
+static void attention_parity(const std::string& sub, DType dt, const std::string& fixture = "mha",
+                             const std::string& qk = "separate") {
   Fresh f;
-  Fixture fx("mha", dt, -1, sub);
+  Fixture fx(fixture, dt, -1, sub);
   Generator g(1);
-  AttentionConfig config;  // separate QK, projected V, 1/sqrt(d_k), output projection
+  AttentionConfig config;  // projected V, 1/sqrt(d_k), output projection
+  config.qk = {qk};
   MultiHeadAttention m(config, testing::build_context(8, 2, g, dt),
                        /*self_attention=*/sub != "cross");
   fx.load_parameters(m);
@@ -505,4 +508,32 @@ TEST_CASE("parity: adam matches torch.optim.Adam with weight decay", "[parity]")
 
 TEST_CASE("parity: adamw matches torch.optim.AdamW", "[parity]") {
   for (DType dt : kDTypes) optimizer_parity("adamw", dt);
+}
+
+// DyT against the paper's reference module (alpha [1], weight [6], bias [6]) on x [3, 2, 6].
+TEST_CASE("parity: dyt norm matches the reference DynamicTanh module", "[parity]") {
+  for (DType dt : kDTypes) {
+    Fresh f;
+    Fixture fx("dyt", dt);
+    Generator g(1);
+    BuildContext ctx = testing::build_context(6, 1, g, dt);
+    auto m = norm_registry().create("dyt", {}, ctx);
+    fx.load_parameters(*m);
+    Parameter x = fx.input("input.x");
+    Var y = m->forward(leaf(x), Tensor());
+    f.tape.backward(y, fx.get("upstream"));
+    fx.check("output", y.value());
+    fx.check("grad.input.x", x.grad);
+    fx.check_parameter_grads(*m);
+  }
+}
+
+// QK-layernorm attention against the script's module (torch has none): nn.Linear
+// projections and nn.LayerNorm(d_k) on each head's queries and keys; names map one to one.
+TEST_CASE("parity: qk_norm self-attention with key padding matches torch", "[parity]") {
+  for (DType dt : kDTypes) attention_parity("padding", dt, "qk_norm", "qk_norm");
+}
+
+TEST_CASE("parity: qk_norm cross-attention with key padding matches torch", "[parity]") {
+  for (DType dt : kDTypes) attention_parity("cross", dt, "qk_norm", "qk_norm");
 }
