@@ -76,8 +76,7 @@ class QkNormQueryKey : public QueryKey {
 
 void register_qk_norm_query_key(QueryKeyRegistry& r) {
   r.add({"qk_norm",
-         "separate W_q, W_k, then LayerNorm of each head's queries and keys (QK-layernorm, "
-         "Dehghani et al. 2023; Wortsman et al. 2023)",
+         "QK-layernorm: W_q, W_k, then LayerNorm per head (Dehghani et al.; Wortsman et al. 2023)",
          {{"eps", 1e-5, "added to the variance in both LayerNorms", 0.0, 1.0},
           {"bias", true, "learned shift in both LayerNorms (the gain is always learned)"}},
          [](const Options& o, const BuildContext& c) {

@@ -6,10 +6,14 @@
 // [1], `weight` [D], `bias` [D], forward tanh(alpha * x) * weight + bias — the names
 // kept here so checkpoints and parity fixtures map one to one).
 // α starts at `alpha_init`: 0.5, the reference code's `alpha_init_value` default and
-// the value the paper uses for its non-LLM models (LLaMA runs tune it separately, by
-// width). Verified: the formula and the 0.5 default, from the reference code and
-// summaries quoting the paper. Not verified against the paper's own text: its section
-// and equation numbers (the PDF was not readable here), so none are quoted.
+// the value the paper uses for its non-LLM models. Its LLaMA runs set α by position
+// and model size instead (the reference repository's other_tasks/LLaMA/README.md: 0.8
+// down to 0.2 before attention, 0.2 down to 0.05 before the FFN and in the final norm);
+// one module here has one `alpha_init`, so such a split is not expressible yet.
+// Verified: the formula, the parameter shapes and the 0.5 default, from the reference
+// code, its README and summaries quoting the paper. Not verified against the paper's
+// own text: its section and equation numbers (the PDF was not readable here), so none
+// are quoted.
 // Unlike LayerNorm, it reads no statistics: tokens (and padding) never mix.
 #include "nn/init.h"
 #include "nn/norms/norm.h"

@@ -15,14 +15,10 @@
 #include "experiments/tasks/task.h"
 #include "tests/experiments/experiment_files.h"
 
-using namespace ablate;
-using namespace ablate::experiments;
-using namespace ablate::experiments::testing;
-namespace fs = std::filesystem;
-
 namespace {
 
-const std::string kCli = ABLATE_CLI;
+using namespace ablate::experiments;
+using namespace ablate::experiments::testing;
 
 // Which of the new components' parameters a trial's model holds.
 struct NewParameters {
@@ -51,7 +47,8 @@ TEST_CASE("a sweep over dyt and qk_norm checks, builds both components and train
       dir.file("variants.toml", with_steps(tiny_experiment("variants"), 10) +
                                     "\n[sweep]\n\"model.norm.kind\" = [\"layer\", \"dyt\"]\n"
                                     "\"model.attention.qk\" = [\"separate\", \"qk_norm\"]\n");
-  CommandResult check = run_command(kCli + " check " + file);
+  const std::string cli = ABLATE_CLI;
+  CommandResult check = run_command(cli + " check " + file);
   INFO(check.output);
   REQUIRE(check.status == 0);
   CHECK(ids_of(check.output).size() == 4);
@@ -66,11 +63,11 @@ TEST_CASE("a sweep over dyt and qk_norm checks, builds both components and train
     CHECK(found.q_norm == (t.config.model.transformer.attention.qk.kind == "qk_norm"));
   }
 
-  CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() + " --jobs 1 -q");
+  CommandResult r = run_command(cli + " run " + file + " --out " + dir.str() + " --jobs 1 -q");
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("4 trials (0 already done, 4 ok, 0 diverged, 0 failed)"));
-  for (const auto& t : fs::directory_iterator(dir.str() + "/variants/trials")) {
+  for (const auto& t : std::filesystem::directory_iterator(dir.str() + "/variants/trials")) {
     INFO(t.path());
     const nlohmann::json s = nlohmann::json::parse(read_text((t.path() / "summary.json").string()));
     CHECK(s["status"] == "ok");

@@ -195,13 +195,14 @@ TEST_CASE("parity: Linear matches torch.nn.Linear(5 -> 3)", "[parity]") {
   }
 }
 
-TEST_CASE("parity: layer norm matches torch.nn.LayerNorm", "[parity]") {
+// A norm of the registry, `kind` with its default options, on the fixture's x [..., d].
+static void norm_parity(const std::string& fixture, const std::string& kind, std::int64_t d) {
   for (DType dt : kDTypes) {
     Fresh f;
-    Fixture fx("layer_norm", dt);
+    Fixture fx(fixture, dt);
     Generator g(1);
-    BuildContext ctx = testing::build_context(6, 1, g, dt);
-    auto m = norm_registry().create("layer", {}, ctx);
+    BuildContext ctx = testing::build_context(d, 1, g, dt);
+    auto m = norm_registry().create(kind, {}, ctx);
     fx.load_parameters(*m);
     Parameter x = fx.input("input.x");
     Var y = m->forward(leaf(x), Tensor());
@@ -210,6 +211,10 @@ TEST_CASE("parity: layer norm matches torch.nn.LayerNorm", "[parity]") {
     fx.check("grad.input.x", x.grad);
     fx.check_parameter_grads(*m);
   }
+}
+
+TEST_CASE("parity: layer norm matches torch.nn.LayerNorm", "[parity]") {
+  norm_parity("layer_norm", "layer", 6);
 }
 
 // x [2, 5, 4]: our BatchNorm normalises all 10 rows, torch's BatchNorm1d sees x.reshape(-1, 4).
@@ -512,20 +517,7 @@ TEST_CASE("parity: adamw matches torch.optim.AdamW", "[parity]") {
 
 // DyT against the paper's reference module (alpha [1], weight [6], bias [6]) on x [3, 2, 6].
 TEST_CASE("parity: dyt norm matches the reference DynamicTanh module", "[parity]") {
-  for (DType dt : kDTypes) {
-    Fresh f;
-    Fixture fx("dyt", dt);
-    Generator g(1);
-    BuildContext ctx = testing::build_context(6, 1, g, dt);
-    auto m = norm_registry().create("dyt", {}, ctx);
-    fx.load_parameters(*m);
-    Parameter x = fx.input("input.x");
-    Var y = m->forward(leaf(x), Tensor());
-    f.tape.backward(y, fx.get("upstream"));
-    fx.check("output", y.value());
-    fx.check("grad.input.x", x.grad);
-    fx.check_parameter_grads(*m);
-  }
+  norm_parity("dyt", "dyt", 6);
 }
 
 // QK-layernorm attention against the script's module (torch has none): nn.Linear
