@@ -2,6 +2,9 @@
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -16,6 +19,7 @@
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/sweep_runner.h"
 #include "experiments/runner/trial_order.h"
+#include "experiments/runner/tuned_sweep.h"
 #include "experiments/study/study_runner.h"
 
 #include "experiments/cli/commands.h"
@@ -115,9 +119,37 @@ int run_study_command(const std::string& file, const RunOptions& o) {
   return s.training.failed ? 1 : 0;
 }
 
+// The sweep points of `e` (its trials are each point at every seed — and [tune] setting).
+std::size_t point_count(const Experiment& e) {
+  std::set<std::map<std::string, std::string>> points;
+  for (const Trial& t : e.trials) points.emplace(t.point.begin(), t.point.end());
+  return points.size();
+}
+
+// What `check` lists of a two-stage [tune], and what follows it.
+std::string tuning_stages_text(const Experiment& e) {
+  const std::size_t points = point_count(e);
+  std::string seeds;
+  for (std::uint64_t s : e.seeds) seeds += (seeds.empty() ? "" : ", ") + std::to_string(s);
+  return "tuning stage: listed (" + std::to_string(points) + " points × " +
+         std::to_string(e.trials.size() / points / e.tune_seeds.size()) + " settings × " +
+         std::to_string(e.tune_seeds.size()) +
+         " tune.seeds); then each point's chosen setting on sweep.seeds " + seeds + " (" +
+         std::to_string(points * e.seeds.size()) + " trials" +
+         (e.adaptive ? ", the adaptive design's first block" : "") + ")";
+}
+
 // --dry-run: the trials a real run would run, resume or skip (of an adaptive design,
 // those of its current round: the next is decided by this one's results).
 void print_dry_run(Experiment e, const RunOptions& o) {
+  if (!e.tune_seeds.empty()) {
+    std::optional<Experiment> second = second_stage(e, run_dir_of(e, o));
+    std::cout << (second ? "tuning stage done: each point's setting chosen; the sweep's seeds"
+                         : "tuning stage: every setting on tune.seeds; each point's setting "
+                           "is chosen once these have their results")
+              << "\n";
+    if (second) e = std::move(*second);
+  }
   if (e.adaptive) {
     const CurrentRound round = current_round(e, run_dir_of(e, o));
     std::cout << "adaptive design, " << schedule_status(round.schedule) << "\n";
@@ -218,7 +250,9 @@ int check(const std::vector<std::string>& args) {
   desc.add_options()("file", po::value(&file))("overrides", po::value(&overrides)->composing())(
       "plugin", po::value(&plugins)->composing()->value_name("PATH"), "load a plugin (repeatable)")(
       "quick", "the file's [quick] variant (as run --quick)")(
-      "budget", "with [sweep.adaptive]: list every trial its budget allows, not the first block");
+      "budget",
+      "with [sweep.adaptive] or tune.seeds: list every trial the design allows, not only the "
+      "first block or tuning stage");
   po::variables_map vm;
   if (!parse(args, desc, vm, "check", "file", "overrides")) return 0;
   LoadOptions load;
@@ -235,15 +269,17 @@ int check(const std::vector<std::string>& args) {
     for (const std::string& k : e.tune_keys)
       std::cout << (e.swept_keys.empty() && &k == &e.tune_keys.front() ? "" : " × ") << k
                 << " (tuned)";
-    std::cout << " × " << e.seeds.size() << " seeds)";
+    std::cout << " × " << (e.tune_seeds.empty() ? e.seeds.size() : e.tune_seeds.size())
+              << (e.tune_seeds.empty() ? " seeds)" : " tuning seeds)");
   }
   std::cout << "\n";
+  if (!e.tune_seeds.empty()) std::cout << "  " << tuning_stages_text(e) << "\n";
   // The listed trials are the first block; the rest follow from its results.
-  const bool budget = e.adaptive && vm.count("budget");
+  const bool budget = (e.adaptive || !e.tune_seeds.empty()) && vm.count("budget");
   const std::vector<Trial> listed = budget ? budget_trials(e) : e.trials;
   if (e.adaptive)
     std::cout << "  " << adaptive_design_text(*e.adaptive) << " (at most "
-              << e.trials.size() / e.seeds.size() * e.adaptive->max_seeds << " trials): listed "
+              << point_count(e) * std::size_t(e.adaptive->max_seeds) << " trials): listed "
               << (budget ? "is every trial the budget allows"
                          : "is the first block; the seeds after it follow from its results "
                            "(`ablate run FILE --dry-run` shows the next round)")

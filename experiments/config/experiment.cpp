@@ -262,8 +262,11 @@ std::vector<std::uint64_t> trial_seeds(const std::vector<Trial>& trials) {
 // An adaptive design may grow to every point × max_seeds: within the grid's limit.
 void check_adaptive_budget(const Experiment& e, const std::string& path,
                            const PositionIndex& positions) {
-  const double most =
-      double(e.trials.size()) / double(e.seeds.size()) * double(e.adaptive->max_seeds);
+  std::set<std::string> points;
+  for (const Trial& t : e.trials) points.insert(t.point_id);
+  // With tune.seeds the trials are the tuning stage's; each point then runs one setting.
+  const double most = double(points.size()) * double(e.adaptive->max_seeds) +
+                      (e.tune_seeds.empty() ? 0.0 : double(e.trials.size()));
   if (most <= double(kMaxTrials)) return;
   auto [l, c] = positions.find("sweep.adaptive.max_seeds");
   throw ConfigError(
@@ -300,6 +303,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   const SweepAxes sweep = read_sweep_axes(doc, path, positions, problems);
   throw_if_any(problems);
   e.seeds = sweep.seeds;
+  e.tune_seeds = sweep.tune_seeds;
   e.adaptive = sweep.adaptive;
   e.report = read_report_spec(doc, path, positions, record_axes(e, sweep.axes), problems);
   throw_if_any(problems);
@@ -309,8 +313,8 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
         "splits, so points are compared on different test sets");
     print_notes(e, e.notes.size() - 1, options);
   }
-  e.trials =
-      expand_grid({doc, path, positions, e.base_dir, e.plugins}, sweep.axes, sweep.seeds, problems);
+  e.trials = expand_grid({doc, path, positions, e.base_dir, e.plugins}, sweep.axes,
+                         e.tune_seeds.empty() ? sweep.seeds : e.tune_seeds, problems);
   throw_if_any(problems);
   if (e.adaptive) check_adaptive_budget(e, path, positions);
   if (home) keep_place_in_home_sweep(e, *home);

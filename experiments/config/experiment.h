@@ -58,6 +58,14 @@ struct Experiment {
   // report chooses each point's setting by validation loss).
   std::vector<std::string> tune_keys;
   std::vector<std::uint64_t> seeds;
+  // tune.seeds: [tune] in two stages. The tuning stage runs every setting of every point
+  // on these seeds (then `trials` holds its trials) and chooses each point's setting by
+  // mean validation loss; the sweep's seeds — a fixed design or the adaptive rounds —
+  // then run that setting only (runner/tuned_sweep.h). Disjoint from the sweep's seeds.
+  std::vector<std::uint64_t> tune_seeds;
+  // In the second stage's Experiment: the tuning stage's trials, which the run's index
+  // keeps beside `trials` (the reports choose each point's setting from them).
+  std::vector<Trial> chosen_from;
   // [sweep.adaptive]: `trials` is then the first round's (sweep.seeds), and the
   // sweep runner adds the seeds of later rounds (runner/adaptive_sweep.h).
   std::optional<AdaptiveDesign> adaptive;

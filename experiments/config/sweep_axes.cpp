@@ -44,7 +44,7 @@ class AxisReader {
   std::vector<const toml::node*> list_values(const std::string& table, const std::string& key,
                                              const toml::node& node);
   void add_list_axis(const std::string& table, const std::string& key, const toml::node& node);
-  void read_seeds(const toml::node& node);
+  void read_seeds(const std::string& at, const toml::node& node, std::vector<std::uint64_t>& out);
   void read_zip(const toml::node& node);
   void read_adaptive(const toml::node& node);
   void read_zip_group(const toml::table& group);
@@ -52,8 +52,9 @@ class AxisReader {
   void check_data_seed(bool seeds_given);
 
  public:
-  // After read_tune: what [sweep.adaptive] needs of the rest of the grid.
+  // After read_tune: what [sweep.adaptive] and tune.seeds need of the rest of the grid.
   void check_adaptive();
+  void check_tune_seeds();
 
  private:
   const PositionIndex& positions_;
@@ -109,18 +110,22 @@ void AxisReader::add_list_axis(const std::string& table, const std::string& key,
   if (!axis.values[0].empty()) out_.axes.push_back(std::move(axis));
 }
 
-void AxisReader::read_seeds(const toml::node& node) {
+// sweep.seeds or tune.seeds (`at`), into `out`.
+void AxisReader::read_seeds(const std::string& at, const toml::node& node,
+                            std::vector<std::uint64_t>& out) {
   const toml::array* a = node.as_array();
   if (!a || a->empty()) {
-    file_.problem("sweep.seeds", "must be a non-empty list of integers");
+    file_.problem(at, "must be a non-empty list of integers");
     return;
   }
   for (const toml::node& s : *a) {
     auto seed = integer_value(s);
     if (!seed || *seed < 0)
-      file_.problem("sweep.seeds", "seeds must be integers >= 0");
+      file_.problem(at, "seeds must be integers >= 0");
+    else if (std::find(out.begin(), out.end(), std::uint64_t(*seed)) != out.end())
+      file_.problem(at, "lists seed " + std::to_string(*seed) + " twice");
     else
-      out_.seeds.push_back(std::uint64_t(*seed));
+      out.push_back(std::uint64_t(*seed));
   }
 }
 
@@ -179,7 +184,7 @@ void AxisReader::read_sweep(const toml::node& sweep) {
                     "plugins cannot be swept: list every plugin in the top-level `plugins` "
                     "(loading one only adds components; sweep the component's axis instead)");
     else if (key == "seeds")
-      read_seeds(*node);
+      read_seeds("sweep.seeds", *node, out_.seeds);
     else if (key == "zip")
       read_zip(*node);
     else if (key == "adaptive")
@@ -218,11 +223,41 @@ void AxisReader::check_adaptive() {
     file_.problem("sweep.adaptive.max_seeds", "is below the first block's " +
                                                   std::to_string(first) +
                                                   " seeds (sweep.seeds); the budget includes them");
-  if (std::any_of(out_.axes.begin(), out_.axes.end(), [](const SweepAxis& a) { return a.tune; }))
+  if (out_.tune_seeds.empty() &&
+      std::any_of(out_.axes.begin(), out_.axes.end(), [](const SweepAxis& a) { return a.tune; }))
     file_.problem("sweep.adaptive",
-                  "cannot be combined with [tune] yet: a point's chosen setting could change "
-                  "as seeds are added, and with it every decision before; tune in a fixed "
-                  "design, then fix the chosen values");
+                  "needs tune.seeds with [tune]: tuned on every seed, a point's chosen setting "
+                  "could change as seeds are added, and with it every decision before; give "
+                  "[tune] seeds of their own (e.g. seeds = [100, 101, 102]) to choose each "
+                  "point's setting first, then run it on the sweep's seeds");
+}
+
+// tune.seeds: a tuning stage before the sweep's seeds, which judge what it chose.
+void AxisReader::check_tune_seeds() {
+  if (out_.tune_seeds.empty()) return;
+  if (std::none_of(out_.axes.begin(), out_.axes.end(), [](const SweepAxis& a) { return a.tune; }))
+    file_.problem("tune.seeds", "needs a key to tune (e.g. \"train.lr\" = [1e-3, 3e-3, 1e-2])");
+  if (out_.seeds.empty()) {
+    file_.problem("tune.seeds",
+                  "needs sweep.seeds: the seeds each point's chosen setting then runs on");
+    return;
+  }
+  // The trials that choose a setting must not also judge it: reused, they would bring
+  // the validation luck the choice selected for into the comparison.
+  const std::vector<std::uint64_t> judged =
+      out_.adaptive ? adaptive_seed_sequence(out_.seeds, out_.adaptive->max_seeds) : out_.seeds;
+  for (std::uint64_t s : out_.tune_seeds)
+    if (std::find(judged.begin(), judged.end(), s) != judged.end()) {
+      file_.problem("tune.seeds",
+                    "shares seed " + std::to_string(s) + " with the sweep's seeds" +
+                        (out_.adaptive ? " (sweep.seeds and the adaptive design's later ones, " +
+                                             std::to_string(judged.front()) + "–" +
+                                             std::to_string(judged.back()) + ")"
+                                       : "") +
+                        ": the trials that choose a setting must not also judge it; use seeds "
+                        "of their own");
+      return;
+    }
 }
 
 bool AxisReader::is_swept(const std::string& key) const {
@@ -243,7 +278,9 @@ void AxisReader::read_tune(const toml::node& tune) {
       file_.problem("tune.seed",
                     "cannot be tuned: choosing the data seed by validation loss picks the "
                     "easiest held-out split; sweep it (with sweep.seeds) or fix it");
-    else if (key == "seeds" || key == "zip" || key == "plugins" || key == "plugins_sha256")
+    else if (key == "seeds")
+      read_seeds("tune.seeds", *node, out_.tune_seeds);
+    else if (key == "zip" || key == "plugins" || key == "plugins_sha256")
       file_.problem("tune." + key,
                     "cannot be tuned: [tune] lists trial keys (e.g. \"train.lr\" = [3e-4, "
                     "1e-3]); seeds come from sweep.seeds");
@@ -260,6 +297,7 @@ SweepAxes read_sweep_axes(const toml::table& doc, const std::string& path,
   if (const toml::node* sweep = doc.get("sweep")) reader.read_sweep(*sweep);
   if (const toml::node* tune = doc.get("tune")) reader.read_tune(*tune);
   reader.check_adaptive();
+  reader.check_tune_seeds();
   return reader.take();
 }
 

@@ -29,7 +29,10 @@ struct SweepAxis {
 struct SweepAxes {
   // [sweep]'s axes in the file's order (a zip group is one axis), then [tune]'s.
   std::vector<SweepAxis> axes;
-  std::vector<std::uint64_t> seeds;        // sweep.seeds; empty when not given
+  std::vector<std::uint64_t> seeds;  // sweep.seeds; empty when not given
+  // tune.seeds: the tuning stage's seeds (experiment.h, Experiment::tune_seeds); empty
+  // when every [tune] setting runs on every seed.
+  std::vector<std::uint64_t> tune_seeds;
   std::optional<AdaptiveDesign> adaptive;  // [sweep.adaptive]
 };
 

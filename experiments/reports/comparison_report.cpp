@@ -154,11 +154,20 @@ std::string tuning_section(const RunPoints& run) {
   for (const PointResults& p : run.points) tuned |= !p.settings.empty();
   if (!tuned) return "";
   std::ostringstream md;
+  std::string over = "over its seeds";
+  std::string judged;
+  if (!run.tune_seeds.empty()) {
+    over = "over the tuning stage's seeds, tune.seeds =";
+    for (std::size_t i = 0; i < run.tune_seeds.size(); ++i)
+      over += (i ? ", " : " ") + std::to_string(run.tune_seeds[i]);
+    judged =
+        " The comparisons and claims use only the sweep's seeds, each point at its chosen "
+        "setting: the trials that chose a setting do not judge it.";
+  }
   md << "\n### Tuning\n\nEach point is reported at the [tune] setting with the lowest mean "
         "validation loss "
-        "over its seeds (of the model each trial kept; diverged trials count as infinite). Mean "
-        "validation "
-        "loss per setting, the chosen one in bold:\n\n|";
+     << over << " (of the model each trial kept; diverged trials count as infinite)." << judged
+     << " Mean validation loss per setting, the chosen one in bold:\n\n|";
   for (const std::string& k : run.keys) md << " " << k << " |";
   md << " settings |\n|";
   for (std::size_t i = 0; i <= run.keys.size(); ++i) md << "---|";

@@ -11,6 +11,8 @@ std::map<std::map<std::string, std::string>, Tuning> tune_points(const RunRows& 
   std::map<std::map<std::string, std::string>, std::map<std::string, std::vector<double>>> losses;
   std::map<std::map<std::string, std::string>, std::vector<std::string>> order;
   for (const TrialRow& r : run.rows) {
+    // A two-stage [tune] chooses on its tuning seeds only (the others ran one setting).
+    if (!run.tune_seeds.empty() && !run.tuning_row(r)) continue;
     auto& settings = order[r.point];
     if (std::find(settings.begin(), settings.end(), r.tune_label) == settings.end())
       settings.push_back(r.tune_label);
@@ -48,7 +50,8 @@ json chosen_settings_only(const RunRows& run) {
   json index = run.index;
   json kept = json::array();
   for (const TrialRow& r : run.rows)
-    if (auto t = tuning.find(r.point); t == tuning.end() || t->second.chosen == r.tune_label)
+    if (auto t = tuning.find(r.point);
+        !run.tuning_row(r) && (t == tuning.end() || t->second.chosen == r.tune_label))
       for (const json& entry : run.index["trials"])
         if (entry.value("id", "") == r.id) kept.push_back(entry);
   index["trials"] = kept;

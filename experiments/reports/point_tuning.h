@@ -13,7 +13,8 @@ namespace ablate::experiments {
 // Each [tune] setting of a sweep point with its mean validation loss over seeds (the
 // best evaluation's: the model each trial keeps), and the setting chosen: the lowest
 // mean. A diverged trial counts as an infinite loss; a setting with missing or failed
-// trials is compared on the trials it has. Without [tune], one setting "".
+// trials is compared on the trials it has. Without [tune], one setting "". With
+// tune.seeds, over the tuning stage's trials only.
 struct Tuning {
   std::vector<TuningSetting> settings;  // in trial order
   std::string chosen;
@@ -23,8 +24,8 @@ struct Tuning {
 std::map<std::map<std::string, std::string>, Tuning> tune_points(const RunRows& run);
 
 // The trial index with only the trials of each point's chosen [tune] setting (all of
-// them without [tune]): the plots then show what the tables report, not an average
-// over learning rates that were searched and rejected.
+// them without [tune]; with tune.seeds, not the tuning stage's): the plots then show what the
+// tables report, not an average over learning rates that were searched and rejected.
 nlohmann::json chosen_settings_only(const RunRows& run);
 
 }  // namespace ablate::experiments

@@ -43,19 +43,36 @@ std::string utc_now() {
 
 }  // namespace
 
+namespace {
+
+std::string listed(const std::set<std::uint64_t>& seeds) {
+  std::string out;
+  for (std::uint64_t s : seeds) out += (out.empty() ? "" : ", ") + std::to_string(s);
+  return out;
+}
+
+}  // namespace
+
 std::string seeds_text(const json& index) {
+  // A two-stage [tune] (tune.seeds): the same text in either stage, whichever trials
+  // the index lists yet.
+  const json tuning = index.value("tuning", json::object());
+  const std::string tuned_on =
+      tuning.contains("seeds")
+          ? "; tuned on " + listed(tuning["seeds"].get<std::set<std::uint64_t>>())
+          : "";
   if (std::optional<AdaptiveIndex> adaptive = adaptive_of_index(index)) {
     std::string out = "first block";
     for (std::uint64_t s : adaptive->first_seeds)
       out += (out.back() == 'k' ? " " : ", ") + std::to_string(s);
-    return out + "; " + adaptive_design_text(adaptive->design);
+    return out + "; " + adaptive_design_text(adaptive->design) + tuned_on;
   }
+  if (tuning.contains("sweep_seeds"))
+    return listed(tuning["sweep_seeds"].get<std::set<std::uint64_t>>()) + tuned_on;
   std::set<std::uint64_t> seeds;
   for (const json& t : index.value("trials", json::array()))
     seeds.insert(t.value("seed", std::uint64_t(0)));
-  std::string out;
-  for (std::uint64_t s : seeds) out += (out.empty() ? "" : ", ") + std::to_string(s);
-  return out;
+  return listed(seeds);
 }
 
 std::string tune_grid_text(const json& index) {

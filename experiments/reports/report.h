@@ -69,6 +69,7 @@ struct RunPoints {
   // seeds and [tune] grid now, to compare with it.
   std::optional<Preregistration> preregistration;
   std::string seeds, tune_grid;
+  std::vector<std::uint64_t> tune_seeds;  // tune.seeds: the tuning stage's (none: every seed)
   std::optional<AdaptiveIndex> adaptive;  // [sweep.adaptive], when the run has one
   std::vector<PointResults> points;
 };

@@ -28,6 +28,7 @@ std::string header_line(const RunRows& run, const OptionalColumns& optional) {
   for (const std::string& k : run.keys) csv << "," << csv_field(k);
   for (const std::string& k : run.tune_keys) csv << "," << csv_field(k);
   if (!run.tune_keys.empty()) csv << ",selected";
+  if (!run.tune_seeds.empty()) csv << ",tuning_stage";
   csv << ",seed,status,steps";
   for (const std::string& m : run.test_metrics) csv << ",test_" << m;
   csv << ",final_train_loss,final_val_loss";
@@ -89,7 +90,11 @@ std::string results_csv(const RunRows& run) {
       csv << "," << csv_field(r.point.count(k) ? r.point.at(k) : "");
     for (const std::string& k : run.tune_keys)
       csv << "," << csv_field(r.tune.count(k) ? r.tune.at(k) : "");
-    if (!run.tune_keys.empty()) csv << "," << (tuning.at(r.point).chosen == r.tune_label ? 1 : 0);
+    if (!run.tune_keys.empty()) {
+      auto t = tuning.find(r.point);
+      csv << "," << (t != tuning.end() && t->second.chosen == r.tune_label ? 1 : 0);
+    }
+    if (!run.tune_seeds.empty()) csv << "," << (run.tuning_row(r) ? 1 : 0);
     csv << "," << r.seed;
     csv << (r.summary.is_null() ? std::string(",missing\n")
                                 : summary_fields(run, r.summary, optional));

@@ -33,6 +33,7 @@ void read_report_settings(const RunRows& run, RunPoints& out) {
   out.preregistration = read_preregistration(run.dir);
   out.seeds = seeds_text(run.index);
   out.tune_grid = tune_grid_text(run.index);
+  out.tune_seeds.assign(run.tune_seeds.begin(), run.tune_seeds.end());
   out.adaptive = adaptive_of_index(run.index);
 }
 
@@ -102,7 +103,10 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
   const auto tuning = tune_points(run);
   bool any_curve = false;
   for (const TrialRow& r : run.rows) {
-    const Tuning& t = tuning.at(r.point);
+    // A point whose tuning stage has not run yet has no entry: nothing of it to report.
+    auto chosen = tuning.find(r.point);
+    if (chosen == tuning.end() || run.tuning_row(r)) continue;
+    const Tuning& t = chosen->second;
     if (r.tune_label != t.chosen) continue;
     PointResults& point = point_of_row(out, run, r, t);
     ++point.trials;

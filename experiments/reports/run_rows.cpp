@@ -104,6 +104,8 @@ RunRows read_run(const std::string& run_dir, nlohmann::json index_json) {
   json& index = run.index;
   run.keys = index["swept_keys"].get<std::vector<std::string>>();
   run.tune_keys = index.value("tune_keys", std::vector<std::string>{});
+  if (index.contains("tuning"))
+    run.tune_seeds = index["tuning"].value("seeds", std::set<std::uint64_t>{});
   run.forecast = index.value("family", "seq2seq") == "forecast";
   // Runs written before trials.json named the task: the family's metrics.
   run.task = index.value("task", std::string(run.forecast ? "forecast" : ""));

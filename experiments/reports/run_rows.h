@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct RunRows {
   std::string dir;
   nlohmann::json index;
   std::vector<std::string> keys, tune_keys, metrics;
+  // tune.seeds of a two-stage [tune] (empty without): their trials choose each point's
+  // setting, and only the other seeds' trials are compared.
+  std::set<std::uint64_t> tune_seeds;
+  bool tuning_row(const TrialRow& r) const { return tune_seeds.count(r.seed) > 0; }
   std::string primary;
   bool higher_is_better = true;
   bool forecast = false;

@@ -30,8 +30,8 @@ std::vector<ValidationPoint> validation_points(const RunRows& run) {
   std::vector<ValidationPoint> points;
   const auto tuning = tune_points(run);
   for (const TrialRow& r : run.rows) {
-    if (r.tune_label != tuning.at(r.point).chosen)
-      continue;  // each point at its chosen [tune] setting
+    // Each point at its chosen [tune] setting, on the seeds that judge it.
+    if (run.tuning_row(r) || r.tune_label != tuning.at(r.point).chosen) continue;
     auto it = std::find_if(points.begin(), points.end(),
                            [&](const ValidationPoint& p) { return p.values == r.point; });
     if (it == points.end()) {

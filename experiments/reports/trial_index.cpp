@@ -13,22 +13,26 @@ namespace ablate::experiments {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
+namespace {
+
+json trial_entry(const Trial& t) {
+  json point = json::object();
+  for (const auto& [k, v] : t.point) point[k] = v;
+  json tune = json::object();
+  for (const auto& [k, v] : t.tune) tune[k] = v;
+  return {{"id", t.id},           {"point_id", t.point_id},
+          {"data_id", t.data_id}, {"seed", t.config.trial_seed},
+          {"point", point},       {"label", t.point_label()},
+          {"tune", tune},         {"tune_label", t.tune_label()}};
+}
+
+}  // namespace
+
 json trial_index_json(const Experiment& e) {
   json trials = json::array();
-  for (const Trial& t : e.trials) {
-    json point = json::object();
-    for (const auto& [k, v] : t.point) point[k] = v;
-    json tune = json::object();
-    for (const auto& [k, v] : t.tune) tune[k] = v;
-    trials.push_back({{"id", t.id},
-                      {"point_id", t.point_id},
-                      {"data_id", t.data_id},
-                      {"seed", t.config.trial_seed},
-                      {"point", point},
-                      {"label", t.point_label()},
-                      {"tune", tune},
-                      {"tune_label", t.tune_label()}});
-  }
+  // A two-stage [tune]'s second stage: the tuning stage's trials first, as they ran.
+  for (const Trial& t : e.chosen_from) trials.push_back(trial_entry(t));
+  for (const Trial& t : e.trials) trials.push_back(trial_entry(t));
   json baseline = json::object();
   for (const auto& [k, v] : e.report.baseline) baseline[k] = v;
   json report{{"baseline", baseline}, {"metric", e.report.metric}};
@@ -52,6 +56,9 @@ json trial_index_json(const Experiment& e) {
              {"trials", trials}};
   // The design, not the seeds its rounds have reached so far: what the reports replay
   // the rounds from (adaptive_schedule.h) and what is frozen with the claims.
+  // Which seeds tuned and which judge (Experiment::tune_seeds): the reports choose each
+  // point's setting from the first and compare on the second only.
+  if (!e.tune_seeds.empty()) index["tuning"] = {{"seeds", e.tune_seeds}, {"sweep_seeds", e.seeds}};
   if (e.adaptive)
     index["adaptive"] = {{"first_seeds", e.seeds},
                          {"max_seeds", e.adaptive->max_seeds},

@@ -47,9 +47,14 @@ std::vector<Trial> scheduled_trials(const Experiment& e, const RunPoints& run,
 }
 
 std::vector<Trial> budget_trials(const Experiment& e) {
-  const auto max_seeds = int(e.adaptive->max_seeds);
-  return trials_at_seeds(e, adaptive_seed_sequence(e.seeds, max_seeds),
-                         [&](const std::string&) { return max_seeds; });
+  const int seeds = e.adaptive ? int(e.adaptive->max_seeds) : int(e.seeds.size());
+  const std::vector<std::uint64_t> sequence =
+      e.adaptive ? adaptive_seed_sequence(e.seeds, seeds) : e.seeds;
+  std::vector<Trial> out = trials_at_seeds(e, sequence, [&](const std::string&) { return seeds; });
+  // A two-stage [tune] (tuned_sweep.h): its tuning stage, and then any point's setting
+  // may be the chosen one (each setting is a point id of its own, so all are above).
+  if (!e.tune_seeds.empty()) out.insert(out.begin(), e.trials.begin(), e.trials.end());
+  return out;
 }
 
 CurrentRound current_round(const Experiment& e, const std::string& run_dir) {

@@ -37,8 +37,9 @@ RunSummary run_adaptive(const Experiment& e, const RunOptions& options,
 std::vector<Trial> scheduled_trials(const Experiment& e, const RunPoints& run,
                                     const AdaptiveSchedule& schedule);
 
-// Every trial `e`'s adaptive design can run: each point at every seed up to its budget
-// (`ablate check --budget`; the reproduce tier checks committed trials against them).
+// Every trial `e`'s design can run: each point at every seed up to its adaptive budget
+// (and with tune.seeds, the tuning stage, then every setting at those seeds) —
+// `ablate check --budget`; the reproduce tier checks committed trials against them.
 std::vector<Trial> budget_trials(const Experiment& e);
 
 // The schedule of the run directory's results for `e` (round 0 when it has none), and

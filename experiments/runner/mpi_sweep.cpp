@@ -25,6 +25,7 @@
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
+#include "experiments/runner/tuned_sweep.h"
 
 namespace ablate::experiments {
 
@@ -280,8 +281,9 @@ RunSummary coordinate(mpi::communicator& world, const Experiment& e, const RunOp
   auto run_round = [&](const Experiment& current, SweepPlan& plan, const RunOptions& o,
                        const std::string& label) { ranks.run_round(current, plan, o, label); };
   try {
-    if (e.adaptive) {
-      RunSummary summary = run_adaptive(e, options, run_round);
+    if (!e.tune_seeds.empty() || e.adaptive) {
+      RunSummary summary = !e.tune_seeds.empty() ? run_tuned(e, options, run_round)
+                                                 : run_adaptive(e, options, run_round);
       ranks.stop_all();
       return summary;
     }

@@ -28,6 +28,7 @@
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
+#include "experiments/runner/tuned_sweep.h"
 
 namespace ablate::experiments {
 
@@ -129,6 +130,7 @@ bool index_covers(const RunDir& run, const Experiment& e) {
 int trials_not_in(const RunDir& run, const Experiment& e) {
   std::set<std::string> ids;
   for (const Trial& t : e.trials) ids.insert(t.id);
+  for (const Trial& t : e.chosen_from) ids.insert(t.id);
   int n = 0;
   if (fs::exists(run.trials()))
     for (const auto& d : fs::directory_iterator(run.trials()))
@@ -181,9 +183,10 @@ SweepPlan plan_sweep(const Experiment& e, const RunOptions& options, bool take_l
     const std::string text = e.text_as_run();
     keep_earlier_version(run, text);
     write_file_atomically(run.experiment(), text);
-    // An adaptive sweep's index only grows: a shard a round behind another leaves the
-    // later round's index (a superset of its own) in place.
-    if (!(e.adaptive && index_covers(run, e))) write_trial_index(summary.run_dir, e);
+    // An adaptive or two-stage sweep's index only grows: a shard a round (or stage)
+    // behind another leaves the later one's index (a superset of its own) in place.
+    const bool grows = e.adaptive || !e.tune_seeds.empty();
+    if (!(grows && index_covers(run, e))) write_trial_index(summary.run_dir, e);
     freeze_preregistration(summary.run_dir, e);
     summary.not_in_experiment = trials_not_in(run, e);
   }
@@ -280,6 +283,7 @@ void run_planned(const Experiment& e, SweepPlan& plan, const RunOptions& options
 }
 
 RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
+  if (!e.tune_seeds.empty()) return run_tuned(e, options);
   if (e.adaptive) return run_adaptive(e, options);
   SweepPlan plan = plan_sweep(e, options);
   run_planned(e, plan, options);

@@ -212,7 +212,7 @@ TEST_CASE("adaptive sweep: a design it cannot run is exit 2 naming the file, lin
       {"seeds = [0, 1]\n[sweep.adaptive]\nmax_seeds = 10\nblocks = 2\n", "block"},
       {"seeds = [0, 1]\n[sweep.adaptive]\nmax_seeds = 5000\n", "sweep.adaptive.max_seeds"},
       {"seeds = [0, 1]\n[sweep.adaptive]\nmax_seeds = 10\n[tune]\n\"train.steps\" = [20, 30]\n",
-       "cannot be combined with [tune]"},
+       "needs tune.seeds with [tune]"},
   };
   int k = 0;
   for (const auto& [extra, expected] : cases) {

@@ -331,7 +331,9 @@ TEST_CASE(
              Catch::Contains("tune.train.lr: is an empty list: nothing to search"));
   CHECK_THAT(problem("\n[tune]\n\"train.lr\" = [-1.0]\n"),
              Catch::Contains("bad.toml:29:15: train.lr"));
-  CHECK_THAT(problem("\n[tune]\nseeds = [1]\n"), Catch::Contains("tune.seeds: cannot be tuned"));
+  // tune.seeds is the tuning stage's seeds (tuning_stages_test.cpp), not a trial key.
+  CHECK_THAT(problem("\n[tune]\nseeds = [1]\n"),
+             Catch::Contains("tune.seeds: shares seed 1 with the sweep's seeds"));
 }
 
 TEST_CASE("curve metrics: the mean of the validation curve and the steps to a threshold",
