@@ -16,9 +16,11 @@
 #      (the override `sweep.seeds=[<first seed>]`, which keeps every trial's id: the id
 #      hashes the trial's resolved config, which holds its own seed, not the list; for
 #      an adaptive design, whose first block needs two seeds, the first two and a budget
-#      of two) — or, with --seeds all, every trial (an adaptive design's rounds run
-#      again from the rerun's own results) — into a temporary directory, removed after
-#      unless --keep;
+#      of two; for a two-stage [tune] (tune.seeds), each point's committed trials of its
+#      chosen setting at the first tuning seed and the first judged seed, by id with
+#      `run --only-ids`) — or, with --seeds all, every trial (an adaptive design's
+#      rounds and a two-stage file's second stage run again from the rerun's own
+#      results) — into a temporary directory, removed after unless --keep;
 #   4. compares (scripts/compare-results.sh) the committed ids with the defined ones
 #      (for an adaptive design: the first block all committed, and every committed id
 #      one of the design's up to its budget; with --seeds all, the rerun's ids),
@@ -176,6 +178,26 @@ datasets_of() {
   } | sort -u
 }
 
+# The trials a first-seed rerun of a two-stage file names, from its committed
+# results.csv: each point's chosen setting (`selected`) at the smallest tuning seed
+# (`tuning_stage` 1), and its trial at the smallest seed the sweep judged it on.
+first_seed_ids() {
+  python3 - "$1" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+tuning = [r for r in rows if r["tuning_stage"] == "1"]
+judged = [r for r in rows if r["tuning_stage"] == "0"]
+first_tuning = min(int(r["seed"]) for r in tuning)
+first_judged = min(int(r["seed"]) for r in judged)
+for r in tuning:
+    if int(r["seed"]) == first_tuning and r["selected"] == "1":
+        print(r["trial"])
+for r in judged:
+    if int(r["seed"]) == first_judged:
+        print(r["trial"])
+PY
+}
+
 # Chooses the slice of commit $1: sets names=(NAME) and shard=K/N, prints why.
 choose_slice() {
   local hash files=() name parts seconds part_seconds
@@ -250,16 +272,24 @@ for requested in "${names[@]}"; do
   # The first block's seeds, in order; whether the design is adaptive (`ablate check` says so).
   mapfile -t block_seeds < <(grep -oE '^  [0-9a-f]{16}  seed [0-9]+' "$out/check.txt" | awk '!seen[$3]++ {print $3}')
   adaptive=$(grep -c '^  adaptive: ' "$out/check.txt" || true)
+  # A two-stage [tune] (tune.seeds): check lists its tuning stage.
+  staged=$(grep -c '^  tuning stage: ' "$out/check.txt" || true)
 
   run_args=(run "$file" --out "$out/runs" --jobs "$jobs" --quiet)
   compare_args=(--name "$name" --defined-ids "$out/defined_ids.txt")
-  if [[ $adaptive -gt 0 ]]; then
-    # Adaptive: check defines the first block; the committed trials beyond it must be
+  if [[ $adaptive -gt 0 || $staged -gt 0 ]]; then
+    # Adaptive or two-stage: check defines the first block or the tuning stage; the committed trials beyond it must be
     # the design's, some point at some seed its budget allows (`ablate check --budget`).
     "$ablate" check "$file" --budget | grep -oE '^  [0-9a-f]{16}  ' | tr -d ' ' > "$out/possible_ids.txt"
     compare_args+=(--possible-ids "$out/possible_ids.txt")
   fi
-  if [[ $seeds == first && $adaptive -eq 0 ]]; then
+  if [[ $seeds == first && $staged -gt 0 ]]; then
+    # Two-stage: the committed trials of each point's chosen setting at the first tuning
+    # seed and at the first seed it was judged on, named (`run --only-ids`): a partial
+    # tuning stage could choose another setting than the whole one did.
+    first_seed_ids "$committed" > "$out/rerun_ids.txt"
+    run_args+=(--only-ids "$out/rerun_ids.txt")
+  elif [[ $seeds == first && $adaptive -eq 0 ]]; then
     run_args+=("sweep.seeds=[${block_seeds[0]}]")
   elif [[ $seeds == first ]]; then
     # An adaptive first block needs two seeds: the first two, and a budget of two, so
@@ -279,7 +309,7 @@ for requested in "${names[@]}"; do
     continue
   fi
   run_dir=$(find "$out/runs" -mindepth 1 -maxdepth 1 -type d | awk 'NR == 1')
-  if [[ $adaptive -gt 0 && $seeds == all && -z $shard ]]; then
+  if [[ ($adaptive -gt 0 || $staged -gt 0) && $seeds == all && -z $shard ]]; then
     # The rounds ran again: their trials must be exactly the committed ones.
     awk -F, 'NR > 1 { print $1 }' "$run_dir/results.csv" | tee "$out/defined_ids.txt" > "$out/possible_ids.txt"
   fi

@@ -14,6 +14,7 @@
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/adaptive_report.h"
 #include "experiments/runner/adaptive_sweep.h"
+#include "experiments/runner/listed_trials.h"
 #include "experiments/runner/missing_checkpoints.h"
 #include "experiments/runner/mpi_sweep.h"
 #include "experiments/runner/stop_signal.h"
@@ -142,7 +143,7 @@ std::string tuning_stages_text(const Experiment& e) {
 // --dry-run: the trials a real run would run, resume or skip (of an adaptive design,
 // those of its current round: the next is decided by this one's results).
 void print_dry_run(Experiment e, const RunOptions& o) {
-  if (!e.tune_seeds.empty()) {
+  if (!e.tune_seeds.empty() && !e.exact_trials) {
     std::optional<Experiment> second = second_stage(e, run_dir_of(e, o));
     std::cout << (second ? "tuning stage done: each point's setting chosen; the sweep's seeds"
                          : "tuning stage: every setting on tune.seeds; each point's setting "
@@ -193,7 +194,7 @@ void print_dry_run(Experiment e, const RunOptions& o) {
 }  // namespace
 
 int run(const std::vector<std::string>& args) {
-  std::string file, shard;
+  std::string file, shard, only_ids;
   RunOptions o;
   bool dry_run = false;
   po::options_description desc;
@@ -209,7 +210,10 @@ int run(const std::vector<std::string>& args) {
       "load a plugin (repeatable; see nn/README.md)")(
       "quick", po::bool_switch(&o.quick),
       "the file's [quick] variant: the same study at reduced size, as <name>-quick")(
-      "quiet,q", "no progress line");
+      "only-ids", po::value(&only_ids)->value_name("IDS"),
+      "run only the trials whose ids the file IDS lists (one a line), as one plain sweep: "
+      "any the design allows (check --budget), no tuning stage or rounds")("quiet,q",
+                                                                           "no progress line");
   po::variables_map vm;
   if (!parse(args, desc, vm, "run", "file", "overrides")) return 0;
   o.progress = !vm.count("quiet");
@@ -220,6 +224,8 @@ int run(const std::vector<std::string>& args) {
   // Under mpirun only rank 0 prints or runs a study; the others serve trials or exit.
   const bool worker_rank = mpi_session() && mpi_session()->rank() != 0;
   if (worker_rank && (dry_run || is_study_file(file))) return 0;
+  if (mpi_session() && !only_ids.empty())
+    throw po::error("--only-ids runs locally: run it without mpirun");
   if (mpi_session() && !dry_run && !is_study_file(file)) {
     MpiRunResult m;
     {
@@ -231,6 +237,7 @@ int run(const std::vector<std::string>& args) {
   }
   if (!dry_run && is_study_file(file)) return run_study_command(file, o);
   Experiment e = load_experiment(file, load_options(o));
+  if (!only_ids.empty()) e = only_listed_trials(e, only_ids);
   if (dry_run) {
     print_dry_run(e, o);
     return 0;

@@ -66,6 +66,9 @@ struct Experiment {
   // In the second stage's Experiment: the tuning stage's trials, which the run's index
   // keeps beside `trials` (the reports choose each point's setting from them).
   std::vector<Trial> chosen_from;
+  // `run --only-ids` (runner/listed_trials.h): `trials` are run as listed, without a
+  // tuning stage first.
+  bool exact_trials = false;
   // [sweep.adaptive]: `trials` is then the first round's (sweep.seeds), and the
   // sweep runner adds the seeds of later rounds (runner/adaptive_sweep.h).
   std::optional<AdaptiveDesign> adaptive;

@@ -10,9 +10,14 @@ using json = nlohmann::json;
 std::map<std::map<std::string, std::string>, Tuning> tune_points(const RunRows& run) {
   std::map<std::map<std::string, std::string>, std::map<std::string, std::vector<double>>> losses;
   std::map<std::map<std::string, std::string>, std::vector<std::string>> order;
+  // A two-stage [tune]'s second stage: the setting each point ran on the sweep's seeds.
+  std::map<std::map<std::string, std::string>, std::string> second_stage;
   for (const TrialRow& r : run.rows) {
     // A two-stage [tune] chooses on its tuning seeds only (the others ran one setting).
-    if (!run.tune_seeds.empty() && !run.tuning_row(r)) continue;
+    if (!run.tune_seeds.empty() && !run.tuning_row(r)) {
+      second_stage.emplace(r.point, r.tune_label);
+      continue;
+    }
     auto& settings = order[r.point];
     if (std::find(settings.begin(), settings.end(), r.tune_label) == settings.end())
       settings.push_back(r.tune_label);
@@ -41,6 +46,10 @@ std::map<std::map<std::string, std::string>, Tuning> tune_points(const RunRows& 
     }
     if (!have) t.chosen = labels.front();  // nothing finished yet
   }
+  // Points of a partial rerun (`run --only-ids`) without their tuning trials: reported
+  // at the setting their second-stage trials ran.
+  for (const auto& [point, label] : second_stage)
+    if (!out.count(point)) out[point].chosen = label;
   return out;
 }
 

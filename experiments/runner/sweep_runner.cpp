@@ -283,7 +283,7 @@ void run_planned(const Experiment& e, SweepPlan& plan, const RunOptions& options
 }
 
 RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
-  if (!e.tune_seeds.empty()) return run_tuned(e, options);
+  if (!e.tune_seeds.empty() && !e.exact_trials) return run_tuned(e, options);
   if (e.adaptive) return run_adaptive(e, options);
   SweepPlan plan = plan_sweep(e, options);
   run_planned(e, plan, options);
