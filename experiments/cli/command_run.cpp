@@ -212,7 +212,7 @@ int run(const std::vector<std::string>& args) {
       "the file's [quick] variant: the same study at reduced size, as <name>-quick")(
       "only-ids", po::value(&only_ids)->value_name("IDS"),
       "run only the trials whose ids the file IDS lists (one a line), as one plain sweep: "
-      "any the design allows (check --budget), no tuning stage or rounds")("quiet,q",
+      "any the design allows (`check`'s budget), no tuning stage or rounds")("quiet,q",
                                                                            "no progress line");
   po::variables_map vm;
   if (!parse(args, desc, vm, "run", "file", "overrides")) return 0;
