@@ -122,7 +122,18 @@ TEST_CASE("the registered replications are exactly the ones tested here", "[repl
   std::set<std::string> files;
   for (const auto& f : fs::directory_iterator(kReplications + "registered"))
     if (f.path().extension() == ".toml") files.insert(f.path().stem().string());
-  CHECK(files == std::set<std::string>{"vaswani_table3"});
+  CHECK(files == std::set<std::string>{"press_alibi", "reformer_shared_qk", "vaswani_table3"});
+}
+
+TEST_CASE(
+    "smoke: registered replication reformer_shared_qk runs in its quick variant cut to smoke size",
+    "[replications][smoke]") {
+  check_smoke_variant("registered/reformer_shared_qk", kSmokeLm);
+}
+
+TEST_CASE("smoke: registered replication press_alibi runs in its quick variant cut to smoke size",
+          "[replications][smoke]") {
+  check_smoke_variant("registered/press_alibi", kSmokeLm);
 }
 
 TEST_CASE(
