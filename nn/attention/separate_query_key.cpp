@@ -42,9 +42,8 @@ void register_separate_query_key(QueryKeyRegistry& r) {
          "independent query and key projections W_q, W_k (Vaswani et al. 2017)",
          {{.key = "init",
            .default_value = std::string("xavier"),
-           .doc = "initial W_q, W_k: xavier (uniform, as Vaswani et al.) or unit_variance "
-                  "(N(0, 1/d_model): unit-variance inputs give unit-variance q, k and an "
-                  "unscaled score of variance d_k)",
+           .doc = "initial W_q, W_k: xavier (Xavier-uniform) or unit_variance (N(0, 1/d_model): "
+                  "unit-variance inputs give an unscaled q·k of variance ≈ d_k)",
            .choices = {"xavier", "unit_variance"},
            .omit_at_default = true}},
          [](const Options& o, const BuildContext& c) {
