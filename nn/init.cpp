@@ -15,6 +15,12 @@ Tensor normal(const Shape& shape, Generator& gen, DType dtype, double stddev) {
   return randn(shape, gen, dtype, 0.0, stddev);
 }
 
+Tensor lecun_normal(const Shape& shape, Generator& gen, DType dtype) {
+  if (shape.rank() < 2) throw ShapeError("lecun_normal: needs rank >= 2, got " + shape.str());
+  double fan_in = double(shape.numel() / shape[0]);
+  return randn(shape, gen, dtype, 0.0, 1.0 / std::sqrt(fan_in));
+}
+
 Tensor zeros(const Shape& shape, DType dtype) {
   return Tensor::zeros(shape, dtype);
 }

@@ -14,6 +14,10 @@ Tensor xavier_uniform(const Shape& shape, Generator& gen, DType dtype = DType::f
                       double gain = 1.0);
 // N(0, stddev²), BERT's normal(0, 0.02).
 Tensor normal(const Shape& shape, Generator& gen, DType dtype = DType::f32, double stddev = 0.02);
+// N(0, 1/fan_in) — LeCun et al. (1998): a projection x·Wᵀ then keeps each coordinate's
+// variance, var(y_i) = var(x), where Xavier's 2/(fan_in + fan_out) shrinks it as fan_out
+// grows. shape as for xavier_uniform.
+Tensor lecun_normal(const Shape& shape, Generator& gen, DType dtype = DType::f32);
 Tensor zeros(const Shape& shape, DType dtype = DType::f32);
 Tensor ones(const Shape& shape, DType dtype = DType::f32);
 

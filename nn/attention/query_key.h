@@ -1,6 +1,7 @@
 #pragma once
 // How queries and keys are made, the "attention.qk" axis:
-//   separate  W_q and W_k (Vaswani et al. 2017)
+//   separate  W_q and W_k (Vaswani et al. 2017); init = "unit_variance" draws them from
+//             N(0, 1/d_model) instead of Xavier-uniform
 //   shared    one projection for both, keys L2-normalised per head, and a token may not
 //             attend to itself in self-attention unless nothing else is allowed
 //             (Reformer, Kitaev et al. 2020); each detail switchable on its own

@@ -13,6 +13,16 @@ Linear::Linear(std::int64_t in, std::int64_t out, bool bias, Generator& gen, DTy
   if (bias) bias_ = &add_parameter("bias", init::zeros({out}, dtype));
 }
 
+Linear::Linear(Tensor weight, bool bias) {
+  if (weight.shape().rank() != 2 || weight.shape().numel() == 0)
+    throw ShapeError("Linear: weight must be [out, in] and non-empty, got " + weight.shape().str());
+  out_ = weight.shape()[0];
+  in_ = weight.shape()[1];
+  DType dtype = weight.dtype();
+  weight_ = &add_parameter("weight", std::move(weight));
+  if (bias) bias_ = &add_parameter("bias", init::zeros({out_}, dtype));
+}
+
 Var Linear::forward(const Var& x) {
   return apply(x, ablate::linear);
 }

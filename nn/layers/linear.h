@@ -11,6 +11,9 @@ class Linear : public Module {
   // Parameters "weight" [out, in], Xavier-uniform (as the Transformer paper's reference
   // code), and, with bias, "bias" [out], zeros.
   Linear(std::int64_t in, std::int64_t out, bool bias, Generator& gen, DType dtype = DType::f32);
+  // The same with "weight" [out, in] given, for a component whose option picks another
+  // initialisation (separate Q/K's init = "unit_variance"); the bias, zeros, takes its dtype.
+  Linear(Tensor weight, bool bias);
 
   Var forward(const Var& x);
   Var forward_relu(const Var& x);  // relu(forward(x)), fused
