@@ -164,8 +164,11 @@ std::string unscaled_verdict(const std::vector<TrainingPoint>& rows) {
 std::string constant_verdict(const std::vector<TrainingPoint>& rows) {
   auto half = verdicts(rows, "0.5");
   std::ostringstream md;
-  md << "\n\n**Verdict on \"other constants, such as TabNet's 0.5, work too\"** (the blog, on the "
-        "sqrt(d_k) being an empirical value): ";
+  md << "\n\n**Verdict on \"another constant would do\"** (the blog: sqrt(d) \"feels more like "
+        "an empirical value; another number could be taken, e.g. TabNet simply multiplies by "
+        "0.5 to scale the network's output\" — TabNet in fact scales its residual sums by "
+        "sqrt(0.5), Arik & Pfister, \"Feature processing\" and Figure 4(c), not attention "
+        "scores; the constant 0.5 on the scores is the blog's suggestion, tested here): ";
   if (!half.count("worse"))
     md << "0.5 was not detectably worse than 1/sqrt(d_k) at any d_k of this sweep.";
   else
@@ -178,6 +181,15 @@ std::string constant_verdict(const std::vector<TrainingPoint>& rows) {
                      list_of(half["no detectable difference"]) + ")"
                : std::string())
        << ". It works where it is close to 1/sqrt(d_k), which is what the scale is for.";
+  // Why the replication blog_scale could answer otherwise: there d_model stays 64 while
+  // heads × d_k grows, and Xavier's variance 2/(d_model + heads·d_k) shrinks q and k.
+  md << " Here every W_q and W_k maps d_model to heads × d_k = d_model, so Xavier-uniform gives "
+        "the queries and keys unit-variance coordinates and the unscaled score variance is d_k "
+        "(Claim 3's premise). The replication blog_scale asks the same question in a language "
+        "model whose d_model stays 64 as d_k grows to 128: under Xavier its unscaled score "
+        "variance is 14, 14 and 6.3 at d_k = 8, 32, 128, never growing with d_k, which is why "
+        "its first version found 0.5 not detectably worse; its next version initialises W_q "
+        "and W_k for unit variance (experiments/studies/replications/registered/blog_scale.toml).";
   return md.str();
 }
 
