@@ -95,7 +95,7 @@ attention                           1      12      12
 positions                           1      12      12
 norms                               1      14      14
 forecasting                         1      37      37
-real_forecasting                    1      37      37
+real_forecasting                    1      26      26
 length_generalisation               2      62      35
 scaling_gradient                    4     159      46
 g2p                                 2     120      72

@@ -45,7 +45,7 @@ std::string forecast_baselines_section(const std::string& run_dir, const RunPoin
     } catch (const std::exception&) {
       continue;
     }
-    if (summary.status != "ok" || !summary.test) continue;
+    if (summary.status != "ok" || !summary.test || in_tuning_stage(index, t)) continue;
     // Finite values only (summary.json writes NaN and infinity as strings).
     std::map<std::string, double> test;
     for (const auto& [k, v] : summary.test->metrics)

@@ -83,6 +83,11 @@ struct TrialRef {
 };
 std::vector<TrialRef> chosen_trials(const nlohmann::json& index, const PointResults& point);
 
+// Whether `trial` (an entry of the index's trials) belongs to a two-stage [tune]'s tuning
+// stage (index "tuning": its seeds): it chose a setting, and no report counts it as a
+// result of its point.
+bool in_tuning_stage(const nlohmann::json& index, const nlohmann::json& trial);
+
 // The comparisons of `run` (or of several runs merged, `ablate compare`): the CSV and
 // the markdown section summary.md starts with (the claims after its first table).
 // `baselines` as find_baselines gives.

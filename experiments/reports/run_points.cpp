@@ -147,9 +147,16 @@ RunPoints read_run_points(const std::string& run_dir) {
 std::vector<TrialRef> chosen_trials(const json& index, const PointResults& point) {
   std::vector<TrialRef> out;
   for (const json& t : index["trials"])
-    if (t.value("point_id", "") == point.point_id && t.value("tune_label", "") == point.setting)
+    if (t.value("point_id", "") == point.point_id && t.value("tune_label", "") == point.setting &&
+        !in_tuning_stage(index, t))
       out.push_back({t["id"].get<std::string>(), t["seed"].get<std::uint64_t>()});
   return out;
+}
+
+bool in_tuning_stage(const json& index, const json& trial) {
+  if (!index.contains("tuning")) return false;
+  const json seeds = index["tuning"].value("seeds", json::array());
+  return std::find(seeds.begin(), seeds.end(), trial.value("seed", json())) != seeds.end();
 }
 
 }  // namespace ablate::experiments

@@ -62,7 +62,7 @@ json training_summary(const std::string& run_dir) {
   for (const PointResults& p : run.points) chosen[p.label] = p.setting;
   for (const json& t : index["trials"]) {
     const std::string label = t.value("label", "");
-    if (t.value("tune_label", "") != chosen[label]) continue;
+    if (t.value("tune_label", "") != chosen[label] || in_tuning_stage(index, t)) continue;
     const TrialDir dir = RunDir(run_dir).trial(t["id"].get<std::string>());
     if (!fs::exists(dir.summary())) continue;
     if (trial_summary_from_json(read_json_file(dir.summary())).status != "ok") continue;
