@@ -213,7 +213,7 @@ int run(const std::vector<std::string>& args) {
       "only-ids", po::value(&only_ids)->value_name("IDS"),
       "run only the trials whose ids the file IDS lists (one a line), as one plain sweep: "
       "any the design allows (`check`'s budget), no tuning stage or rounds")("quiet,q",
-                                                                           "no progress line");
+                                                                             "no progress line");
   po::variables_map vm;
   if (!parse(args, desc, vm, "run", "file", "overrides")) return 0;
   o.progress = !vm.count("quiet");
@@ -287,9 +287,12 @@ int check(const std::vector<std::string>& args) {
   if (e.adaptive)
     std::cout << "  " << adaptive_design_text(*e.adaptive) << " (at most "
               << point_count(e) * std::size_t(e.adaptive->max_seeds) << " trials): listed "
-              << (budget ? "is every trial the budget allows"
-                         : "is the first block; the seeds after it follow from its results "
-                           "(`ablate run FILE --dry-run` shows the next round)")
+              << (budget                 ? "is every trial the budget allows"
+                  : e.tune_seeds.empty() ? "is the first block; the seeds after it follow from "
+                                           "its results (`ablate run FILE --dry-run` shows the "
+                                           "next round)"
+                                         : "is the tuning stage; the first block and the rounds "
+                                           "follow from its results")
               << "\n";
   for (const Trial& t : listed)
     std::cout << "  " << t.id << "  seed " << t.config.trial_seed << "  " << t.point_label()
