@@ -194,7 +194,8 @@ std::vector<ConfigProblem> check_claims(const ReportSpec& spec, const std::strin
     const std::string metric = claim_metric(claim, primary);
     const bool known = std::find(tested.begin(), tested.end(), metric) != tested.end() ||
                        std::find(curves.begin(), curves.end(), metric) != curves.end() ||
-                       is_variant(metric);
+                       is_variant(metric) ||
+                       (!spec.lr_sensitivity.empty() && metric == kLrSensitivity);
     if (!known)
       problem("metric",
               std::string("\"") + metric +

@@ -275,6 +275,34 @@ void check_adaptive_budget(const Experiment& e, const std::string& path,
             std::to_string(kMaxTrials) + " per file — lower the budget or split the sweep"}});
 }
 
+// [report] lr_sensitivity names a [tune] key whose every setting runs on every seed
+// (reports/lr_sensitivity.h): a tuning stage would leave the sweep's seeds one setting.
+void check_lr_sensitivity(const Experiment& e, const std::vector<SweepAxis>& axes,
+                          const std::string& path, const PositionIndex& positions,
+                          std::vector<ConfigProblem>& problems) {
+  const std::string& key = e.report.lr_sensitivity;
+  if (key.empty()) return;
+  auto [l, c] = positions.find("report.lr_sensitivity");
+  auto axis = std::find_if(axes.begin(), axes.end(), [&](const SweepAxis& a) {
+    return a.tune && a.keys.size() == 1 && a.keys[0] == key;
+  });
+  if (axis == axes.end())
+    problems.push_back({path, l, c, "report.lr_sensitivity",
+                        "\"" + key +
+                            "\" is not a [tune] key; LR sensitivity is taken over a "
+                            "tuned key's settings (e.g. [tune] \"train.lr\" = [3e-4, 1e-3, 3e-3, "
+                            "1e-2])"});
+  else if (axis->size() < 3)
+    problems.push_back({path, l, c, "report.lr_sensitivity",
+                        "needs at least 3 settings of " + key +
+                            " (the paper sweeps 7 across "
+                            "three orders of magnitude)"});
+  else if (!e.tune_seeds.empty())
+    problems.push_back({path, l, c, "report.lr_sensitivity",
+                        "needs every setting on every seed: remove tune.seeds (a tuning stage "
+                        "runs the sweep's seeds at one setting)"});
+}
+
 // Prints the notes of `e` from the `first` on, when asked to.
 void print_notes(const Experiment& e, std::size_t first, const LoadOptions& options) {
   if (!options.print_notes) return;
@@ -306,6 +334,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   e.tune_seeds = sweep.tune_seeds;
   e.adaptive = sweep.adaptive;
   e.report = read_report_spec(doc, path, positions, record_axes(e, sweep.axes), problems);
+  check_lr_sensitivity(e, sweep.axes, path, positions, problems);
   throw_if_any(problems);
   if (std::find(e.swept_keys.begin(), e.swept_keys.end(), "seed") != e.swept_keys.end()) {
     e.notes.push_back(

@@ -11,6 +11,8 @@
 //                               # in steps (reports/curve_metrics.h)
 //   grad_norms_at_init = true   # summary.md's table of the gradient norms at
 //                               # initialisation (reports/telemetry_report.h); long
+//   lr_sensitivity = "train.lr" # the metric lr_sensitivity over this [tune] key's
+//                               # settings (reports/lr_sensitivity.h)
 //   [[report.claims]]           # a published finding and its computed verdict
 //                               # (config/claims_spec.h)
 //
@@ -38,8 +40,15 @@ struct ReportSpec {
   std::string metric;  // "" = the task family's primary metric
   std::optional<double> threshold;
   bool grad_norms_at_init = false;
+  // A [tune] key (e.g. "train.lr") whose settings every seed runs: adds the test
+  // metric lr_sensitivity per point and seed (reports/lr_sensitivity.h), which claims
+  // may name. "" = none.
+  std::string lr_sensitivity;
   std::vector<ClaimSpec> claims;
 };
+
+// The derived metric `[report] lr_sensitivity` adds (reports/lr_sensitivity.h).
+inline constexpr const char* kLrSensitivity = "lr_sensitivity";
 
 // One sweep axis: its keys (several for a zip group) and each key's values as point
 // labels show them (values[key][entry]).

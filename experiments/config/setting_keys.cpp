@@ -64,6 +64,12 @@ std::vector<SettingKey<ReportSpec>> declare_report_keys() {
                        "adds summary.md's table of gradient norms at initialisation (one "
                        "column per module group)"},
                       REPORT_FIELD(grad_norms_at_init)),
+      key<ReportSpec>("report",
+                      {"lr_sensitivity", std::string(),
+                       "a [tune] key run at every setting on every seed (no tune.seeds): adds "
+                       "the test metric lr_sensitivity, Wortsman et al. 2023's LR sensitivity "
+                       "over its settings"},
+                      REPORT_FIELD(lr_sensitivity)),
   };
 }
 

@@ -2,6 +2,7 @@
 // What one trial ended with (summary.json's content): plain data, filled by the trial
 // runner, written and read by the run's records.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,9 @@ struct InitialGradients {
   bool recorded = false;  // false until step 1 has a gradient (or when its loss diverged)
   double global = 0;
   std::vector<std::pair<std::string, double>> groups;  // nn::grad_norms_by_module(model, 3)
+  // The first batch's training loss at the initial weights (the loss those gradients
+  // are of): the "loss at initialization" of an LR sensitivity (reports/lr_sensitivity.h).
+  std::optional<double> loss;
 };
 
 struct TrialOutcome {

@@ -186,6 +186,7 @@ void read_gradients_and_drift(const json& j, TrialSummary& s) {
   if (const std::optional<double> global = get_number(j, "init_grad_norm")) {
     s.init_gradients.recorded = true;
     s.init_gradients.global = *global;
+    s.init_gradients.loss = get_number(j, "init_loss");
     if (const json* groups = field(j, "init_grad_norms"))
       for (const auto& [name, norm] : numbers(*groups, "init_grad_norms"))
         s.init_gradients.groups.emplace_back(name, norm);
@@ -270,6 +271,7 @@ json to_json(const TrialSummary& s) {
   if (s.test) j["test"] = evaluation_json(*s.test, kTestLoss);
   if (s.init_gradients.recorded) {
     j["init_grad_norm"] = finite_or_string(s.init_gradients.global);
+    if (s.init_gradients.loss) j["init_loss"] = finite_or_string(*s.init_gradients.loss);
     j["init_grad_norms"] =
         numbers_json({s.init_gradients.groups.begin(), s.init_gradients.groups.end()});
   }

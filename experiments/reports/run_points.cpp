@@ -9,6 +9,7 @@
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/curve_metrics.h"
+#include "experiments/reports/lr_sensitivity.h"
 #include "experiments/reports/point_tuning.h"
 #include "experiments/reports/preregistration.h"
 
@@ -125,6 +126,8 @@ RunPoints points_of(const RunRows& run, const std::string& run_name) {
   // No trial recorded a validation curve (a record derived from results.csv): no curve
   // metrics, rather than rows of "too few seeds".
   if (!any_curve) out.curve_metrics.clear();
+  add_lr_sensitivity(run, run.index.value("report", json::object()).value("lr_sensitivity", ""),
+                     out);
   return out;
 }
 

@@ -39,6 +39,7 @@ json trial_index_json(const Experiment& e) {
   if (e.report.equivalence_margin) report["equivalence_margin"] = *e.report.equivalence_margin;
   if (e.report.threshold) report["threshold"] = *e.report.threshold;
   if (e.report.grad_norms_at_init) report["grad_norms_at_init"] = true;
+  if (!e.report.lr_sensitivity.empty()) report["lr_sensitivity"] = e.report.lr_sensitivity;
   if (!e.report.claims.empty()) report["claims"] = claims_json(e.report.claims);
   json index{{"name", e.name},
              {"description", e.description},

@@ -102,12 +102,16 @@ nn::DistanceSums distance_sums(const json& j) {
 json exact(const InitialGradients& g) {
   json groups = json::array();
   for (const auto& [name, v] : g.groups) groups.push_back({name, exact(v)});
-  return {{"recorded", g.recorded}, {"global", exact(g.global)}, {"groups", groups}};
+  json out{{"recorded", g.recorded}, {"global", exact(g.global)}, {"groups", groups}};
+  if (g.loss) out["loss"] = exact(*g.loss);
+  return out;
 }
 InitialGradients initial_gradients(const json& j) {
   InitialGradients g{j.at("recorded").get<bool>(), exact_double(j.at("global")), {}};
   for (const json& x : j.at("groups"))
     g.groups.emplace_back(x.at(0).get<std::string>(), exact_double(x.at(1)));
+  // States saved before ablate recorded it have none: the trial then writes none.
+  if (j.contains("loss")) g.loss = exact_double(j.at("loss"));
   return g;
 }
 

@@ -287,7 +287,10 @@ class TrialTraining {
     bool evaluating = step % c_.train.eval_every == 0 || step == c_.train.steps;
     std::vector<std::pair<std::string, double>> group_norms;  // before clipping
     if (evaluating) group_norms = nn::grad_norms_by_module(*model_.module, 3);
-    if (step == 1) p_.init_gradients = measure_initial_gradients(*model_.module, params_);
+    if (step == 1) {
+      p_.init_gradients = measure_initial_gradients(*model_.module, params_);
+      p_.init_gradients.loss = l;
+    }
     const double grad_norm = c_.train.clip_grad_norm > 0
                                  ? nn::clip_grad_norm(params_, c_.train.clip_grad_norm)
                                  : nn::global_grad_norm(params_);

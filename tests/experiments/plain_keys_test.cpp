@@ -160,7 +160,8 @@ TEST_CASE("a swept key whose values give the same trial is an error naming it", 
   CommandResult seeds = run_command(std::string(ABLATE_CLI) + " check " +
                                     dir.file("seeds.toml", kBase + "[sweep]\nseeds = [0, 0]\n"));
   CHECK(seeds.status == 2);
-  CHECK_THAT(seeds.output, Catch::Contains("lists the same trial twice"));
+  // A seed listed twice is named at sweep.seeds (before any trial is expanded).
+  CHECK_THAT(seeds.output, Catch::Contains("sweep.seeds: lists seed 0 twice"));
 }
 
 TEST_CASE("model.readout is the forecasting head's: a sequence task refuses it at the key",
