@@ -95,8 +95,8 @@ attention                           1      12      12
 positions                           1      12      12
 norms                               1      14      14
 forecasting                         1      37      37
-real_forecasting                    1      26      26
-length_generalisation               2      62      35
+real_forecasting                    1      43      43
+length_generalisation               2      85      43
 scaling_gradient                    4     159      46
 g2p                                 2     120      72
 lm                                  4     150      56
