@@ -4,7 +4,8 @@
 // j - i. Buckets are exact for small distances and logarithmically wider beyond, up to
 // max_distance; every farther distance shares the last bucket. One table per model
 // (per stack in a Seq2Seq model: source and target positions are separate modules),
-// shared by all its layers, as in T5, where only a stack's first layer holds it.
+// shared by all its layers, as in T5, where only a stack's first layer holds it; the
+// models give positions to no cross-attention, which in T5 has no bias either.
 //
 // The bucket function is HuggingFace transformers' T5Attention._relative_position_bucket
 // (src/transformers/models/t5/modeling_t5.py, itself from Mesh TensorFlow), read
@@ -99,7 +100,7 @@ std::int32_t t5_relative_position_bucket(std::int64_t relative_position, bool bi
 void register_t5_bias_positions(PositionRegistry& r) {
   r.add({"t5_bias",
          "learned per-head bias on attention scores by relative-position bucket (T5, Raffel "
-         "et al. 2020); unidirectional buckets under a causal mask, bidirectional otherwise",
+         "et al. 2020)",
          {{"num_buckets", std::int64_t(32), "buckets of relative position (rows of the table)", 4,
            1e6},
           {"max_distance", std::int64_t(128),

@@ -236,9 +236,9 @@ TEST_CASE("options are validated with clear messages") {
 
 TEST_CASE("the registry listing names every axis and component") {
   std::string listing = format_registry_listing();
-  for (const char* s :
-       {"attention.qk", "shared", "normalize_keys", "attention.scale", "learned", "positions",
-        "alibi", "norm", "batch", "ffn", "glu", "optimizer", "adamw", "schedule", "noam"})
+  for (const char* s : {"attention.qk", "shared", "normalize_keys", "attention.scale", "learned",
+                        "positions", "alibi", "t5_bias", "num_buckets", "norm", "batch", "ffn",
+                        "glu", "optimizer", "adamw", "schedule", "noam"})
     CHECK_THAT(listing, Catch::Contains(s));
   CHECK(component_options("norm", "batch").has_value());
   CHECK_FALSE(component_options("norm", "group").has_value());
