@@ -139,8 +139,8 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
   const char* refused = why_not_fused(factor.has_value(), dropping, positions);
   if (!refused) {
     // The common case runs as one fused op (no head split/merge copies); schemes
-    // declared to act inside attention (rotary, ALiBi, T5's bias), a learned scale and attention
-    // dropout take the general path below.
+    // declared to act inside attention (rotary, ALiBi, T5's bias), a learned scale and
+    // attention dropout take the general path below.
     ++path_record_.fused;
     Tensor weights;
     Var out = attention(q, k, v, H, build_mask(B, Tq, Tk, key_mask, causal), *factor, &weights);
