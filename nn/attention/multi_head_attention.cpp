@@ -139,8 +139,8 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
   const char* refused = why_not_fused(factor.has_value(), dropping, positions);
   if (!refused) {
     // The common case runs as one fused op (no head split/merge copies); schemes
-    // declared to act inside attention (rotary, ALiBi), a learned scale and attention
-    // dropout take the general path below.
+    // declared to act inside attention (rotary, ALiBi, T5's bias), a learned scale and
+    // attention dropout take the general path below.
     ++path_record_.fused;
     Tensor weights;
     Var out = attention(q, k, v, H, build_mask(B, Tq, Tk, key_mask, causal), *factor, &weights);
@@ -162,9 +162,9 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
     k = positions->rotate(k);
   }
   Var scores = matmul(q, k, false, true);  // [B, H, Tq, Tk]
-  Tensor bias = acting == PositionAction::biases_scores
-                    ? positions->score_bias(H, Tq, Tk, scores.dtype())
-                    : Tensor();
+  Var bias = acting == PositionAction::biases_scores
+                 ? positions->score_bias(H, Tq, Tk, causal, scores.dtype())
+                 : Var();
   double softmax_scale = 1.0;
   if (!factor)
     scores = scale_->apply(scores);
@@ -172,7 +172,7 @@ Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& k
     scores = scores * *factor;  // the bias must not be scaled with the scores
   else
     softmax_scale = *factor;  // fused into the softmax
-  if (bias.defined()) scores = scores + constant(bias);
+  if (bias.defined()) scores = scores + bias;
   Var attention = softmax(scores, build_mask(B, Tq, Tk, key_mask, causal), softmax_scale);
   if (observing()) {
     if (record_) record_telemetry(attention.value());

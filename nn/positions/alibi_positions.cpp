@@ -14,7 +14,8 @@ namespace {
 class AlibiPositions : public PositionEncoding {
  public:
   PositionAction action() const override { return PositionAction::biases_scores; }
-  Tensor score_bias(std::int64_t heads, std::int64_t tq, std::int64_t tk, DType dtype) override {
+  Var score_bias(std::int64_t heads, std::int64_t tq, std::int64_t tk, bool /*causal*/,
+                 DType dtype) override {
     Tensor bias = Tape::current().alloc({heads, tq, tk}, dtype);
     for (std::int64_t h = 0; h < heads; ++h) {
       double slope = std::pow(2.0, -8.0 * double(h + 1) / double(heads));
@@ -22,7 +23,7 @@ class AlibiPositions : public PositionEncoding {
         for (std::int64_t j = 0; j < tk; ++j)
           bias.set((h * tq + i) * tk + j, -slope * double(std::llabs(i - j)));
     }
-    return bias;
+    return constant(bias);
   }
 };
 

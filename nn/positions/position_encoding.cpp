@@ -36,7 +36,7 @@ Var PositionEncoding::add_to_embeddings(const Var&) {
 Var PositionEncoding::rotate(const Var&) {
   not_implemented(action(), "rotate");
 }
-Tensor PositionEncoding::score_bias(std::int64_t, std::int64_t, std::int64_t, DType) {
+Var PositionEncoding::score_bias(std::int64_t, std::int64_t, std::int64_t, bool, DType) {
   not_implemented(action(), "score_bias");
 }
 
@@ -55,6 +55,7 @@ PositionRegistry& position_registry() {
     register_no_positions(r);
     register_rotary_positions(r);
     register_alibi_positions(r);
+    register_t5_bias_positions(r);
     return r;
   }();
   return registry;

@@ -3,7 +3,10 @@
 
 Run from anywhere with Debian's interpreter (it has torch and numpy):
 
-    /usr/bin/python3 tests/golden/make_fixtures.py
+    /usr/bin/python3 tests/golden/make_fixtures.py [CASE ...]
+
+With case names (the <case> of the file names, e.g. t5_bias), only their files are
+written.
 
 Every case is seeded on its own (torch.manual_seed), so adding or changing one case
 leaves the others' bytes unchanged. Each case is written once per dtype as
@@ -25,6 +28,7 @@ import json
 import math
 import os
 import struct
+import sys
 
 import numpy as np
 import torch
@@ -573,6 +577,123 @@ def case_qk_norm(dn):
     return fx
 
 
+def t5_relative_position_bucket(relative_position, bidirectional=True, num_buckets=32,
+                                max_distance=128):
+    """T5's bucket of a relative position (memory position - query position): a copy of
+    HuggingFace transformers' T5Attention._relative_position_bucket
+    (src/transformers/models/t5/modeling_t5.py, adapted there from Mesh TensorFlow's
+    transformer_layers.py), unchanged but for the names."""
+    relative_buckets = 0
+    if bidirectional:
+        num_buckets //= 2
+        relative_buckets += (relative_position > 0).to(torch.long) * num_buckets
+        relative_position = torch.abs(relative_position)
+    else:
+        relative_position = -torch.min(relative_position, torch.zeros_like(relative_position))
+    # now relative_position is in the range [0, inf)
+
+    # half of the buckets are for exact increments in positions
+    max_exact = num_buckets // 2
+    is_small = relative_position < max_exact
+
+    # The other half of the buckets are for logarithmically bigger bins in positions up
+    # to max_distance
+    relative_position_if_large = max_exact + (
+        torch.log(relative_position.float() / max_exact)
+        / math.log(max_distance / max_exact)
+        * (num_buckets - max_exact)
+    ).to(torch.long)
+    relative_position_if_large = torch.min(
+        relative_position_if_large, torch.full_like(relative_position_if_large, num_buckets - 1)
+    )
+
+    relative_buckets += torch.where(is_small, relative_position, relative_position_if_large)
+    return relative_buckets
+
+
+class T5BiasAttention(nn.Module):
+    """Multi-head attention (nn.Linear w_q, w_k, w_v, w_o with biases; softmax(q·kᵀ/√d_k
+    + position_bias, masked)·v) with T5's relative position bias as transformers'
+    T5Attention.compute_bias builds it: relative_attention_bias = nn.Embedding(num_buckets,
+    heads) read at the bucket of (key position - query position), permuted to [1, H, Tq,
+    Tk], added to the scores unscaled. bidirectional = not causal (T5: not is_decoder)."""
+
+    def __init__(self, d, heads, num_buckets, max_distance):
+        super().__init__()
+        self.heads, self.d_k = heads, d // heads
+        self.num_buckets, self.max_distance = num_buckets, max_distance
+        self.w_q, self.w_k = nn.Linear(d, d), nn.Linear(d, d)
+        self.w_v, self.w_o = nn.Linear(d, d), nn.Linear(d, d)
+        self.relative_attention_bias = nn.Embedding(num_buckets, heads)
+
+    def compute_bias(self, query_length, key_length, causal):
+        context_position = torch.arange(query_length, dtype=torch.long)[:, None]
+        memory_position = torch.arange(key_length, dtype=torch.long)[None, :]
+        relative_position = memory_position - context_position  # (query_length, key_length)
+        bucket = t5_relative_position_bucket(relative_position, bidirectional=not causal,
+                                             num_buckets=self.num_buckets,
+                                             max_distance=self.max_distance)
+        values = self.relative_attention_bias(bucket)  # (query_length, key_length, heads)
+        return values.permute([2, 0, 1]).unsqueeze(0)  # (1, heads, query_length, key_length)
+
+    def split(self, t):  # [B, T, H*d_k] -> [B, H, T, d_k]
+        return t.reshape(t.shape[0], t.shape[1], self.heads, self.d_k).transpose(1, 2)
+
+    def forward(self, x, allowed, causal):
+        """allowed: BOOL broadcastable to [B, H, T, T], true = may attend."""
+        q, k, v = self.split(self.w_q(x)), self.split(self.w_k(x)), self.split(self.w_v(x))
+        bias = self.compute_bias(x.shape[1], x.shape[1], causal)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d_k) + bias
+        probs = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+        y = probs @ v
+        return self.w_o(y.transpose(1, 2).reshape(x.shape[0], x.shape[1], -1)), bias, probs
+
+
+def case_t5_bias(dn):
+    """T5's buckets for relative positions -300..300 under several (num_buckets,
+    max_distance), both directions; and self-attention with the bias (num_buckets 8,
+    max_distance 20, so that T = 7 reaches the logarithmic buckets), sub-cases 'causal'
+    (unidirectional buckets, causal mask) and 'padding' (bidirectional, key padding)."""
+    torch.manual_seed(14)
+    dt = DTYPES[dn]
+    fx = Fixture("t5_bias", dn)
+    relative = torch.arange(-300, 301, dtype=torch.long)
+    fx.add("input.relative_position", relative.to(torch.int32))
+    for nb, md in ((32, 128), (8, 20), (16, 64), (64, 256), (5, 7)):
+        for bidirectional in (False, True):
+            b = t5_relative_position_bucket(relative, bidirectional, nb, md)
+            fx.add(f"buckets.{nb}_{md}_{'bi' if bidirectional else 'uni'}", b.to(torch.int32))
+    d, T = 8, 7
+    m = T5BiasAttention(d, 2, num_buckets=8, max_distance=20).double()
+    perturb_(m, 0.2)
+    x64 = torch.randn(2, T, d, dtype=torch.float64)
+    keep = torch.ones(2, T, dtype=torch.bool)
+    keep[1, 5:] = False  # the second sequence ends in two pads
+    ups = {s: torch.randn(2, T, d, dtype=torch.float64) for s in ("causal", "padding")}
+    m = m.to(dt)
+    names = {}
+    for part in ("w_q", "w_k", "w_v", "w_o"):
+        names.update(same_names(join("attention", part), part, ["weight", "bias"]))
+    names["positions.weight"] = getter("relative_attention_bias.weight")
+    store_params(fx, m, names)
+    fx.add("input.self_mask", keep)
+    x = leaf(x64, dt)
+    fx.add("input.x", x)
+    for sub in ("causal", "padding"):
+        m.zero_grad()
+        x.grad = None
+        causal = sub == "causal"
+        if causal:
+            allowed = torch.ones(T, T, dtype=torch.bool).tril()[None, None]
+        else:
+            allowed = keep[:, None, None, :]
+        y, bias, probs = m(x, allowed, causal)
+        fx.add(sub + ".score_bias", bias[0])
+        fx.add(sub + ".attention", probs)
+        record_module(fx, sub + ".", m, names, y, ups[sub].to(dt), {"x": x})
+    return fx
+
+
 CASES = [
     case_linear,
     case_layer_norm,
@@ -589,6 +710,7 @@ CASES = [
     lambda dn: case_decoder_lm(dn, norm_first=True, tie_output=True),
     case_dyt,
     case_qk_norm,
+    case_t5_bias,
 ]
 
 
@@ -600,10 +722,20 @@ F32_CASES = [
 
 
 def main():
+    # Arguments name cases: only their files are written (e.g. `make_fixtures.py t5_bias`;
+    # other torch builds write other f32 bytes, so regenerate only what changed).
+    only = set(sys.argv[1:])
+    written = set()
     for make, dtypes in [(m, ("f64", "f32")) for m in CASES] + [(m, ("f32",)) for m in F32_CASES]:
         for dn in dtypes:
-            path, size = make(dn).write()
+            fx = make(dn)
+            if only and fx.case not in only:
+                continue
+            written.add(fx.case)
+            path, size = fx.write()
             print(f"{os.path.relpath(path, os.path.dirname(os.path.dirname(HERE)))}: {size} bytes")
+    if only - written:
+        sys.exit(f"no such case: {' '.join(sorted(only - written))}")
 
 
 if __name__ == "__main__":

@@ -100,9 +100,49 @@ TEST_CASE("rotary makes q·k depend only on the offset, ALiBi biases by distance
   CHECK(dot(3, 1) == Approx(dot(4, 2)));
   CHECK(dot(0, 0) == Approx(dot(4, 4)));  // norms are preserved
   auto alibi = position_registry().create("alibi", {}, testing::build_context(8, 2, g));
-  Tensor bias = alibi->score_bias(2, 3, 3, DType::f64);
+  Tensor bias = alibi->score_bias(2, 3, 3, false, DType::f64).value();
   CHECK(bias.at(0 * 9 + 0 * 3 + 2) == Approx(-std::pow(2.0, -4.0) * 2));  // head 1: slope 2^-4
   CHECK(bias.at(1 * 9 + 2 * 3 + 0) == Approx(-std::pow(2.0, -8.0) * 2));  // head 2: slope 2^-8
+}
+
+TEST_CASE("t5_bias: T5's buckets, one learned table [num_buckets, heads] starting at zero") {
+  // Unidirectional (causal), T5's 32 buckets to distance 128: 16 exact buckets, then
+  // 16 + floor(log(n / 16) / log(8) · 16); keys after the query share bucket 0.
+  CHECK(t5_relative_position_bucket(0, false, 32, 128) == 0);
+  CHECK(t5_relative_position_bucket(-15, false, 32, 128) == 15);
+  CHECK(t5_relative_position_bucket(-16, false, 32, 128) == 16);
+  CHECK(t5_relative_position_bucket(-31, false, 32, 128) == 21);  // 16 + floor(5.09)
+  CHECK(t5_relative_position_bucket(-127, false, 32, 128) == 31);
+  CHECK(t5_relative_position_bucket(-5000, false, 32, 128) == 31);
+  CHECK(t5_relative_position_bucket(7, false, 32, 128) == 0);
+  // Bidirectional: 16 buckets each side, keys after the query in 16..31.
+  CHECK(t5_relative_position_bucket(-1, true, 32, 128) == 1);
+  CHECK(t5_relative_position_bucket(1, true, 32, 128) == 17);
+  CHECK(t5_relative_position_bucket(8, true, 32, 128) == 24);
+  CHECK(t5_relative_position_bucket(-16, true, 32, 128) == 10);  // 8 + log(2) / log(16) · 8
+  CHECK(t5_relative_position_bucket(-500, true, 32, 128) == 15);
+  Fresh f;
+  Generator g(5);
+  BuildContext c = testing::build_context(8, 2, g, DType::f64);
+  auto t5 = position_registry().create("t5_bias", {}, c);
+  REQUIRE(t5->parameters().size() == 1);
+  CHECK(t5->parameters()[0]->value.shape() == Shape{32, 2});
+  CHECK(t5->parameters()[0]->value.at(0) == 0.0);
+  // Row r, head h holds 10·r + h: the bias of (h, i, j) is 10·bucket(j - i) + h.
+  Tensor& table = t5->parameters()[0]->value;
+  for (std::int64_t r = 0; r < 32; ++r)
+    for (std::int64_t h = 0; h < 2; ++h) table.set(r * 2 + h, 10.0 * double(r) + double(h));
+  for (bool causal : {true, false}) {
+    Tensor bias = t5->score_bias(2, 3, 4, causal, DType::f64).value();
+    REQUIRE(bias.shape() == Shape{2, 3, 4});
+    for (std::int64_t h = 0; h < 2; ++h)
+      for (std::int64_t i = 0; i < 3; ++i)
+        for (std::int64_t j = 0; j < 4; ++j)
+          CHECK(bias.at((h * 3 + i) * 4 + j) ==
+                10.0 * t5_relative_position_bucket(j - i, !causal, 32, 128) + double(h));
+  }
+  CHECK_THROWS_WITH(position_registry().create("t5_bias", {{"max_distance", std::int64_t(16)}}, c),
+                    Catch::Contains("max_distance = 16 must exceed num_buckets / 2 = 16"));
 }
 
 TEST_CASE("causal attention: changing a later token does not change earlier outputs") {
@@ -196,9 +236,9 @@ TEST_CASE("options are validated with clear messages") {
 
 TEST_CASE("the registry listing names every axis and component") {
   std::string listing = format_registry_listing();
-  for (const char* s :
-       {"attention.qk", "shared", "normalize_keys", "attention.scale", "learned", "positions",
-        "alibi", "norm", "batch", "ffn", "glu", "optimizer", "adamw", "schedule", "noam"})
+  for (const char* s : {"attention.qk", "shared", "normalize_keys", "attention.scale", "learned",
+                        "positions", "alibi", "t5_bias", "num_buckets", "norm", "batch", "ffn",
+                        "glu", "optimizer", "adamw", "schedule", "noam"})
     CHECK_THAT(listing, Catch::Contains(s));
   CHECK(component_options("norm", "batch").has_value());
   CHECK_FALSE(component_options("norm", "group").has_value());

@@ -1,8 +1,8 @@
 // f64 gradchecks of whole small models: a Seq2Seq Transformer (encoder, decoder,
 // cross-attention) in every combination of the swept axes — qk × v × scale ×
 // positions × norm × placement × ffn × residual — plus the encoder heads and the
-// decoder-only language model, and the newest components (dyt, qk_norm) on their own
-// with respect to their input too. Weights are checked on a seeded sample of elements per
+// decoder-only language model, and the newest components (dyt, qk_norm, t5_bias) on
+// their own with respect to their input too. Weights are checked on a seeded sample of elements per
 // tensor (all of them for the small parts below), which still catches any wrong rule.
 #include <catch2/catch.hpp>
 #include <set>
@@ -343,5 +343,54 @@ TEST_CASE("dyt and qk_norm pass gradcheck on their own, input and weights", "[gr
       },
       params);
   INFO("qk_norm: " << r.message);
+  CHECK(r.ok);
+}
+
+// t5_bias's table starts at zero and the registry walk above checks it there; here it
+// is random, with few buckets (4, max_distance 6) so that sequences of 4-5 reach the
+// logarithmic buckets: in attention on its own, with respect to the input, every
+// attention weight and the table, causal (unidirectional buckets) and not
+// (bidirectional); then in a decoder-only language model, every weight element.
+TEST_CASE("t5_bias passes gradcheck with a random table, alone and in a decoder LM",
+          "[gradcheck]") {
+  const Component t5{"t5_bias",
+                     {{"num_buckets", std::int64_t(4)}, {"max_distance", std::int64_t(6)}}};
+  Generator g(8);
+  BuildContext ctx = testing::build_context(8, 2, g, DType::f64);
+  auto positions = position_registry().create(t5.kind, t5.options, ctx);
+  positions->parameters()[0]->value.copy_from(randn({4, 2}, g, DType::f64));
+  MultiHeadAttention attention(AttentionConfig{}, ctx, /*self_attention=*/true);
+  Parameter x(randn({2, 5, 8}, g, DType::f64));
+  const Tensor key_mask =
+      Tensor::from_data({2, 5}, std::vector<double>{1, 1, 1, 1, 1, 1, 1, 1, 0, 0}, DType::b8);
+  std::vector<Parameter*> params = attention.parameters();
+  params.push_back(positions->parameters()[0]);
+  params.push_back(&x);
+  for (bool causal : {true, false}) {
+    GradcheckResult r = gradcheck_parameters(
+        [&] {
+          Var xv = leaf(x);
+          return attention.forward(xv, xv, key_mask, causal, positions.get());
+        },
+        params);
+    INFO("t5_bias attention, causal " << causal << ": " << r.message);
+    CHECK(r.ok);
+  }
+  TransformerConfig c = tiny_config();
+  c.decoder_layers = 2;
+  c.positions = t5;
+  DecoderLanguageModel model(c, 7, 0, false, 3);
+  prepare(model);
+  int tables = 0;
+  for (auto& [name, p] : model.named_parameters())
+    if (name == "positions.weight") {
+      p->value.copy_from(randn(p->value.shape(), g, DType::f64));
+      ++tables;
+    }
+  REQUIRE(tables == 1);
+  std::vector<Parameter*> weights = model.parameters();
+  GradcheckResult r = gradcheck_parameters(
+      [&] { return loss(model.forward(source_ids()), source_ids()); }, weights);
+  INFO("language model with t5_bias: " << r.message);
   CHECK(r.ok);
 }

@@ -529,3 +529,68 @@ TEST_CASE("parity: qk_norm self-attention with key padding matches torch", "[par
 TEST_CASE("parity: qk_norm cross-attention with key padding matches torch", "[parity]") {
   for (DType dt : kDTypes) attention_parity("cross", dt, "qk_norm", "qk_norm");
 }
+
+// T5's relative position bias against transformers' T5Attention (the script's copy of
+// _relative_position_bucket and compute_bias). The buckets of relative positions
+// -300..300 for several (num_buckets, max_distance), both directions; then
+// self-attention with positions "t5_bias" (num_buckets 8, max_distance 20): the bias
+// [H, Tq, Tk], the attention weights, the output and every gradient, the bias table's
+// included — "causal" uses the unidirectional buckets, "padding" the bidirectional ones.
+TEST_CASE("parity: t5_bias buckets match T5's _relative_position_bucket", "[parity]") {
+  Fixture fx("t5_bias", DType::f64);
+  const Tensor& relative = fx.get("input.relative_position");
+  int configurations = 0;
+  for (auto [nb, md] : {std::pair{32, 128}, {8, 20}, {16, 64}, {64, 256}, {5, 7}})
+    for (bool bidirectional : {false, true}) {
+      std::string key = "buckets." + std::to_string(nb) + "_" + std::to_string(md) +
+                        (bidirectional ? "_bi" : "_uni");
+      Tensor ours = Tensor::empty(relative.shape(), DType::i32);
+      for (std::int64_t i = 0; i < relative.numel(); ++i)
+        ours.data<std::int32_t>()[i] =
+            t5_relative_position_bucket(std::int64_t(relative.at(i)), bidirectional, nb, md);
+      fx.check(key, ours);
+      ++configurations;
+    }
+  CHECK(configurations == 10);
+}
+
+namespace {
+// Attention and its positions under one root, so the fixture's names
+// (attention.w_q.weight, positions.weight) map one to one.
+struct AttentionWithPositions : Module {
+  MultiHeadAttention* attention;
+  PositionEncoding* positions;
+  AttentionWithPositions(BuildContext ctx, const Component& scheme) {
+    attention = &add_module("attention", std::make_unique<MultiHeadAttention>(
+                                             AttentionConfig{}, ctx, /*self_attention=*/true));
+    positions =
+        &add_module("positions", position_registry().create(scheme.kind, scheme.options, ctx));
+  }
+};
+}  // namespace
+
+TEST_CASE("parity: self-attention with t5_bias matches T5's relative attention bias", "[parity]") {
+  for (DType dt : kDTypes)
+    for (const std::string sub : {"causal", "padding"}) {
+      Fresh f;
+      Fixture fx("t5_bias", dt, -1, sub);
+      Generator g(1);
+      AttentionWithPositions m(
+          testing::build_context(8, 2, g, dt),
+          {"t5_bias", {{"num_buckets", std::int64_t(8)}, {"max_distance", std::int64_t(20)}}});
+      fx.load_parameters(m);
+      m.attention->capture_attention(true);
+      const bool causal = sub == "causal";
+      const std::int64_t T = fx.get("input.x").shape()[1];
+      fx.check(sub + ".score_bias", m.positions->score_bias(2, T, T, causal, dt).value());
+      Parameter x = fx.input("input.x");
+      Var xv = leaf(x);
+      Var y = m.attention->forward(xv, xv, causal ? Tensor() : fx.get("input.self_mask"), causal,
+                                   m.positions);
+      f.tape.backward(y, fx.get(sub + ".upstream"));
+      fx.check(sub + ".output", y.value());
+      fx.check(sub + ".attention", m.attention->captured_attention());
+      fx.check(sub + ".grad.input.x", x.grad);
+      fx.check_parameter_grads(m, sub + ".");
+    }
+}

@@ -1,0 +1,92 @@
+// positions "t5_bias" (T5's relative position bias) from an experiment file: a 2 × 2
+// sweep of model.kind = seq2seq | decoder and model.positions.kind = alibi | t5_bias
+// passes `ablate check`, every t5_bias trial's model holds its bias tables ([32,
+// heads]: one per stack of a seq2seq model, one in a decoder) and no alibi trial does,
+// and the sweep trains a few steps to finite losses; its options sweep like any
+// component option.
+#include <catch2/catch.hpp>
+
+#include "tests/build_paths.h"
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "experiments/config/experiment.h"
+#include "experiments/models/model_factory.h"
+#include "experiments/tasks/task.h"
+#include "tests/experiments/experiment_files.h"
+
+namespace {
+
+using namespace ablate;
+using namespace ablate::experiments;
+using namespace ablate::experiments::testing;
+
+// The names of a trial's bias tables ("...positions.weight" of shape [buckets, heads]).
+std::set<std::string> bias_tables(const Experiment& e, const Trial& t, std::int64_t buckets) {
+  std::unique_ptr<Task> task = task_registry().create(t.config.task.kind, t.config.task.options,
+                                                      t.config.data_seed, e.base_dir);
+  TrialModel model = build_model(t.config, *task);
+  std::set<std::string> found;
+  for (const auto& [name, p] : model.module->named_parameters())
+    if (name.ends_with("positions.weight") && p->value.shape() == Shape{buckets, 2})
+      found.insert(name);
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("a sweep over t5_bias positions checks, builds its tables and trains", "[t5_bias][e2e]") {
+  ScratchDir dir("t5_bias_sweep");
+  const std::string file =
+      dir.file("t5.toml", with_steps(tiny_experiment("t5"), 10) +
+                              "\n[sweep]\n\"model.kind\" = [\"seq2seq\", \"decoder\"]\n"
+                              "\"model.positions.kind\" = [\"alibi\", \"t5_bias\"]\n");
+  const std::string cli = ABLATE_CLI;
+  CommandResult check = run_command(cli + " check " + file);
+  INFO(check.output);
+  REQUIRE(check.status == 0);
+  CHECK(ids_of(check.output).size() == 4);
+
+  const Experiment e = load_experiment(file);
+  REQUIRE(e.trials.size() == 4);
+  for (const Trial& t : e.trials) {
+    const std::string positions = t.config.model.transformer.positions.kind;
+    const bool decoder = t.config.model.kind == "decoder";
+    INFO("model " << t.config.model.kind << ", positions " << positions);
+    std::set<std::string> want;
+    if (positions == "t5_bias" && decoder) want = {"positions.weight"};
+    if (positions == "t5_bias" && !decoder)
+      want = {"source_positions.weight", "target_positions.weight"};
+    CHECK(bias_tables(e, t, 32) == want);
+  }
+
+  CommandResult r = run_command(cli + " run " + file + " --out " + dir.str() + " --jobs 1 -q");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("4 trials (0 already done, 4 ok, 0 diverged, 0 failed)"));
+  for (const auto& t : std::filesystem::directory_iterator(dir.str() + "/t5/trials")) {
+    INFO(t.path());
+    const nlohmann::json s = nlohmann::json::parse(read_text((t.path() / "summary.json").string()));
+    CHECK(s["status"] == "ok");
+    REQUIRE(s["test"]["loss"].is_number());
+    CHECK(std::isfinite(s["test"]["loss"].get<double>()));
+  }
+
+  // Its options: set in the file and swept, each value its own trial.
+  const std::string options = dir.file(
+      "t5_options.toml",
+      tiny_experiment("t5_options") +
+          "\n[sweep]\n\"model.positions.kind\" = [\"t5_bias\"]\n"
+          "\"model.positions.num_buckets\" = [8, 16]\n\"model.positions.max_distance\" = [20]\n");
+  CommandResult swept = run_command(cli + " check " + options);
+  INFO(swept.output);
+  REQUIRE(swept.status == 0);
+  CHECK(ids_of(swept.output).size() == 2);
+  const Experiment o = load_experiment(options);
+  REQUIRE(o.trials.size() == 2);
+  CHECK(bias_tables(o, o.trials[0], 8).size() == 2);
+  CHECK(bias_tables(o, o.trials[1], 16).size() == 2);
+}
