@@ -122,8 +122,14 @@ TEST_CASE("the registered replications are exactly the ones tested here", "[repl
   std::set<std::string> files;
   for (const auto& f : fs::directory_iterator(kReplications + "registered"))
     if (f.path().extension() == ".toml") files.insert(f.path().stem().string());
-  CHECK(files == std::set<std::string>{"blog_scale", "press_alibi", "reformer_shared_qk",
-                                       "vaswani_table3", "zhu_dyt"});
+  CHECK(files == std::set<std::string>{"blog_scale", "kazemnejad_nope", "press_alibi",
+                                       "reformer_shared_qk", "vaswani_table3", "zhu_dyt"});
+}
+
+TEST_CASE(
+    "smoke: registered replication kazemnejad_nope runs in its quick variant cut to smoke size",
+    "[replications][smoke]") {
+  check_smoke_variant("registered/kazemnejad_nope", kSmokeCopy);
 }
 
 TEST_CASE("smoke: registered replication zhu_dyt runs in its quick variant cut to smoke size",
