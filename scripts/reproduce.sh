@@ -98,7 +98,7 @@ forecasting                         1      37      37
 real_forecasting                    1      43      43
 length_generalisation               2      85      43
 scaling_gradient                    4     159      46
-g2p                                 2     120      72
+g2p                                 2     122      80
 lm                                  4     150      56
 replications/kazemnejad_nope        5     203      62
 replications/blog_projections       2      64      35

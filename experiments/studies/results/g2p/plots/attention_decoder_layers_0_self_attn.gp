@@ -5,49 +5,71 @@
 
 if (!exists("svg_file")) svg_file = 'attention_decoder_layers_0_self_attn.svg'
 if (!exists("png_file")) png_file = 'attention_decoder_layers_0_self_attn.png'
-set terminal svg size 1520,500 noenhanced background '#ffffff'
+set terminal svg size 2040,600 noenhanced background '#ffffff'
 set output svg_file
-set multiplot layout 1,4 title 'decoder.layers.0.self_attn   (trial 902b037e39d1335b)'
-set label 1 'model.attention.qk=separate' at screen 0.5, screen 0.015 center
-set palette defined (0 '#ffffff', 1 '#08306b')
+set multiplot layout 1,4 title "decoder.layers.0.self_attn: attention weights on the first validation example\ntrial aa309e47b81a0f4a (seed 0) of qk=separate   (qk = model.attention.qk)\nthe first seed of the point with the best mean validation per (last evaluation)\ngrey with a cross: masked (causal: no key after the query)" margins 0.07, 0.97, 0.16, 0.72 spacing 0.17, 0.1
+set palette defined (0 '#ffffd9', 0.25 '#c7e9b4', 0.5 '#41b6c4', 0.75 '#225ea8', 1 '#081d58')
 set cbrange [0:1]
-unset colorbox
+set colorbox
+set cblabel 'attention weight'
+set cbtics 0.25
 set xtics ('<s>' 0, 'AA' 1, 'HH' 2, 'UW' 3, 'S' 4) rotate by 90 right
 set ytics ('<s>' 0, 'AA' 1, 'HH' 2, 'UW' 3, 'S' 4)
-set yrange [] reverse
+set xrange [-0.5:5-0.5]
+set yrange [5-0.5:-0.5]
 set xlabel 'key'
 set ylabel 'query'
 set size ratio -1
 set title 'head 0'
-plot 'data/attention_decoder_layers_0_self_attn.dat' index 0 matrix with image notitle
+plot 'data/attention_decoder_layers_0_self_attn.dat' index 0 matrix with image notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder fc rgb '#bdbdbd' notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2 with points pt 2 ps 1.2 lc rgb '#525252' notitle
+unset ylabel
 set title 'head 1'
-plot 'data/attention_decoder_layers_0_self_attn.dat' index 1 matrix with image notitle
+plot 'data/attention_decoder_layers_0_self_attn.dat' index 1 matrix with image notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder fc rgb '#bdbdbd' notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2 with points pt 2 ps 1.2 lc rgb '#525252' notitle
 set title 'head 2'
-plot 'data/attention_decoder_layers_0_self_attn.dat' index 2 matrix with image notitle
+plot 'data/attention_decoder_layers_0_self_attn.dat' index 2 matrix with image notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder fc rgb '#bdbdbd' notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2 with points pt 2 ps 1.2 lc rgb '#525252' notitle
 set title 'head 3'
-plot 'data/attention_decoder_layers_0_self_attn.dat' index 3 matrix with image notitle
+plot 'data/attention_decoder_layers_0_self_attn.dat' index 3 matrix with image notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder fc rgb '#bdbdbd' notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2 with points pt 2 ps 1.2 lc rgb '#525252' notitle
 unset multiplot
 set output
-set terminal pngcairo size 1520,500 noenhanced background '#ffffff'
+set terminal pngcairo size 2040,600 noenhanced background '#ffffff'
 set output png_file
-set multiplot layout 1,4 title 'decoder.layers.0.self_attn   (trial 902b037e39d1335b)'
-set label 1 'model.attention.qk=separate' at screen 0.5, screen 0.015 center
-set palette defined (0 '#ffffff', 1 '#08306b')
+set multiplot layout 1,4 title "decoder.layers.0.self_attn: attention weights on the first validation example\ntrial aa309e47b81a0f4a (seed 0) of qk=separate   (qk = model.attention.qk)\nthe first seed of the point with the best mean validation per (last evaluation)\ngrey with a cross: masked (causal: no key after the query)" margins 0.07, 0.97, 0.16, 0.72 spacing 0.17, 0.1
+set palette defined (0 '#ffffd9', 0.25 '#c7e9b4', 0.5 '#41b6c4', 0.75 '#225ea8', 1 '#081d58')
 set cbrange [0:1]
-unset colorbox
+set colorbox
+set cblabel 'attention weight'
+set cbtics 0.25
 set xtics ('<s>' 0, 'AA' 1, 'HH' 2, 'UW' 3, 'S' 4) rotate by 90 right
 set ytics ('<s>' 0, 'AA' 1, 'HH' 2, 'UW' 3, 'S' 4)
-set yrange [] reverse
+set xrange [-0.5:5-0.5]
+set yrange [5-0.5:-0.5]
 set xlabel 'key'
 set ylabel 'query'
 set size ratio -1
 set title 'head 0'
-plot 'data/attention_decoder_layers_0_self_attn.dat' index 0 matrix with image notitle
+plot 'data/attention_decoder_layers_0_self_attn.dat' index 0 matrix with image notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder fc rgb '#bdbdbd' notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2 with points pt 2 ps 1.2 lc rgb '#525252' notitle
+unset ylabel
 set title 'head 1'
-plot 'data/attention_decoder_layers_0_self_attn.dat' index 1 matrix with image notitle
+plot 'data/attention_decoder_layers_0_self_attn.dat' index 1 matrix with image notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder fc rgb '#bdbdbd' notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2 with points pt 2 ps 1.2 lc rgb '#525252' notitle
 set title 'head 2'
-plot 'data/attention_decoder_layers_0_self_attn.dat' index 2 matrix with image notitle
+plot 'data/attention_decoder_layers_0_self_attn.dat' index 2 matrix with image notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder fc rgb '#bdbdbd' notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2 with points pt 2 ps 1.2 lc rgb '#525252' notitle
 set title 'head 3'
-plot 'data/attention_decoder_layers_0_self_attn.dat' index 3 matrix with image notitle
+plot 'data/attention_decoder_layers_0_self_attn.dat' index 3 matrix with image notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder fc rgb '#bdbdbd' notitle, \
+     'data/attention_decoder_layers_0_self_attn.dat' index 4 using 1:2 with points pt 2 ps 1.2 lc rgb '#525252' notitle
 unset multiplot
 set output
