@@ -123,7 +123,14 @@ TEST_CASE("the registered replications are exactly the ones tested here", "[repl
   for (const auto& f : fs::directory_iterator(kReplications + "registered"))
     if (f.path().extension() == ".toml") files.insert(f.path().stem().string());
   CHECK(files == std::set<std::string>{"blog_scale", "kazemnejad_nope", "press_alibi",
-                                       "reformer_shared_qk", "vaswani_table3", "zhu_dyt"});
+                                       "reformer_shared_qk", "vaswani_table3", "wortsman_qk_norm",
+                                       "zhu_dyt"});
+}
+
+TEST_CASE(
+    "smoke: registered replication wortsman_qk_norm runs in its quick variant cut to smoke size",
+    "[replications][smoke]") {
+  check_smoke_variant("registered/wortsman_qk_norm", kSmokeLm);
 }
 
 TEST_CASE(
