@@ -73,15 +73,6 @@ CurrentRound current_round(const Experiment& e, const std::string& run_dir) {
 
 namespace {
 
-void add_counts(RunSummary& total, const RunSummary& round) {
-  total.ok += round.ok;
-  total.diverged += round.diverged;
-  total.failed += round.failed;
-  total.interrupted += round.interrupted;
-  total.resumed += round.resumed;
-  for (const auto& [backend, n] : round.other_backend) total.other_backend[backend] += n;
-}
-
 // Whether another shard of the sweep is running: it holds its shard lock.
 bool other_shard_running(const RunDir& run, const RunOptions& o) {
   for (int k = 1; k <= o.shards; ++k) {
@@ -136,7 +127,7 @@ RunSummary run_adaptive(const Experiment& e, const RunOptions& options,
     for (const Trial* t : plan.pending) ran.insert(t->id);
     const bool nothing_to_run = plan.pending.empty();
     if (!nothing_to_run) run_round(current, plan, options, round_label(round.schedule));
-    add_counts(total, plan.summary);
+    add_outcome_counts(total, plan.summary);
     // A shard's slice is dealt anew each round: it counts what it covers now and
     // every trial it ran on the way.
     std::set<std::string> covered(ran);

@@ -282,6 +282,15 @@ void run_planned(const Experiment& e, SweepPlan& plan, const RunOptions& options
   summary.stopped_by = stop_signal();
 }
 
+void add_outcome_counts(RunSummary& total, const RunSummary& part) {
+  total.ok += part.ok;
+  total.diverged += part.diverged;
+  total.failed += part.failed;
+  total.interrupted += part.interrupted;
+  total.resumed += part.resumed;
+  for (const auto& [backend, n] : part.other_backend) total.other_backend[backend] += n;
+}
+
 RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
   if (!e.tune_seeds.empty() && !e.exact_trials) return run_tuned(e, options);
   if (e.adaptive) return run_adaptive(e, options);

@@ -88,6 +88,9 @@ SweepPlan plan_sweep(const Experiment& experiment, const RunOptions& options,
 // (`round`: what it shows before the counts, "" for none), counting their outcomes.
 void run_planned(const Experiment& experiment, SweepPlan& plan, const RunOptions& options,
                  const std::string& round = "");
+// Adds the outcomes `part` counted (a round of an adaptive sweep, a stage of a
+// two-stage one) to `total`'s: ok, diverged, failed, interrupted, resumed, other backends.
+void add_outcome_counts(RunSummary& total, const RunSummary& part);
 // Adds one trial's outcome (ok | diverged | failed | interrupted, and whether it
 // continued from a saved state) to the counts.
 void count_outcome(RunSummary& summary, const std::string& status, std::int64_t resumed_from_step);

@@ -41,15 +41,11 @@ std::optional<Experiment> second_stage(const Experiment& e, const std::string& r
 
 namespace {
 
+// A stage's counts, and what it says of itself (the later stage's stands).
 void add_counts(RunSummary& total, const RunSummary& stage) {
   total.total += stage.total;
   total.skipped += stage.skipped;
-  total.ok += stage.ok;
-  total.diverged += stage.diverged;
-  total.failed += stage.failed;
-  total.interrupted += stage.interrupted;
-  total.resumed += stage.resumed;
-  for (const auto& [backend, n] : stage.other_backend) total.other_backend[backend] += n;
+  add_outcome_counts(total, stage);
   total.not_in_experiment = stage.not_in_experiment;
   total.stopped_by = stage.stopped_by;
   total.rounds = stage.rounds;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include "tests/build_paths.h"
 
+#include "tests/experiments/check_refusals.h"
 #include "tests/experiments/experiment_files.h"
 
 using namespace ablate::experiments::testing;
@@ -203,7 +204,7 @@ TEST_CASE("adaptive sweep: a design it cannot run is exit 2 naming the file, lin
           "[adaptive][e2e]") {
   ScratchDir dir("adaptive_errors");
   const std::string base = tiny_experiment("bad") + "\n[sweep]\n\"train.lr\" = [3e-3, 1e-3]\n";
-  const std::vector<std::pair<std::string, std::string>> cases = {
+  const std::vector<RefusalCase> cases = {
       {"[sweep.adaptive]\nmax_seeds = 10\n", "sweep.adaptive: needs sweep.seeds"},
       {"seeds = [0]\n[sweep.adaptive]\nmax_seeds = 10\n", "first block needs at least 2 seeds"},
       {"seeds = [0, 1, 2]\n[sweep.adaptive]\nmax_seeds = 2\n",
@@ -214,12 +215,5 @@ TEST_CASE("adaptive sweep: a design it cannot run is exit 2 naming the file, lin
       {"seeds = [0, 1]\n[sweep.adaptive]\nmax_seeds = 10\n[tune]\n\"train.steps\" = [20, 30]\n",
        "needs tune.seeds with [tune]"},
   };
-  int k = 0;
-  for (const auto& [extra, expected] : cases) {
-    const std::string file = dir.file("bad" + std::to_string(k++) + ".toml", base + extra);
-    CommandResult r = run_command(kCli + " check " + file);
-    INFO(extra << r.output);
-    CHECK(r.status == 2);
-    CHECK_THAT(r.output, Catch::Contains(expected) && Catch::Contains(file + ":"));
-  }
+  check_refusals(dir, base, cases);
 }

@@ -11,6 +11,7 @@
 
 #include "experiments/reports/lr_sensitivity.h"
 #include "tests/build_paths.h"
+#include "tests/experiments/check_refusals.h"
 #include "tests/experiments/experiment_files.h"
 
 using namespace ablate::experiments;
@@ -123,7 +124,7 @@ TEST_CASE("lr_sensitivity where it cannot be computed is exit 2 naming the key",
   const std::string base = tiny_experiment("bad") +
                            "\n[sweep]\n\"model.attention.qk\" = [\"separate\", \"shared\"]\n"
                            "seeds = [0, 1]\n";
-  const std::vector<std::pair<std::string, std::string>> cases = {
+  const std::vector<RefusalCase> cases = {
       {"[report]\nlr_sensitivity = \"train.lr\"\n",
        "report.lr_sensitivity: \"train.lr\" is not a [tune] key"},
       {"[tune]\n\"train.lr\" = [1e-3, 1e-2]\n[report]\nlr_sensitivity = \"train.lr\"\n",
@@ -135,12 +136,5 @@ TEST_CASE("lr_sensitivity where it cannot be computed is exit 2 naming the key",
        "expect = \"better\"\nmetric = \"lr_sensitivity\"\n",
        "\"lr_sensitivity\" is not a metric this run reports"},
   };
-  int k = 0;
-  for (const auto& [extra, expected] : cases) {
-    const std::string file = dir.file("bad" + std::to_string(k++) + ".toml", base + extra);
-    CommandResult r = run_command(std::string(ABLATE_CLI) + " check " + file);
-    INFO(extra << r.output);
-    CHECK(r.status == 2);
-    CHECK_THAT(r.output, Catch::Contains(expected) && Catch::Contains(file + ":"));
-  }
+  check_refusals(dir, base, cases);
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/build_paths.h"
+#include "tests/experiments/check_refusals.h"
 #include "tests/experiments/experiment_files.h"
 
 using namespace ablate::experiments::testing;
@@ -172,7 +173,7 @@ TEST_CASE("two-stage tune: seeds that would both choose and judge, and other mis
   const std::string base = tiny_experiment("bad") +
                            "\n[sweep]\n\"model.attention.qk\" = "
                            "[\"separate\", \"shared\"]\n";
-  const std::vector<std::pair<std::string, std::string>> cases = {
+  const std::vector<RefusalCase> cases = {
       {"seeds = [0, 1]\n[tune]\n\"train.lr\" = [1e-3, 3e-3]\nseeds = [1, 2]\n",
        "tune.seeds: shares seed 1 with the sweep's seeds: the trials that choose a setting must "
        "not also judge it"},
@@ -185,14 +186,7 @@ TEST_CASE("two-stage tune: seeds that would both choose and judge, and other mis
       {"seeds = [0, 1]\n[tune]\n\"train.lr\" = [1e-3]\nseeds = [5, 5]\n",
        "tune.seeds: lists seed 5 twice"},
   };
-  int k = 0;
-  for (const auto& [extra, expected] : cases) {
-    const std::string file = dir.file("bad" + std::to_string(k++) + ".toml", base + extra);
-    CommandResult r = run_command(kCli + " check " + file);
-    INFO(extra << r.output);
-    CHECK(r.status == 2);
-    CHECK_THAT(r.output, Catch::Contains(expected) && Catch::Contains(file + ":"));
-  }
+  check_refusals(dir, base, cases);
 }
 
 TEST_CASE("run --only-ids: exactly the listed trials of the design, as one plain sweep",
