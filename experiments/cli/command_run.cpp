@@ -106,8 +106,14 @@ void parse_shard(const std::string& text, RunOptions& o) {
 }
 
 // A study: its analytic parts, then its training sweep (study_runner.h).
+// A stop (SIGINT/SIGTERM) reaches its training sweep as it reaches any run's.
 int run_study_command(const std::string& file, const RunOptions& o) {
-  StudySummary s = run_study(file, o);
+  StudySummary s;
+  {
+    StopOnSignals stop_on_signals;
+    s = run_study(file, o);
+  }
+  if (s.training.stopped_by) return report_run(s.training, file, o);
   std::cout << s.run_dir << ": study written\n"
             << "  report:  " << s.run_dir << "/study.md\n"
             << "  values:  " << s.run_dir << "/study.json\n"
@@ -286,7 +292,14 @@ int check(const std::vector<std::string>& args) {
   const std::vector<Trial> listed = budget ? budget_trials(e) : e.trials;
   if (e.adaptive)
     std::cout << "  " << adaptive_design_text(*e.adaptive) << " (at most "
-              << point_count(e) * std::size_t(e.adaptive->max_seeds) << " trials): listed "
+              << point_count(e) * std::size_t(e.adaptive->max_seeds) << " trials"
+              << (e.tune_seeds.empty()
+                      ? ""
+                      : " after the tuning stage's " + std::to_string(e.trials.size()) + ", " +
+                            std::to_string(point_count(e) * std::size_t(e.adaptive->max_seeds) +
+                                           e.trials.size()) +
+                            " in all")
+              << "): listed "
               << (budget                 ? "is every trial the budget allows"
                   : e.tune_seeds.empty() ? "is the first block; the seeds after it follow from "
                                            "its results (`ablate run FILE --dry-run` shows the "

@@ -84,3 +84,22 @@ TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an unin
     CHECK(summaries_differing(dir.str() + "/clean/stop", run_dir).empty());
   }
 }
+
+TEST_CASE("SIGINT stops a study's training sweep as it stops any run", "[signals][study][e2e]") {
+  // A study started in the background from a script inherits SIGINT ignored; the run
+  // must install its handlers anyway, or a stop would kill it without saving (or not at all).
+  ScratchDir dir("stop_signal_study");
+  const std::string file = dir.file(
+      "stop.toml", with_steps(sweep_experiment("stop"), 300) +
+                       "[study]\nkind = \"scaling_gradient\"\n"
+                       "[study.attention]\nd_k = [4]\nlength = 8\nseeds = 2\n");
+  const std::string out = dir.str() + "/out", log = dir.str() + "/study.log";
+  const int status = run_and_signal(file, out, SIGINT, 1, log);
+  const std::string said = read_text(log);
+  INFO(said);
+  CHECK(status == 130);
+  CHECK_THAT(said, Catch::Contains("stopped by SIGINT: "));
+  CHECK_THAT(said, Catch::Contains("resume with: " + kCli + " run " + file + " --out " + out));
+  CHECK_FALSE(fs::exists(out + "/stop/.lock"));
+  CHECK(finished_trials(out + "/stop") < 8);
+}

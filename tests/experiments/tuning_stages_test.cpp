@@ -149,6 +149,11 @@ TEST_CASE("two-stage tune with an adaptive design: the rounds run the chosen set
   const std::string file =
       dir.file("rounds.toml",
                two_stage("rounds", "[0, 1, 2]", "[sweep.adaptive]\nmax_seeds = 6\nblock = 3\n"));
+  // The budget `check` states counts both stages: 2 points × 6 seeds after 2 × 2 × 2.
+  CommandResult check = run_command(kCli + " check " + file);
+  INFO(check.output);
+  CHECK_THAT(check.output,
+             Catch::Contains("(at most 12 trials after the tuning stage's 8, 20 in all)"));
   const std::string out = dir.str() + "/runs", run_dir = out + "/rounds";
   CommandResult run = run_command(kCli + " run " + file + " --out " + out + " --jobs 2 --quiet");
   INFO(run.output);
