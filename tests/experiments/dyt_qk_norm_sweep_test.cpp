@@ -6,14 +6,7 @@
 
 #include "tests/build_paths.h"
 
-#include <cmath>
-#include <filesystem>
-#include <nlohmann/json.hpp>
-
-#include "experiments/config/experiment.h"
-#include "experiments/models/model_factory.h"
-#include "experiments/tasks/task.h"
-#include "tests/experiments/experiment_files.h"
+#include "tests/experiments/component_sweep.h"
 
 namespace {
 
@@ -27,9 +20,7 @@ struct NewParameters {
 };
 
 NewParameters new_parameters(const Experiment& e, const Trial& t) {
-  std::unique_ptr<Task> task = task_registry().create(t.config.task.kind, t.config.task.options,
-                                                      t.config.data_seed, e.base_dir);
-  TrialModel model = build_model(t.config, *task);
+  TrialModel model = trial_model(e, t);
   NewParameters found;
   for (const auto& [name, p] : model.module->named_parameters()) {
     found.alpha |= name.ends_with(".alpha");
@@ -48,13 +39,7 @@ TEST_CASE("a sweep over dyt and qk_norm checks, builds both components and train
                                     "\n[sweep]\n\"model.norm.kind\" = [\"layer\", \"dyt\"]\n"
                                     "\"model.attention.qk\" = [\"separate\", \"qk_norm\"]\n");
   const std::string cli = ABLATE_CLI;
-  CommandResult check = run_command(cli + " check " + file);
-  INFO(check.output);
-  REQUIRE(check.status == 0);
-  CHECK(ids_of(check.output).size() == 4);
-
-  const Experiment e = load_experiment(file);
-  REQUIRE(e.trials.size() == 4);
+  const Experiment e = checked_experiment(cli, file, 4);
   for (const Trial& t : e.trials) {
     INFO("norm " << t.config.model.transformer.norm.kind << ", qk "
                  << t.config.model.transformer.attention.qk.kind);
@@ -63,15 +48,5 @@ TEST_CASE("a sweep over dyt and qk_norm checks, builds both components and train
     CHECK(found.q_norm == (t.config.model.transformer.attention.qk.kind == "qk_norm"));
   }
 
-  CommandResult r = run_command(cli + " run " + file + " --out " + dir.str() + " --jobs 1 -q");
-  INFO(r.output);
-  REQUIRE(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("4 trials (0 already done, 4 ok, 0 diverged, 0 failed)"));
-  for (const auto& t : std::filesystem::directory_iterator(dir.str() + "/variants/trials")) {
-    INFO(t.path());
-    const nlohmann::json s = nlohmann::json::parse(read_text((t.path() / "summary.json").string()));
-    CHECK(s["status"] == "ok");
-    REQUIRE(s["test"]["loss"].is_number());
-    CHECK(std::isfinite(s["test"]["loss"].get<double>()));
-  }
+  check_sweep_trains(cli, file, dir.str(), "variants", 4);
 }

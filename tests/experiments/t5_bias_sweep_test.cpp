@@ -8,15 +8,9 @@
 
 #include "tests/build_paths.h"
 
-#include <cmath>
-#include <filesystem>
-#include <nlohmann/json.hpp>
 #include <set>
 
-#include "experiments/config/experiment.h"
-#include "experiments/models/model_factory.h"
-#include "experiments/tasks/task.h"
-#include "tests/experiments/experiment_files.h"
+#include "tests/experiments/component_sweep.h"
 
 namespace {
 
@@ -26,9 +20,7 @@ using namespace ablate::experiments::testing;
 
 // The names of a trial's bias tables ("...positions.weight" of shape [buckets, heads]).
 std::set<std::string> bias_tables(const Experiment& e, const Trial& t, std::int64_t buckets) {
-  std::unique_ptr<Task> task = task_registry().create(t.config.task.kind, t.config.task.options,
-                                                      t.config.data_seed, e.base_dir);
-  TrialModel model = build_model(t.config, *task);
+  TrialModel model = trial_model(e, t);
   std::set<std::string> found;
   for (const auto& [name, p] : model.module->named_parameters())
     if (name.ends_with("positions.weight") && p->value.shape() == Shape{buckets, 2})
@@ -45,13 +37,7 @@ TEST_CASE("a sweep over t5_bias positions checks, builds its tables and trains",
                               "\n[sweep]\n\"model.kind\" = [\"seq2seq\", \"decoder\"]\n"
                               "\"model.positions.kind\" = [\"alibi\", \"t5_bias\"]\n");
   const std::string cli = ABLATE_CLI;
-  CommandResult check = run_command(cli + " check " + file);
-  INFO(check.output);
-  REQUIRE(check.status == 0);
-  CHECK(ids_of(check.output).size() == 4);
-
-  const Experiment e = load_experiment(file);
-  REQUIRE(e.trials.size() == 4);
+  const Experiment e = checked_experiment(cli, file, 4);
   for (const Trial& t : e.trials) {
     const std::string positions = t.config.model.transformer.positions.kind;
     const bool decoder = t.config.model.kind == "decoder";
@@ -63,17 +49,7 @@ TEST_CASE("a sweep over t5_bias positions checks, builds its tables and trains",
     CHECK(bias_tables(e, t, 32) == want);
   }
 
-  CommandResult r = run_command(cli + " run " + file + " --out " + dir.str() + " --jobs 1 -q");
-  INFO(r.output);
-  REQUIRE(r.status == 0);
-  CHECK_THAT(r.output, Catch::Contains("4 trials (0 already done, 4 ok, 0 diverged, 0 failed)"));
-  for (const auto& t : std::filesystem::directory_iterator(dir.str() + "/t5/trials")) {
-    INFO(t.path());
-    const nlohmann::json s = nlohmann::json::parse(read_text((t.path() / "summary.json").string()));
-    CHECK(s["status"] == "ok");
-    REQUIRE(s["test"]["loss"].is_number());
-    CHECK(std::isfinite(s["test"]["loss"].get<double>()));
-  }
+  check_sweep_trains(cli, file, dir.str(), "t5", 4);
 
   // Its options: set in the file and swept, each value its own trial.
   const std::string options = dir.file(
@@ -81,12 +57,7 @@ TEST_CASE("a sweep over t5_bias positions checks, builds its tables and trains",
       tiny_experiment("t5_options") +
           "\n[sweep]\n\"model.positions.kind\" = [\"t5_bias\"]\n"
           "\"model.positions.num_buckets\" = [8, 16]\n\"model.positions.max_distance\" = [20]\n");
-  CommandResult swept = run_command(cli + " check " + options);
-  INFO(swept.output);
-  REQUIRE(swept.status == 0);
-  CHECK(ids_of(swept.output).size() == 2);
-  const Experiment o = load_experiment(options);
-  REQUIRE(o.trials.size() == 2);
+  const Experiment o = checked_experiment(cli, options, 2);
   CHECK(bias_tables(o, o.trials[0], 8).size() == 2);
   CHECK(bias_tables(o, o.trials[1], 16).size() == 2);
 }
