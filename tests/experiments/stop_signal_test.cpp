@@ -1,7 +1,7 @@
 // SIGINT (Ctrl-C) or SIGTERM (a scheduler's time limit) mid-sweep: the run stops at the
 // next step boundary of its running trials, says what it kept and how to resume, exits
 // 130 or 143, leaves no lock, writes the reports of the finished trials — and the rerun
-// ends with exactly the results of an uninterrupted run.
+// ends with exactly the results of an uninterrupted run. A study's training sweep stops alike.
 #include <catch2/catch.hpp>
 
 #include "tests/build_paths.h"
