@@ -136,11 +136,7 @@ std::string tuning_row(const RunPoints& run, const PointResults& p, int& at_edge
     cells +=
         (cells.empty() ? " " : "; ") + (t.label == p.setting ? "**" + c.str() + "**" : c.str());
   }
-  // One tuned key whose chosen value is the grid's first or last: the best may lie beyond.
-  const bool one_key =
-      !p.setting.empty() && std::count(p.setting.begin(), p.setting.end(), '=') == 1;
-  if (one_key && p.settings.size() >= 2 &&
-      (p.setting == p.settings.front().label || p.setting == p.settings.back().label)) {
+  if (p.chose_grid_edge()) {
     cells += " (at the edge of the grid: the best may lie beyond it)";
     ++at_edge;
   }

@@ -11,6 +11,7 @@
 // the table's many comparisons — the confirmatory verdicts are the claims'
 // (claims_report.h). Diverged trials have no test metrics: they are left out of the
 // statistics and counted.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -49,6 +50,14 @@ struct PointResults {
   // Per curve metric, how many trials never reached the threshold (censored).
   std::map<std::string, int> not_reached;
   std::vector<TuningSetting> settings;  // every setting searched (empty without [tune])
+
+  // One tuned key whose chosen value is its grid's first or last: the best may lie
+  // beyond the grid (the reports flag it).
+  bool chose_grid_edge() const {
+    return !setting.empty() && std::count(setting.begin(), setting.end(), '=') == 1 &&
+           settings.size() >= 2 &&
+           (setting == settings.front().label || setting == settings.back().label);
+  }
 };
 
 struct ComparisonRow {

@@ -87,6 +87,7 @@ json training_summary(const std::string& run_dir) {
     for (const auto& [k, v] : p.values) point[k] = v;
     json entry{{"point", point},
                {"tuned", p.setting},
+               {"tuned_at_grid_edge", p.chose_grid_edge()},
                {"attention_entropy_nats", mean_std(telemetry[p.label].entropy)},
                {"attention_max_prob", mean_std(telemetry[p.label].max_prob)}};
     for (const ComparisonRow& r : rows) {

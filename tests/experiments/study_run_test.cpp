@@ -1,6 +1,6 @@
 // The scaling-gradient study end to end through `ablate run`, at reduced size: every
 // part is written to study.json with the documented keys, study.md states a verdict
-// per claim, and the plots exist.
+// per claim (a learning rate chosen at its grid's edge marked), and the plots exist.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -18,7 +18,8 @@ TEST_CASE("a reduced scaling-gradient study runs end to end", "[study][e2e]") {
                      "attention_telemetry = true\n"
                      "[study]\nkind = \"scaling_gradient\"\n"
                      "[study.attention]\nd_k = [4, 16]\nlength = 8\nseeds = 3\n"
-                     "[sweep]\n\"model.attention.scale\" = [\"sqrt_dk\", \"none\"]\n";
+                     "[sweep]\n\"model.attention.scale\" = [\"sqrt_dk\", \"none\"]\n"
+                     "[tune]\n\"train.lr\" = [1e-3, 3e-3]\n";
   std::string file = dir.file("study.toml", toml);
   CommandResult r =
       run_command(std::string(ABLATE_CLI) + " run " + file + " --out " + dir.str() + " --quiet");
@@ -36,9 +37,12 @@ TEST_CASE("a reduced scaling-gradient study runs end to end", "[study][e2e]") {
   CHECK(study["attention"][0].contains("mean_softmax_jacobian_fro"));
   REQUIRE(study["training"].size() == 2);
   CHECK(study["training"][0]["attention_entropy_nats"]["n"] == 1);
+  // A grid of two: every choice is at its edge, and study.md says so per row and below.
+  CHECK(study["training"][0]["tuned_at_grid_edge"] == true);
   std::string md = read_text(run + "/study.md");
-  for (const char* s :
-       {"Claim 1", "Claim 2", "corrected experiment", "Claim 3", "Claim 4", "Verdict"})
+  for (const char* s : {"Claim 1", "Claim 2", "corrected experiment", "Claim 3", "Claim 4",
+                        "Verdict", "(grid's edge)",
+                        "2 of 2 points chose the learning-rate grid's first or last value"})
     CHECK_THAT(md, Catch::Contains(s));
   for (const char* p :
        {"study_literal_ratio.png", "study_corrected_ratio.png", "study_attention.png"})
