@@ -97,7 +97,7 @@ norms                               1      14      14
 forecasting                         1      37      37
 real_forecasting                    1      43      43
 length_generalisation               2      85      43
-scaling_gradient                    4     159      46
+scaling_gradient                    5     267      56
 g2p                                 2     122      80
 lm                                  4     150      56
 replications/kazemnejad_nope        5     203      62
