@@ -107,11 +107,11 @@ void parse_shard(const std::string& text, RunOptions& o) {
 
 // A study: its analytic parts, then its training sweep (study_runner.h).
 // A stop (SIGINT/SIGTERM) reaches its training sweep as it reaches any run's.
-int run_study_command(const std::string& file, const RunOptions& o) {
+int run_study_command(const std::string& file, const RunOptions& o, const std::string& only_ids) {
   StudySummary s;
   {
     StopOnSignals stop_on_signals;
-    s = run_study(file, o);
+    s = run_study(file, o, only_ids);
   }
   if (s.training.stopped_by) return report_run(s.training, file, o);
   std::cout << s.run_dir << ": study written\n"
@@ -241,7 +241,7 @@ int run(const std::vector<std::string>& args) {
     if (m.is_worker) return 0;
     return report_run(m.summary, file, o);
   }
-  if (!dry_run && is_study_file(file)) return run_study_command(file, o);
+  if (!dry_run && is_study_file(file)) return run_study_command(file, o, only_ids);
   Experiment e = load_experiment(file, load_options(o));
   if (!only_ids.empty()) e = only_listed_trials(e, only_ids);
   if (dry_run) {

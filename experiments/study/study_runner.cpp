@@ -8,6 +8,7 @@
 #include "experiments/config/setting_keys.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/runner/listed_trials.h"
 #include "experiments/study/gradient_study.h"
 #include "experiments/study/study_report.h"
 
@@ -79,11 +80,14 @@ StudyConfig read_study(const std::string& path) {
 
 }  // namespace
 
-StudySummary run_study(const std::string& path, const RunOptions& options) {
+StudySummary run_study(const std::string& path, const RunOptions& options,
+                       const std::string& only_ids) {
   StudyConfig c = read_study(path);
   Experiment training;
-  if (c.training)
+  if (c.training) {
     training = load_experiment(path, load_options(options));  // validate everything before running
+    if (!only_ids.empty()) training = only_listed_trials(training, only_ids);
+  }
   StudySummary summary;
   summary.run_dir = options.out + "/" + c.name;
   fs::create_directories(summary.run_dir);

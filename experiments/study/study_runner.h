@@ -21,7 +21,10 @@ struct StudySummary {
   bool training_ran = false;
 };
 
-// Validates the whole file first (ConfigError with positions), then runs.
-StudySummary run_study(const std::string& path, const RunOptions& options);
+// Validates the whole file first (ConfigError with positions), then runs. With
+// `only_ids` (a file of trial ids, `run --only-ids`) the training part runs exactly
+// those trials, as one plain sweep (listed_trials.h).
+StudySummary run_study(const std::string& path, const RunOptions& options,
+                       const std::string& only_ids = "");
 
 }  // namespace ablate::experiments

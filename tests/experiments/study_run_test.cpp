@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 #include "tests/build_paths.h"
 
@@ -48,4 +49,33 @@ TEST_CASE("a reduced scaling-gradient study runs end to end", "[study][e2e]") {
        {"study_literal_ratio.png", "study_corrected_ratio.png", "study_attention.png"})
     CHECK(fs::file_size(run + "/plots/" + p) > 1000);
   CHECK(fs::exists(run + "/summary.md"));  // the training sweep's own report
+}
+
+// scripts/reproduce.sh reruns a two-stage study's chosen trials by id: the training part
+// must run exactly those, not the whole design.
+TEST_CASE("a study's training part runs only the trials --only-ids lists", "[study][e2e]") {
+  ScratchDir dir("study_only_ids");
+  const std::string file = dir.file(
+      "study.toml", tiny_experiment("listed") +
+                        "[study]\nkind = \"scaling_gradient\"\n"
+                        "[study.attention]\nd_k = [4]\nlength = 8\nseeds = 2\n"
+                        "[sweep]\n\"model.attention.scale\" = [\"sqrt_dk\", \"none\"]\n"
+                        "seeds = [0, 1]\n"
+                        "[tune]\n\"train.lr\" = [1e-3, 3e-3]\nseeds = [100]\n");
+  const std::string cli = ABLATE_CLI;
+  CommandResult check = run_command(cli + " check " + file);
+  INFO(check.output);
+  REQUIRE(check.status == 0);
+  const std::vector<std::string> ids = ids_of(check.output);
+  REQUIRE(ids.size() == 4);  // the tuning stage: 2 scales × 2 rates × seed 100
+  const std::string listed = dir.file("ids.txt", ids[0] + "\n" + ids[3] + "\n");
+  CommandResult r = run_command(cli + " run " + file + " --only-ids " + listed + " --out " +
+                                dir.str() + " --jobs 1 --quiet");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("training sweep: 2 trials (0 already done, 2 ok"));
+  std::set<std::string> ran;
+  for (const auto& t : fs::directory_iterator(dir.str() + "/listed/trials"))
+    ran.insert(t.path().filename().string());
+  CHECK(ran == std::set<std::string>{ids[0], ids[3]});
 }
