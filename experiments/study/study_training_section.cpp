@@ -94,15 +94,16 @@ std::string training_table(const std::vector<TrainingPoint>& rows) {
                acc = p.value("test_sequence_accuracy", json::object());
     md << "| " << r.d_k << " | " << r.d_model << " × " << r.heads << " | " << scale_name(r.scale)
        << " | " << p.value("tuned", "")
-       << (p.value("tuned_at_grid_edge", false) ? " (grid's edge)" : "") << " | " << interval(loss) << " | " << difference(loss)
-       << " | " << interval(acc) << " | " << difference(acc) << " | "
+       << (p.value("tuned_at_grid_edge", false) ? " (grid's edge)" : "") << " | " << interval(loss)
+       << " | " << difference(loss) << " | " << interval(acc) << " | " << difference(acc) << " | "
        << mean_pm_std(p["attention_max_prob"]) << " |\n";
   }
   const auto at_edge = std::count_if(rows.begin(), rows.end(), [](const TrainingPoint& r) {
     return r.p->value("tuned_at_grid_edge", false);
   });
   if (at_edge)
-    md << "\n" << at_edge << " of " << rows.size()
+    md << "\n"
+       << at_edge << " of " << rows.size()
        << " points chose the learning-rate grid's first or last value (\"grid's edge\"): "
           "their best rate may lie beyond it, and their rows compare them at the best rate "
           "tried. summary.md's Tuning table has every rate's validation loss.\n";

@@ -177,9 +177,8 @@ TEST_CASE(
   check_smoke_variant("registered/vaswani_table3", kSmokeLm);
 }
 
-TEST_CASE(
-    "smoke: registered replication xiong_warmup runs in its quick variant cut to smoke size",
-    "[replications][smoke]") {
+TEST_CASE("smoke: registered replication xiong_warmup runs in its quick variant cut to smoke size",
+          "[replications][smoke]") {
   check_smoke_variant("registered/xiong_warmup", kSmokeLm);
 }
 

@@ -89,10 +89,10 @@ TEST_CASE("SIGINT stops a study's training sweep as it stops any run", "[signals
   // A study started in the background from a script inherits SIGINT ignored; the run
   // must install its handlers anyway, or a stop would kill it without saving (or not at all).
   ScratchDir dir("stop_signal_study");
-  const std::string file = dir.file(
-      "stop.toml", with_steps(sweep_experiment("stop"), 300) +
-                       "[study]\nkind = \"scaling_gradient\"\n"
-                       "[study.attention]\nd_k = [4]\nlength = 8\nseeds = 2\n");
+  const std::string file =
+      dir.file("stop.toml", with_steps(sweep_experiment("stop"), 300) +
+                                "[study]\nkind = \"scaling_gradient\"\n"
+                                "[study.attention]\nd_k = [4]\nlength = 8\nseeds = 2\n");
   const std::string out = dir.str() + "/out", log = dir.str() + "/study.log";
   const int status = run_and_signal(file, out, SIGINT, 1, log);
   const std::string said = read_text(log);

@@ -1,11 +1,12 @@
 // The scaling-gradient study end to end through `ablate run`, at reduced size: every
 // part is written to study.json with the documented keys, study.md states a verdict
-// per claim (a learning rate chosen at its grid's edge marked), and the plots exist.
+// per claim (a learning rate chosen at its grid's edge marked), and the plots exist;
+// `--only-ids` runs exactly the listed trials of its training part.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include "tests/build_paths.h"
 
 #include "tests/experiments/experiment_files.h"
@@ -41,9 +42,9 @@ TEST_CASE("a reduced scaling-gradient study runs end to end", "[study][e2e]") {
   // A grid of two: every choice is at its edge, and study.md says so per row and below.
   CHECK(study["training"][0]["tuned_at_grid_edge"] == true);
   std::string md = read_text(run + "/study.md");
-  for (const char* s : {"Claim 1", "Claim 2", "corrected experiment", "Claim 3", "Claim 4",
-                        "Verdict", "(grid's edge)",
-                        "2 of 2 points chose the learning-rate grid's first or last value"})
+  for (const char* s :
+       {"Claim 1", "Claim 2", "corrected experiment", "Claim 3", "Claim 4", "Verdict",
+        "(grid's edge)", "2 of 2 points chose the learning-rate grid's first or last value"})
     CHECK_THAT(md, Catch::Contains(s));
   for (const char* p :
        {"study_literal_ratio.png", "study_corrected_ratio.png", "study_attention.png"})
@@ -55,13 +56,13 @@ TEST_CASE("a reduced scaling-gradient study runs end to end", "[study][e2e]") {
 // must run exactly those, not the whole design.
 TEST_CASE("a study's training part runs only the trials --only-ids lists", "[study][e2e]") {
   ScratchDir dir("study_only_ids");
-  const std::string file = dir.file(
-      "study.toml", tiny_experiment("listed") +
-                        "[study]\nkind = \"scaling_gradient\"\n"
-                        "[study.attention]\nd_k = [4]\nlength = 8\nseeds = 2\n"
-                        "[sweep]\n\"model.attention.scale\" = [\"sqrt_dk\", \"none\"]\n"
-                        "seeds = [0, 1]\n"
-                        "[tune]\n\"train.lr\" = [1e-3, 3e-3]\nseeds = [100]\n");
+  const std::string file =
+      dir.file("study.toml", tiny_experiment("listed") +
+                                 "[study]\nkind = \"scaling_gradient\"\n"
+                                 "[study.attention]\nd_k = [4]\nlength = 8\nseeds = 2\n"
+                                 "[sweep]\n\"model.attention.scale\" = [\"sqrt_dk\", \"none\"]\n"
+                                 "seeds = [0, 1]\n"
+                                 "[tune]\n\"train.lr\" = [1e-3, 3e-3]\nseeds = [100]\n");
   const std::string cli = ABLATE_CLI;
   CommandResult check = run_command(cli + " check " + file);
   INFO(check.output);

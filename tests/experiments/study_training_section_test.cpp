@@ -21,8 +21,8 @@ json point(const std::string& scale, int heads, const std::string& verdict, bool
               {"tuned", "train.lr=0.001"},
               {"tuned_at_grid_edge", edge},
               {"attention_max_prob", {{"n", 1}, {"mean", 0.5}, {"std", 0.0}}},
-              {"test_loss", {{"n", 3}, {"mean", 0.2}, {"ci_low", 0.1}, {"ci_high", 0.3},
-                             {"verdict", verdict}}}};
+              {"test_loss",
+               {{"n", 3}, {"mean", 0.2}, {"ci_low", 0.1}, {"ci_high", 0.3}, {"verdict", verdict}}}};
 }
 
 }  // namespace
