@@ -99,7 +99,7 @@ real_forecasting                    1      43      43
 length_generalisation               2      85      43
 scaling_gradient                    5     267      56
 g2p                                 2     122      80
-lm                                  4     150      56
+lm                                 10     329     102
 replications/kazemnejad_nope        5     203      62
 replications/blog_projections       2      64      35
 replications/blog_scale             4     577     235
