@@ -7,7 +7,9 @@
 # OUT_DIR.list names them. A `seeds = [a, b, c, ...]` list keeps its first two entries:
 # the grid keeps every key and axis, but a 20-seed file no longer expands to hundreds
 # of trials on every fuzz execution (under the sanitizers that took ~10 s an input,
-# the per-input time limit).
+# the per-input time limit). A tuned `"train.lr" = [...]` list keeps its first two
+# entries alike: scaling_gradient's eight rates × 25 points × 2 tuning seeds listed 400
+# trials, over 10 s an input under the sanitizers.
 #   make_seeds.sh OUT_DIR FILE...
 set -euo pipefail
 out=${1%/}
@@ -21,7 +23,8 @@ for f in "$@"; do
     *) echo "make_seeds.sh: $f is not an experiment file" >&2; exit 2 ;;
   esac
   [[ ! -e "$out.tmp/$seed" ]] || { echo "make_seeds.sh: two files make the seed $seed" >&2; exit 2; }
-  sed -E 's/^(seeds = \[ *[0-9]+ *, *[0-9]+)( *,[^]]*)?\]/\1]/' "$f" > "$out.tmp/$seed"
+  sed -E -e 's/^(seeds = \[ *[0-9]+ *, *[0-9]+)( *,[^]]*)?\]/\1]/' \
+    -e 's/^("train\.lr" = \[ *[^],]+ *, *[^],]+)( *,[^]]*)?\]/\1]/' "$f" > "$out.tmp/$seed"
 done
 rm -rf "$out" && mv "$out.tmp" "$out"
 (cd "$out" && ls) > "$out.list"
