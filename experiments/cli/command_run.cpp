@@ -290,15 +290,14 @@ int check(const std::vector<std::string>& args) {
   // The listed trials are the first block; the rest follow from its results.
   const bool budget = (e.adaptive || !e.tune_seeds.empty()) && vm.count("budget");
   const std::vector<Trial> listed = budget ? budget_trials(e) : e.trials;
-  if (e.adaptive)
-    std::cout << "  " << adaptive_design_text(*e.adaptive) << " (at most "
-              << point_count(e) * std::size_t(e.adaptive->max_seeds) << " trials"
+  if (e.adaptive) {
+    // With a tuning stage, e.trials are its trials and the compared seeds come after.
+    const std::size_t at_most = point_count(e) * std::size_t(e.adaptive->max_seeds);
+    std::cout << "  " << adaptive_design_text(*e.adaptive) << " (at most " << at_most << " trials"
               << (e.tune_seeds.empty()
                       ? ""
                       : " after the tuning stage's " + std::to_string(e.trials.size()) + ", " +
-                            std::to_string(point_count(e) * std::size_t(e.adaptive->max_seeds) +
-                                           e.trials.size()) +
-                            " in all")
+                            std::to_string(at_most + e.trials.size()) + " in all")
               << "): listed "
               << (budget                 ? "is every trial the budget allows"
                   : e.tune_seeds.empty() ? "is the first block; the seeds after it follow from "
@@ -307,6 +306,7 @@ int check(const std::vector<std::string>& args) {
                                          : "is the tuning stage; the first block and the rounds "
                                            "follow from its results")
               << "\n";
+  }
   for (const Trial& t : listed)
     std::cout << "  " << t.id << "  seed " << t.config.trial_seed << "  " << t.point_label()
               << (t.tune.empty() ? "" : "  tune: " + t.tune_label()) << "\n";

@@ -401,3 +401,23 @@ TEST_CASE("equal paired differences print no p-value and inconclusive with the r
   for (const ComparisonRow& r : rows)
     if (r.comparison) CHECK_FALSE(r.comparison->tested());
 }
+
+TEST_CASE("a tuned point is at its grid's edge when one key chose the first or last value",
+          "[comparisons]") {
+  PointResults p = point({{"model.heads", "2"}}, {0.5});
+  for (const char* lr : {"0.001", "0.002", "0.004"})
+    p.settings.push_back({std::string("train.lr=") + lr, 0.1, 2});
+  p.setting = "train.lr=0.002";
+  CHECK_FALSE(p.chose_grid_edge());
+  p.setting = "train.lr=0.001";
+  CHECK(p.chose_grid_edge());
+  p.setting = "train.lr=0.004";
+  CHECK(p.chose_grid_edge());
+  // Two tuned keys: the settings' order is no single grid's, so no edge is claimed.
+  p.settings = {{"train.lr=0.001 train.warmup=0", 0.1, 2},
+                {"train.lr=0.002 train.warmup=0", 0.1, 2}};
+  p.setting = p.settings.front().label;
+  CHECK_FALSE(p.chose_grid_edge());
+  // Without [tune] there is no grid.
+  CHECK_FALSE(point({{"model.heads", "2"}}, {0.5}).chose_grid_edge());
+}

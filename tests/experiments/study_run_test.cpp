@@ -41,6 +41,8 @@ TEST_CASE("a reduced scaling-gradient study runs end to end", "[study][e2e]") {
   CHECK(study["training"][0]["attention_entropy_nats"]["n"] == 1);
   // A grid of two: every choice is at its edge, and study.md says so per row and below.
   CHECK(study["training"][0]["tuned_at_grid_edge"] == true);
+  // Unscaled differs from 1/sqrt(d_k): not reported as the same network.
+  for (const auto& t : study["training"]) CHECK(t["test_loss"]["identical_to_baseline"] == false);
   std::string md = read_text(run + "/study.md");
   for (const char* s :
        {"Claim 1", "Claim 2", "corrected experiment", "Claim 3", "Claim 4", "Verdict",

@@ -13,7 +13,8 @@ using nlohmann::json;
 
 namespace {
 
-json point(const std::string& scale, int heads, const std::string& verdict, bool edge = false) {
+json point(const std::string& scale, int heads, const std::string& verdict, bool edge = false,
+           bool identical = false) {
   return json{{"point",
                {{"model.attention.scale", scale},
                 {"model.d_model", "64"},
@@ -22,7 +23,12 @@ json point(const std::string& scale, int heads, const std::string& verdict, bool
               {"tuned_at_grid_edge", edge},
               {"attention_max_prob", {{"n", 1}, {"mean", 0.5}, {"std", 0.0}}},
               {"test_loss",
-               {{"n", 3}, {"mean", 0.2}, {"ci_low", 0.1}, {"ci_high", 0.3}, {"verdict", verdict}}}};
+               {{"n", 3},
+                {"mean", 0.2},
+                {"ci_low", 0.1},
+                {"ci_high", 0.3},
+                {"verdict", verdict},
+                {"identical_to_baseline", identical}}}};
 }
 
 }  // namespace
@@ -33,7 +39,8 @@ TEST_CASE("study.md's training section: identical networks, verdicts by d_k, edg
       {point("sqrt_dk", 16, "baseline", true), point("none", 16, "worse"),
        point("0.5", 16,
              "inconclusive: all 3 paired seeds differ by the same +0: with no spread in the "
-             "differences there is no test"),
+             "differences there is no test",
+             false, true),
        point("sqrt_dk", 4, "baseline"), point("none", 4, "worse (rests on normality, n = 3)"),
        point("0.5", 4, "worse")});
   const std::string md = training_section(points);
