@@ -131,7 +131,7 @@ TEST_CASE(
     "[adaptive][e2e]") {
   ScratchDir dir("adaptive_kill");
   // Trials long enough that the kill lands in round 1, after the first block.
-  const std::string file = dir.file("killed.toml", three_arms("killed", "", 400));
+  const std::string file = dir.file("killed.toml", three_arms("killed", "", 120));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/whole --quiet").status ==
           0);
   const std::string run = dir.str() + "/cut/killed";
