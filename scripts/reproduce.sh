@@ -101,7 +101,7 @@ scaling_gradient                    5     267      56
 g2p                                 2     122      80
 lm                                 10     329     102
 replications/kazemnejad_nope        5     203      62
-replications/blog_projections       2      64      35
+replications/blog_projections       4     149      55
 replications/blog_scale             4     577     235
 replications/press_alibi            3     115      50
 replications/reformer_shared_qk     5     215      56
