@@ -77,7 +77,11 @@
 # committed trials' wall_seconds (each part's trials scheduled longest-first on two
 # cores; the AMD Zen 5 VM that made them, 2026-12-01/02, and 2026-12-04 for
 # quickstart and replications/reformer_shared_qk, whose adaptive designs rerun their
-# first two seeds; add a few seconds per run for `ablate check` and the reports).
+# first two seeds; 2026-12-05 for the two-stage files, which rerun each point's chosen
+# setting on its first tuning seed and its first compared seed — replications/
+# shen_powernorm's tuning trials ran beside other work, up to 3.4 times slower, so its
+# row takes both from its compared seed's time; add a few seconds per run for
+# `ablate check` and the reports).
 # PARTS is the smallest count whose longest part is at most about 60 s, so that a
 # slice stays under 3 minutes even when other builds share the machine (they slowed
 # today's reruns 3-4 times, 2026-12-03), or the count at which one trial is the
@@ -105,7 +109,7 @@ replications/blog_projections       4     149      55
 replications/blog_scale             4     577     235
 replications/press_alibi            3     115      50
 replications/reformer_shared_qk     5     215      56
-replications/shen_powernorm         6     330      59
+replications/shen_powernorm         4     146      38
 replications/vaswani_table3         4     332     127
 replications/xiong_warmup           6     497     100
 EOF
