@@ -120,14 +120,14 @@ std::map<std::string, std::vector<std::int64_t>> verdicts(const std::vector<Trai
   for (const TrainingPoint& r : rows) {
     if (r.scale != scale) continue;
     // The verdict's leading word: "worse (rests on normality, n = 5)" is a "worse".
-    const std::string v = r.p->value("test_loss", json::object()).value("verdict", "");
+    const json loss = r.p->value("test_loss", json::object());
+    const std::string v = loss.value("verdict", "");
     std::string word = "no detectable difference";
     for (const char* w : {"better", "worse", "inconclusive"})
       if (v.starts_with(w)) word = w;
     // The same network as the baseline (study_report.cpp), as 0.5 is 1/sqrt(d_k) at
     // d_k = 4: not an open question, though the test is withheld.
-    if (r.p->value("test_loss", json::object()).value("identical_to_baseline", false))
-      word = kSameNetwork;
+    if (loss.value("identical_to_baseline", false)) word = kSameNetwork;
     by[word].push_back(r.d_k);
   }
   return by;
@@ -224,10 +224,11 @@ std::string widest_point_note(const std::vector<TrainingPoint>& rows) {
   if (widest > 0) {
     md << "\n\n**At width 512** (d_k = " << widest << "):";
     for (const char* scale : {"dk", "learned"})
-      if (const json* p = at(scale, widest))
-        md << " " << scale_name(scale) << " test loss "
-           << interval(p->value("test_loss", json::object())) << " ("
-           << difference(p->value("test_loss", json::object())) << ");";
+      if (const json* p = at(scale, widest)) {
+        const json loss = p->value("test_loss", json::object());
+        md << " " << scale_name(scale) << " test loss " << interval(loss) << " ("
+           << difference(loss) << ");";
+      }
     if (const json* p = at("sqrt_dk", widest))
       md << " 1/sqrt(d_k) " << interval(p->value("test_loss", json::object())) << ".";
   }
