@@ -4,6 +4,7 @@
 #include <limits>
 #include <regex>
 
+#include "experiments/config/model_construction_check.h"
 #include "experiments/config/plain_keys.h"
 #include "experiments/config/suggestions.h"
 #include "experiments/config/task_cache.h"
@@ -261,6 +262,10 @@ TrialConfig read_trial_config(const toml::table& doc, const std::string& file,
   }
   std::string problem_key;
   std::string message = check_model_fits_task(c, *instance, &problem_key);
+  if (message.empty()) {  // the remaining constraints live in the modules' constructors
+    message = model_construction_problem(c, instance);
+    problem_key = "model";
+  }
   if (!message.empty()) top.problem(problem_key, message);
   return c;
 }

@@ -29,10 +29,13 @@ struct TrialModel {
 
 // Resolves model.kind ("auto" → by task family) and model.max_len (0 → the task's
 // longest sequence) in `config`, then checks combinations. Returns "" when they fit,
-// else a message, with the dotted key it concerns in *key.
+// else a message, with the dotted key it concerns in *key. The modules' own
+// constraints are their constructors' (config/model_construction_check.h).
 std::string check_model_fits_task(TrialConfig& config, const Task& task, std::string* key);
 
-// The model, initialised from the trial's seed. Throws std::invalid_argument.
+// The model, initialised from the trial's seed. Throws std::invalid_argument. Reads the
+// config's model, task and seed, and of [train] only attention_telemetry and recompute:
+// config/model_construction_check.cpp relies on that to build each distinct model once.
 TrialModel build_model(const TrialConfig& config, const Task& task);
 
 }  // namespace ablate::experiments

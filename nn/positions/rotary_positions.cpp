@@ -10,6 +10,13 @@ namespace ablate::nn {
 
 namespace {
 
+// Rotation pairs the two halves of each head's dimensions.
+void require_even_head_dimension(std::int64_t d_k) {
+  if (d_k % 2 != 0)
+    throw std::invalid_argument("rotary positions need an even head dimension, got d_k = " +
+                                std::to_string(d_k));
+}
+
 class RotaryPositions : public PositionEncoding {
  public:
   PositionAction action() const override { return PositionAction::rotates_queries_keys; }
@@ -19,9 +26,7 @@ class RotaryPositions : public PositionEncoding {
   Var rotate(const Var& x) override {
     const Shape& s = x.shape();
     std::int64_t T = s[2], d = s[3];
-    if (d % 2 != 0)
-      throw std::invalid_argument("rotary positions need an even head dimension, got d_k = " +
-                                  std::to_string(d));
+    require_even_head_dimension(d);
     Tape& tape = Tape::current();
     Tensor cos = tape.alloc({T, d}, x.dtype()), sin = tape.alloc({T, d}, x.dtype());
     for (std::int64_t t = 0; t < T; ++t)
@@ -44,7 +49,9 @@ void register_rotary_positions(PositionRegistry& r) {
   r.add({"rotary",
          "rotates queries and keys by position (RoPE, Su et al. 2021)",
          {{"base", 10000.0, "wavelength base", 1.0, 1e12}},
-         [](const Options& o, const BuildContext&) {
+         [](const Options& o, const BuildContext& ctx) {
+           // At build time too, so `ablate check` refuses the model, not its first step.
+           require_even_head_dimension(ctx.d_k);
            return std::make_unique<RotaryPositions>(o.get_float("base"));
          }});
 }

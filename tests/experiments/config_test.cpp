@@ -100,6 +100,28 @@ TEST_CASE("incompatible combinations are reported at the key that causes them", 
   CHECK_THAT(problems_of(dir, toml), Catch::Contains("task.min_length"));
 }
 
+// The modules' own constraints are found by building the model, once per distinct model
+// and task in a process (config/model_construction_check.h): a trial that shares its
+// model with an earlier one must still get that model's verdict, and only its own.
+TEST_CASE("a module constructor's constraint is reported at the points it concerns, on every load",
+          "[config]") {
+  ScratchDir dir("config_constructor");
+  const std::string rotary = tiny_experiment() + "[model.positions]\nkind = \"rotary\"\n";
+  const std::string odd = "rotary positions need an even head dimension, got d_k = 1";
+  for (const char* heads : {"[2, 8]", "[8, 2]"}) {
+    const std::string swept =
+        rotary + "\n[sweep]\n\"model.heads\" = " + heads + "\nseeds = [0, 1]\n";
+    const std::string first = problems_of(dir, swept);
+    CHECK_THAT(first, Catch::Contains(odd) && Catch::Contains("(trial model.heads=8)"));
+    CHECK_THAT(first, !Catch::Contains("model.heads=2)"));
+    CHECK(problems_of(dir, swept) == first);  // the remembered verdict is the same message
+  }
+  std::string even = rotary;
+  CHECK(problems_of(dir, even) == "");  // heads = 2: d_k = 4
+  even.replace(even.find("heads = 2"), 9, "heads = 8");
+  CHECK_THAT(problems_of(dir, even), Catch::Contains("model: " + odd));
+}
+
 TEST_CASE("sweep problems point at the sweep entry", "[config]") {
   ScratchDir dir("config_sweep");
   std::string base = tiny_experiment() + "\n[sweep]\n";
