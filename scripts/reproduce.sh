@@ -80,8 +80,10 @@
 # first two seeds; 2026-12-05 for the two-stage files, which rerun each point's chosen
 # setting on its first tuning seed and its first compared seed — replications/
 # shen_powernorm's and replications/zhu_dyt's tuning trials ran beside other work, up to
-# 3.4 and 2.1 times slower, so their rows take both from the compared seed's time; add
-# a few seconds per run for
+# 3.4 and 2.1 times slower, so their rows take both from the compared seed's time;
+# replications/wortsman_qk_norm runs every rate on every seed, so it reruns seed 0 at
+# all seven rates for both points, timed by each trial's median over seeds 11-14, the
+# seeds that ran with the machine to themselves; add a few seconds per run for
 # `ablate check` and the reports).
 # PARTS is the smallest count whose longest part is at most about 60 s, so that a
 # slice stays under 3 minutes even when other builds share the machine (they slowed
@@ -113,6 +115,7 @@ replications/reformer_shared_qk     5     215      56
 replications/shen_powernorm         4     146      38
 replications/vaswani_table3         4     332     127
 replications/xiong_warmup           6     497     100
+replications/wortsman_qk_norm       7     344      67
 replications/zhu_dyt                4     159      44
 EOF
 }
