@@ -80,7 +80,8 @@
 # first two seeds; 2026-12-05 for the two-stage files, which rerun each point's chosen
 # setting on its first tuning seed and its first compared seed — replications/
 # shen_powernorm's and replications/zhu_dyt's tuning trials ran beside other work, up to
-# 3.4 and 2.1 times slower, so their rows take both from the compared seed's time;
+# 3.4 and 2.1 times slower, so their rows take both from the compared seed's time (as
+# does replications/xiong_warmup's, 2026-12-06, for uniformity: it ran alone);
 # replications/wortsman_qk_norm runs every rate on every seed, so it reruns seed 0 at
 # all seven rates for both points, timed by each trial's median over seeds 11-14, the
 # seeds that ran with the machine to themselves; add a few seconds per run for
@@ -88,8 +89,8 @@
 # PARTS is the smallest count whose longest part is at most about 60 s, so that a
 # slice stays under 3 minutes even when other builds share the machine (they slowed
 # today's reruns 3-4 times, 2026-12-03), or the count at which one trial is the
-# floor: g2p (72 s), replications/vaswani_table3 (127 s), replications/xiong_warmup
-# (100 s) and replications/blog_scale (235 s: its d_k = 128 trials) have single trials that take
+# floor: g2p (72 s), replications/vaswani_table3 (127 s) and replications/blog_scale
+# (235 s: its d_k = 128 trials) have single trials that take
 # longer, so their slices can exceed 3 minutes on a shared machine (blog_scale's even
 # alone). A new experiment or replication file must be added here (--slice refuses to
 # run until it is); tests/reproduce/CMakeLists.txt reads the file seconds for ctest
@@ -114,7 +115,7 @@ replications/press_alibi            3     115      50
 replications/reformer_shared_qk     5     215      56
 replications/shen_powernorm         4     146      38
 replications/vaswani_table3         4     332     127
-replications/xiong_warmup           6     497     100
+replications/xiong_warmup           6     283      57
 replications/wortsman_qk_norm       7     344      67
 replications/zhu_dyt                4     159      44
 EOF

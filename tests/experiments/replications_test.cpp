@@ -124,7 +124,7 @@ TEST_CASE("the registered replications are exactly the ones tested here", "[repl
   for (const auto& f : fs::directory_iterator(kReplications + "registered"))
     if (f.path().extension() == ".toml") files.insert(f.path().stem().string());
   CHECK(files == std::set<std::string>{"blog_scale", "kazemnejad_nope", "press_alibi",
-                                       "reformer_shared_qk", "vaswani_table3", "xiong_warmup"});
+                                       "reformer_shared_qk", "vaswani_table3"});
 }
 
 TEST_CASE(
@@ -163,11 +163,6 @@ TEST_CASE(
     "smoke: registered replication vaswani_table3 runs in its quick variant cut to smoke size",
     "[replications][smoke]") {
   check_smoke_variant("registered/vaswani_table3", kSmokeLm);
-}
-
-TEST_CASE("smoke: registered replication xiong_warmup runs in its quick variant cut to smoke size",
-          "[replications][smoke]") {
-  check_smoke_variant("registered/xiong_warmup", kSmokeLm);
 }
 
 TEST_CASE("smoke: replication vaswani_table3 runs in its quick variant cut to smoke size",

@@ -1,23 +1,29 @@
-# bpc (final) against train.schedule.warmup.
+# Test bpc against train.schedule.warmup, from comparisons.csv.
 # Written by `ablate report` (rerunning it overwrites this file). To restyle, edit
 # and run from this directory: gnuplot bpc_vs_train.schedule.warmup.gp
 # Data: data/bpc_vs_train.schedule.warmup.dat
 
 if (!exists("svg_file")) svg_file = 'bpc_vs_train.schedule.warmup.svg'
 if (!exists("png_file")) png_file = 'bpc_vs_train.schedule.warmup.png'
-set terminal svg size 800,520 noenhanced background '#ffffff'
+set terminal svg size 800,630 noenhanced background '#ffffff'
 set output svg_file
-set title 'bpc (final, lower is better) by train.schedule.warmup'
+set title "Test bpc by train.schedule.warmup (lower is better)\ntest split, validation-selected step: mean and 95% interval over seeds\n(as in comparisons.csv); dots: each seed's value"
 set xlabel 'train.schedule.warmup'
-set ylabel 'bpc'
+set ylabel 'test bpc'
 set xrange [-0.5:1.5]
 set xtics ('400' 0, '0' 1)
 set grid ytics
-set key outside below height 1
+set key outside below maxrows 8 title "placement = model.norm.placement, layers = model.layers"
 set offsets 0, 0, graph 0.05, graph 0.05
-plot 'data/bpc_vs_train.schedule.warmup.dat' index 0 using 1:2 with points pt 7 ps 0.9 lc rgb '#60377eb8' title 'trials', \
-     '' index 1 using 1:2:3 with yerrorbars pt 5 ps 1.3 lw 2 lc rgb '#e41a1c' title 'mean +/- std over all trials with this value'
-set terminal pngcairo size 800,520 noenhanced background '#ffffff'
+plot 'data/bpc_vs_train.schedule.warmup.dat' index 1 using 1:2 with points pt 7 ps 0.5 lc rgb '#a00072b2' notitle, \
+     '' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#0072b2' dt 1 title 'placement=post layers=6', \
+     '' index 3 using 1:2 with points pt 7 ps 0.5 lc rgb '#a0d55e00' notitle, \
+     '' index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#d55e00' dt 1 title 'placement=post layers=2', \
+     '' index 5 using 1:2 with points pt 7 ps 0.5 lc rgb '#a0009e73' notitle, \
+     '' index 4 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#009e73' dt 1 title 'placement=pre layers=6', \
+     '' index 7 using 1:2 with points pt 7 ps 0.5 lc rgb '#a0cc79a7' notitle, \
+     '' index 6 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#cc79a7' dt 1 title 'placement=pre layers=2'
+set terminal pngcairo size 800,630 noenhanced background '#ffffff'
 set output png_file
 replot
 set output

@@ -1,0 +1,50 @@
+# Validation loss against step per sweep point and seed.
+# Written by `ablate report` (rerunning it overwrites this file). To restyle, edit
+# and run from this directory: gnuplot val_loss.gp
+# Data: data/val_loss.dat
+
+if (!exists("svg_file")) svg_file = 'val_loss.svg'
+if (!exists("png_file")) png_file = 'val_loss.png'
+set terminal svg size 900,896 noenhanced background '#ffffff'
+set output svg_file
+set title "Validation loss (validation split, at each evaluation)\nthin lines: each seed; bold line: the mean over the point's seeds"
+set xlabel 'step'
+set ylabel 'val_loss'
+set grid
+set key outside below maxrows 30 title "placement = model.norm.placement, layers = model.layers\nwarmup = train.schedule.warmup, lr = train.lr"
+plot 'data/val_loss.dat' index 1 using 1:2 with lines lw 1 lc rgb '#b00072b2' notitle, \
+     '' index 0 using 1:2 with lines lw 3 lc rgb '#0072b2' dt 1 title 'placement=post layers=6 warmup=400 lr=5e-04', \
+     '' index 3 using 1:2 with lines lw 1 lc rgb '#b0d55e00' notitle, \
+     '' index 2 using 1:2 with lines lw 3 lc rgb '#d55e00' dt 1 title 'placement=post layers=6 warmup=400 lr=0.032', \
+     '' index 5 using 1:2 with lines lw 1 lc rgb '#b0009e73' notitle, \
+     '' index 4 using 1:2 with lines lw 3 lc rgb '#009e73' dt 1 title 'placement=post layers=6 warmup=0 lr=5e-04', \
+     '' index 7 using 1:2 with lines lw 1 lc rgb '#b0cc79a7' notitle, \
+     '' index 6 using 1:2 with lines lw 3 lc rgb '#cc79a7' dt 1 title 'placement=post layers=6 warmup=0 lr=0.032', \
+     '' index 9 using 1:2 with lines lw 1 lc rgb '#b0e69f00' notitle, \
+     '' index 8 using 1:2 with lines lw 3 lc rgb '#e69f00' dt 1 title 'placement=post layers=2 warmup=400 lr=5e-04', \
+     '' index 11 using 1:2 with lines lw 1 lc rgb '#b056b4e9' notitle, \
+     '' index 10 using 1:2 with lines lw 3 lc rgb '#56b4e9' dt 1 title 'placement=post layers=2 warmup=400 lr=0.032', \
+     '' index 13 using 1:2 with lines lw 1 lc rgb '#b0000000' notitle, \
+     '' index 12 using 1:2 with lines lw 3 lc rgb '#000000' dt 1 title 'placement=post layers=2 warmup=0 lr=5e-04', \
+     '' index 15 using 1:2 with lines lw 1 lc rgb '#b09400d3' notitle, \
+     '' index 14 using 1:2 with lines lw 3 lc rgb '#9400d3' dt 1 title 'placement=post layers=2 warmup=0 lr=0.032', \
+     '' index 17 using 1:2 with lines lw 1 lc rgb '#b00072b2' notitle, \
+     '' index 16 using 1:2 with lines lw 3 lc rgb '#0072b2' dt 2 title 'placement=pre layers=6 warmup=400 lr=5e-04', \
+     '' index 19 using 1:2 with lines lw 1 lc rgb '#b0d55e00' notitle, \
+     '' index 18 using 1:2 with lines lw 3 lc rgb '#d55e00' dt 2 title 'placement=pre layers=6 warmup=400 lr=0.032', \
+     '' index 21 using 1:2 with lines lw 1 lc rgb '#b0009e73' notitle, \
+     '' index 20 using 1:2 with lines lw 3 lc rgb '#009e73' dt 2 title 'placement=pre layers=6 warmup=0 lr=5e-04', \
+     '' index 23 using 1:2 with lines lw 1 lc rgb '#b0cc79a7' notitle, \
+     '' index 22 using 1:2 with lines lw 3 lc rgb '#cc79a7' dt 2 title 'placement=pre layers=6 warmup=0 lr=0.032', \
+     '' index 25 using 1:2 with lines lw 1 lc rgb '#b0e69f00' notitle, \
+     '' index 24 using 1:2 with lines lw 3 lc rgb '#e69f00' dt 2 title 'placement=pre layers=2 warmup=400 lr=5e-04', \
+     '' index 27 using 1:2 with lines lw 1 lc rgb '#b056b4e9' notitle, \
+     '' index 26 using 1:2 with lines lw 3 lc rgb '#56b4e9' dt 2 title 'placement=pre layers=2 warmup=400 lr=0.032', \
+     '' index 29 using 1:2 with lines lw 1 lc rgb '#b0000000' notitle, \
+     '' index 28 using 1:2 with lines lw 3 lc rgb '#000000' dt 2 title 'placement=pre layers=2 warmup=0 lr=5e-04', \
+     '' index 31 using 1:2 with lines lw 1 lc rgb '#b09400d3' notitle, \
+     '' index 30 using 1:2 with lines lw 3 lc rgb '#9400d3' dt 2 title 'placement=pre layers=2 warmup=0 lr=0.032'
+set terminal pngcairo size 900,896 noenhanced background '#ffffff'
+set output png_file
+replot
+set output
