@@ -76,8 +76,8 @@
 # its longest part with --jobs 2 on a 2-core machine to itself — estimated from the
 # committed trials' wall_seconds (each part's trials scheduled longest-first on two
 # cores; the AMD Zen 5 VM that made them, 2026-12-01/02, and 2026-12-04 for
-# quickstart and replications/reformer_shared_qk, whose adaptive designs rerun their
-# first two seeds; 2026-12-05 for the two-stage files, which rerun each point's chosen
+# quickstart, whose adaptive design reruns its first two seeds; 2026-12-05/06 for the
+# two-stage files, which rerun each point's chosen
 # setting on its first tuning seed and its first compared seed — replications/
 # shen_powernorm's and replications/zhu_dyt's tuning trials ran beside other work, up to
 # 3.4 and 2.1 times slower, so their rows take both from the compared seed's time (as
@@ -112,7 +112,7 @@ replications/kazemnejad_nope        5     203      62
 replications/blog_projections       4     149      55
 replications/blog_scale             4     577     235
 replications/press_alibi            3     115      50
-replications/reformer_shared_qk     5     215      56
+replications/reformer_shared_qk     3     151      58
 replications/shen_powernorm         4     146      38
 replications/vaswani_table3         4     332     127
 replications/xiong_warmup           6     283      57
