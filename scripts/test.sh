@@ -5,7 +5,7 @@
 # (scripts/check-code.sh: clang-format, functions of at most 80 lines under experiments/,
 # files of at most 500 lines or a stated reason), fetch the datasets
 # the real-data experiments read (their own step: the tests never use the network),
-# run the unit, e2e and smoke tiers (and the fuzz corpora replayed without libFuzzer);
+# run the unit, e2e, long and smoke tiers (and the fuzz corpora replayed without libFuzzer);
 # then build again with Clang under
 # AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.sh, build-sanitize/)
 # and run the unit, e2e and fuzz tiers there (the libFuzzer targets' corpus replays and
@@ -27,7 +27,7 @@ fi
 run_phase "Release build" bash scripts/build.sh
 run_phase "code checks (format, function and file size)" bash scripts/check-code.sh build
 run_phase "datasets" bash scripts/fetch-data.sh build/experiments/ablate
-run_phase "Release suite (unit, e2e, smoke, fuzz replays)" bash scripts/ctest-tiers.sh build '^(unit|e2e|smoke|fuzz)$'
+run_phase "Release suite (unit, e2e, long, smoke, fuzz replays)" bash scripts/ctest-tiers.sh build '^(unit|e2e|long|smoke|fuzz)$'
 run_phase "sanitizer build" bash scripts/sanitize.sh --build-only
 run_phase "sanitizer suite (unit, e2e, fuzz)" bash scripts/sanitize.sh
 echo "scripts/test.sh steps:"

@@ -175,13 +175,15 @@ def check_page(binary, folder):
         if re.search(pattern, own):
             problems.append(f"names something outside the file: /{pattern}/ in what ablate wrote")
 
-    with tempfile.TemporaryDirectory() as profile:
-        dom_text, log = chromium(binary, page, profile, ["--dump-dom"])
+    # One launch writes both the DOM and the screenshot (the headless mode Chromium has
+    # used by default since version 112): half the time of two launches, and the same
+    # DOM byte for byte (measured with Debian's Chromium 156, 2026-12-06).
     with tempfile.TemporaryDirectory() as profile:
         shot = os.path.join(profile, "shot.png")
-        _, shot_log = chromium(binary, page, profile, ["--window-size=1280,2400", "--screenshot=" + shot])
+        dom_text, log = chromium(binary, page, profile,
+                                 ["--window-size=1280,2400", "--screenshot=" + shot, "--dump-dom"])
         pixels = png_pixels(shot) if os.path.exists(shot) else None
-    for line in (log + shot_log).splitlines():
+    for line in log.splitlines():
         if "CONSOLE" in line and "file://" in line:
             problems.append("console: " + line.split("CONSOLE", 1)[1][:300])
 

@@ -128,7 +128,7 @@ TEST_CASE(
 TEST_CASE(
     "adaptive sweep: kill -9 mid-round, then run again, ends with the trials and verdicts "
     "of an uninterrupted run",
-    "[adaptive][e2e]") {
+    "[adaptive][long]") {
   ScratchDir dir("adaptive_kill");
   // Trials long enough that the kill lands in round 1, after the first block.
   const std::string file = dir.file("killed.toml", three_arms("killed", "", 120));
@@ -155,7 +155,7 @@ TEST_CASE(
 TEST_CASE(
     "adaptive sweep: two shards side by side meet at each round's end, and shards taking "
     "turns continue each other's rounds, both ending as a local run",
-    "[adaptive][distributed][e2e]") {
+    "[adaptive][distributed][long]") {
   ScratchDir dir("adaptive_shards");
   const std::string file = dir.file("sharded.toml", three_arms("sharded"));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --quiet").status ==

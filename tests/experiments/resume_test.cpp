@@ -103,7 +103,7 @@ std::string without_seconds(const std::string& jsonl) {
 }  // namespace
 
 TEST_CASE("kill -9 mid-trial, then rerun: the trial resumes and ends bit-identical to a clean run",
-          "[resume][e2e]") {
+          "[resume][long]") {
   for (auto [kind, toml] : {std::pair{"sequence", sequence_experiment()},
                             std::pair{"forecast", forecast_experiment()}}) {
     INFO(kind);
@@ -155,7 +155,7 @@ TEST_CASE("kill -9 mid-trial, then rerun: the trial resumes and ends bit-identic
 }
 
 TEST_CASE("a saved state is used only by its own trial and build, --force starts again",
-          "[resume][e2e]") {
+          "[resume][long]") {
   // One stopped run serves both checks (no SECTIONs, which would train it twice): the
   // first copies its state, the second then discards it.
   ScratchDir dir("resume_foreign");
@@ -197,7 +197,7 @@ TEST_CASE("a saved state is used only by its own trial and build, --force starts
 }
 
 TEST_CASE("under mpirun a stopped sweep resumes on any ranks and ends as a local run does",
-          "[resume][mpi][e2e]") {
+          "[resume][mpi][long]") {
   ScratchDir dir("resume_mpi");
   // mpirun passes a SIGTERM on to the ranks after odls_base_sigkill_timeout seconds and
   // kills them after twice that, and waits that long even once they have exited

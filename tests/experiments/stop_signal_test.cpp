@@ -36,7 +36,7 @@ int run_and_signal(const std::string& file, const std::string& out, int signal, 
 }  // namespace
 
 TEST_CASE("SIGINT and SIGTERM stop a sweep cleanly and its rerun matches an uninterrupted run",
-          "[signals][e2e]") {
+          "[signals][long]") {
   ScratchDir dir("stop_signal");
   const std::string file = dir.file("exp.toml", with_steps(sweep_experiment("stop"), 300));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/clean --jobs 1 --quiet")
