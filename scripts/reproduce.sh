@@ -81,7 +81,8 @@
 # setting on its first tuning seed and its first compared seed — replications/
 # shen_powernorm's and replications/zhu_dyt's tuning trials ran beside other work, up to
 # 3.4 and 2.1 times slower, so their rows take both from the compared seed's time (as
-# does replications/xiong_warmup's, 2026-12-06, for uniformity: it ran alone);
+# do replications/xiong_warmup's, 2026-12-06, for uniformity: it ran alone, and
+# replications/vaswani_table3's, 2026-12-06: builds shared the machine during its tuning);
 # replications/wortsman_qk_norm runs every rate on every seed, so it reruns seed 0 at
 # all seven rates for both points, timed by each trial's median over seeds 11-14, the
 # seeds that ran with the machine to themselves; add a few seconds per run for
@@ -89,7 +90,7 @@
 # PARTS is the smallest count whose longest part is at most about 60 s, so that a
 # slice stays under 3 minutes even when other builds share the machine (they slowed
 # today's reruns 3-4 times, 2026-12-03), or the count at which one trial is the
-# floor: g2p (72 s), replications/vaswani_table3 (127 s) and replications/blog_scale
+# floor: g2p (72 s), replications/vaswani_table3 (69 s) and replications/blog_scale
 # (235 s: its d_k = 128 trials) have single trials that take
 # longer, so their slices can exceed 3 minutes on a shared machine (blog_scale's even
 # alone). A new experiment or replication file must be added here (--slice refuses to
@@ -114,7 +115,7 @@ replications/blog_scale             4     577     235
 replications/press_alibi            3     115      50
 replications/reformer_shared_qk     3     151      58
 replications/shen_powernorm         4     146      38
-replications/vaswani_table3         4     332     127
+replications/vaswani_table3         7     414      69
 replications/xiong_warmup           6     283      57
 replications/wortsman_qk_norm       7     344      67
 replications/zhu_dyt                4     159      44

@@ -160,20 +160,24 @@ TEST_CASE("the replications table states what the committed claims.csv files com
     CHECK(readme.find("`" + file + ".toml`") != std::string::npos);
   }
 
+  // Every claim has a row that quotes its result with its verdict. Two files' claims can
+  // compute the same three-decimal result (vaswani_table3's (E) and press_alibi's claim
+  // at the training length both read +0.037 [0.014, 0.061]), so a row is backed by any
+  // claim whose result and verdict it states, not refuted by another's.
   std::set<std::size_t> backed_rows;
   for (const ClaimedPoint& p : points) {
     INFO(p.claim << "\n  computed: " << p.result << ", " << verdicts[p.claim]);
     bool found = false;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (rows[i].find(p.result) == std::string::npos) continue;
-      INFO("row: " << rows[i]);
+      if (rows[i].find(p.result) == std::string::npos ||
+          verdict_cell(rows[i]).find(table_label(verdicts[p.claim])) == std::string::npos)
+        continue;
       found = true;
       backed_rows.insert(i);
-      CHECK(verdict_cell(rows[i]).find(table_label(verdicts[p.claim])) != std::string::npos);
     }
     CHECK(found);
   }
-  // A row that states a verdict states a computed one.
+  // A row that states a verdict states a computed one: a claim's result beside its verdict.
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string verdict = verdict_cell(rows[i]);
     if (verdict.find("**agrees**") == std::string::npos &&

@@ -1,23 +1,37 @@
-# bpc (final) against model.heads.
+# Test bpc against model.heads, from comparisons.csv.
 # Written by `ablate report` (rerunning it overwrites this file). To restyle, edit
 # and run from this directory: gnuplot bpc_vs_model.heads.gp
 # Data: data/bpc_vs_model.heads.dat
 
 if (!exists("svg_file")) svg_file = 'bpc_vs_model.heads.svg'
 if (!exists("png_file")) png_file = 'bpc_vs_model.heads.png'
-set terminal svg size 800,520 noenhanced background '#ffffff'
+set terminal svg size 800,718 noenhanced background '#ffffff'
 set output svg_file
-set title 'bpc (final, lower is better) by model.heads'
+set title "Test bpc by model.heads (lower is better)\ntest split, validation-selected step: mean and 95% interval over seeds\n(as in comparisons.csv); dots: each seed's value"
 set xlabel 'model.heads'
-set ylabel 'bpc'
+set ylabel 'test bpc'
 set xrange [-0.5:4.5]
 set xtics ('4' 0, '1' 1, '2' 2, '8' 3, '16' 4)
 set grid ytics
-set key outside below height 1
+set key outside below maxrows 8 title "d_k = model.attention.d_k, d_v = model.attention.d_v\nkind = model.positions.kind"
 set offsets 0, 0, graph 0.05, graph 0.05
-plot 'data/bpc_vs_model.heads.dat' index 0 using 1:2 with points pt 7 ps 0.9 lc rgb '#60377eb8' title 'trials', \
-     '' index 1 using 1:2:3 with yerrorbars pt 5 ps 1.3 lw 2 lc rgb '#e41a1c' title 'mean +/- std over all trials with this value'
-set terminal pngcairo size 800,520 noenhanced background '#ffffff'
+plot 'data/bpc_vs_model.heads.dat' index 1 using 1:2 with points pt 7 ps 0.5 lc rgb '#a00072b2' notitle, \
+     '' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#0072b2' dt 1 title 'd_k=16 d_v=16 kind=sinusoidal', \
+     '' index 3 using 1:2 with points pt 7 ps 0.5 lc rgb '#a0d55e00' notitle, \
+     '' index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#d55e00' dt 1 title 'd_k=64 d_v=64 kind=sinusoidal', \
+     '' index 5 using 1:2 with points pt 7 ps 0.5 lc rgb '#a0009e73' notitle, \
+     '' index 4 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#009e73' dt 1 title 'd_k=32 d_v=32 kind=sinusoidal', \
+     '' index 7 using 1:2 with points pt 7 ps 0.5 lc rgb '#a0cc79a7' notitle, \
+     '' index 6 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#cc79a7' dt 1 title 'd_k=8 d_v=8 kind=sinusoidal', \
+     '' index 9 using 1:2 with points pt 7 ps 0.5 lc rgb '#a0e69f00' notitle, \
+     '' index 8 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#e69f00' dt 1 title 'd_k=4 d_v=4 kind=sinusoidal', \
+     '' index 11 using 1:2 with points pt 7 ps 0.5 lc rgb '#a056b4e9' notitle, \
+     '' index 10 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#56b4e9' dt 1 title 'd_k=4 d_v=16 kind=sinusoidal', \
+     '' index 13 using 1:2 with points pt 7 ps 0.5 lc rgb '#a0000000' notitle, \
+     '' index 12 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#000000' dt 1 title 'd_k=8 d_v=16 kind=sinusoidal', \
+     '' index 15 using 1:2 with points pt 7 ps 0.5 lc rgb '#a09400d3' notitle, \
+     '' index 14 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#9400d3' dt 1 title 'd_k=16 d_v=16 kind=learned'
+set terminal pngcairo size 800,718 noenhanced background '#ffffff'
 set output png_file
 replot
 set output
