@@ -82,7 +82,9 @@
 # shen_powernorm's and replications/zhu_dyt's tuning trials ran beside other work, up to
 # 3.4 and 2.1 times slower, so their rows take both from the compared seed's time (as
 # do replications/xiong_warmup's, 2026-12-06, for uniformity: it ran alone, and
-# replications/vaswani_table3's, 2026-12-06: builds shared the machine during its tuning);
+# replications/vaswani_table3's, 2026-12-06: builds shared the machine during its tuning;
+# replications/press_alibi's, 2026-12-06, ran beside builds throughout, so its row is
+# its measured whole rerun, 188 s alone, with the compared seed's times scaled to it);
 # replications/wortsman_qk_norm runs every rate on every seed, so it reruns seed 0 at
 # all seven rates for both points, timed by each trial's median over seeds 11-14, the
 # seeds that ran with the machine to themselves; add a few seconds per run for
@@ -112,7 +114,7 @@ lm                                 10     329     102
 replications/kazemnejad_nope        5     203      62
 replications/blog_projections       4     149      55
 replications/blog_scale             4     577     235
-replications/press_alibi            3     115      50
+replications/press_alibi            5     188      57
 replications/reformer_shared_qk     3     151      58
 replications/shen_powernorm         4     146      38
 replications/vaswani_table3         7     414      69

@@ -123,7 +123,7 @@ TEST_CASE("the registered replications are exactly the ones tested here", "[repl
   std::set<std::string> files;
   for (const auto& f : fs::directory_iterator(kReplications + "registered"))
     if (f.path().extension() == ".toml") files.insert(f.path().stem().string());
-  CHECK(files == std::set<std::string>{"blog_scale", "kazemnejad_nope", "press_alibi"});
+  CHECK(files == std::set<std::string>{"blog_scale", "kazemnejad_nope"});
 }
 
 TEST_CASE(
@@ -145,11 +145,6 @@ TEST_CASE("registered blog_scale trains W_q and W_k from the unit-variance initi
   REQUIRE(!e.trials.empty());
   for (const Trial& t : e.trials)
     CHECK_THAT(t.config_toml, Catch::Contains("init = \"unit_variance\""));
-}
-
-TEST_CASE("smoke: registered replication press_alibi runs in its quick variant cut to smoke size",
-          "[replications][smoke]") {
-  check_smoke_variant("registered/press_alibi", kSmokeLm);
 }
 
 TEST_CASE("smoke: replication vaswani_table3 runs in its quick variant cut to smoke size",

@@ -1,23 +1,23 @@
-# bpc (final) against model.positions.kind.
+# Test bpc against model.positions.kind, from comparisons.csv.
 # Written by `ablate report` (rerunning it overwrites this file). To restyle, edit
 # and run from this directory: gnuplot bpc_vs_model.positions.kind.gp
 # Data: data/bpc_vs_model.positions.kind.dat
 
 if (!exists("svg_file")) svg_file = 'bpc_vs_model.positions.kind.svg'
 if (!exists("png_file")) png_file = 'bpc_vs_model.positions.kind.png'
-set terminal svg size 800,520 noenhanced background '#ffffff'
+set terminal svg size 800,564 noenhanced background '#ffffff'
 set output svg_file
-set title 'bpc (final, lower is better) by model.positions.kind'
+set title "Test bpc by model.positions.kind (lower is better)\ntest split, validation-selected step: mean and 95% interval over seeds\n(as in comparisons.csv); dots: each seed's value"
 set xlabel 'model.positions.kind'
-set ylabel 'bpc'
+set ylabel 'test bpc'
 set xrange [-0.5:4.5]
 set xtics ('sinusoidal' 0, 'rotary' 1, 'alibi' 2, 'learned' 3, 'none' 4) rotate by -30
 set grid ytics
-set key outside below height 1
+set key outside below maxrows 8 title "kind = model.positions.kind"
 set offsets 0, 0, graph 0.05, graph 0.05
-plot 'data/bpc_vs_model.positions.kind.dat' index 0 using 1:2 with points pt 7 ps 0.9 lc rgb '#60377eb8' title 'trials', \
-     '' index 1 using 1:2:3 with yerrorbars pt 5 ps 1.3 lw 2 lc rgb '#e41a1c' title 'mean +/- std over all trials with this value'
-set terminal pngcairo size 800,520 noenhanced background '#ffffff'
+plot 'data/bpc_vs_model.positions.kind.dat' index 1 using 1:2 with points pt 7 ps 0.5 lc rgb '#a00072b2' notitle, \
+     '' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#0072b2' dt 1 title 'mean and 95% interval over seeds'
+set terminal pngcairo size 800,564 noenhanced background '#ffffff'
 set output png_file
 replot
 set output
