@@ -133,6 +133,9 @@ void run_gnuplot(const std::string& dir, const std::string& script,
         failure(dir, script, std::string("not started: fork: ") + std::strerror(errno), ""));
   if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    sigset_t none;  // a run blocks SIGINT and SIGTERM in its threads (stop_signal.cpp)
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
     if (::getppid() != parent) ::_exit(126);  // the parent died before prctl
     int null_in = ::open("/dev/null", O_RDONLY), null_out = ::open("/dev/null", O_WRONLY);
     if (null_in < 0 || null_out < 0 || ::dup2(null_in, 0) < 0 || ::dup2(null_out, 1) < 0 ||

@@ -8,15 +8,27 @@
 // results of an uninterrupted run. No new trial starts, and the run ends normally: reports for what
 // finished, the lock released, one line saying what was kept and how to resume, exit 128 + the
 // signal. A second SIGINT ends the process at once.
+#include <signal.h>
+
+#include <atomic>
+#include <thread>
+
 namespace ablate::experiments {
 
-// Installs the handlers for its lifetime (restoring the previous ones after).
+// Installs the handlers for its lifetime (restoring the previous ones after). Construct
+// it on the thread that starts the workers, before it starts them: it blocks the two
+// signals there, the workers inherit that, and a thread of its own waits for them.
 class StopOnSignals {
  public:
   StopOnSignals();
   ~StopOnSignals();
   StopOnSignals(const StopOnSignals&) = delete;
   StopOnSignals& operator=(const StopOnSignals&) = delete;
+
+ private:
+  sigset_t previous_mask_;
+  std::atomic<bool> done_{false};
+  std::thread waiter_;
 };
 
 // The signal that asked the run to stop (SIGINT or SIGTERM), or 0.
