@@ -25,8 +25,9 @@ std::map<std::map<std::string, std::string>, Tuning> tune_points(const RunRows& 
     const std::string status = r.summary.is_null() ? "missing" : r.summary.value("status", "");
     if (status == "diverged")
       l.push_back(INFINITY);
-    else if (status == "ok" && r.summary["best"]["val_loss"].is_number())
-      l.push_back(r.summary["best"]["val_loss"]);
+    else if (const auto loss = summary_number(r.summary, "best", "val_loss");
+             status == "ok" && loss)
+      l.push_back(*loss);
   }
   std::map<std::map<std::string, std::string>, Tuning> out;
   for (const auto& [point, labels] : order) {

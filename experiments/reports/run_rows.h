@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +20,12 @@ struct TrialRow {
   std::map<std::string, std::string> point, tune;
   nlohmann::json summary;  // null when missing
 };
+
+// summary[group][key] when both are there and it is a number, else nothing: a
+// summary.json from elsewhere may lack either (and a const json's operator[] with a
+// missing key is undefined behaviour: the summary_json fuzz target found one, 2026-12-06).
+std::optional<double> summary_number(const nlohmann::json& summary, const std::string& group,
+                                     const std::string& key);
 
 // A run directory's trial index and every trial's summary (null when missing).
 struct RunRows {

@@ -49,10 +49,10 @@ std::vector<ValidationPoint> validation_points(const RunRows& run) {
       ++it->diverged;
       continue;
     }
-    const json& f = r.summary["final"];
-    if (f["val_loss"].is_number()) it->val_loss.push_back(f["val_loss"]);
+    if (const auto loss = summary_number(r.summary, "final", "val_loss"))
+      it->val_loss.push_back(*loss);
     for (const std::string& m : run.metrics)
-      if (f.contains(m) && f[m].is_number()) it->metric[m].push_back(f[m]);
+      if (const auto value = summary_number(r.summary, "final", m)) it->metric[m].push_back(*value);
   }
   auto primary_mean = [&](const ValidationPoint& p) {
     MeanStd m =
