@@ -25,7 +25,9 @@ sigset_t stop_signals() {
 }
 
 // Records the stop; a second SIGINT ends the process at once, by the default action
-// (unblocked first: the waiting thread blocks it). Async-signal-safe.
+// (unblocked first: the waiting thread blocks it). Async-signal-safe: it is also the
+// handler, for threads that existed before the signals were blocked (a library's idle
+// pool, started when it was loaded) — they may still be the one a signal is delivered to.
 void note_stop(int signal) {
   if (g_stop.exchange(signal) != 0 && signal == SIGINT) {
     std::signal(SIGINT, SIG_DFL);
@@ -35,12 +37,6 @@ void note_stop(int signal) {
     pthread_sigmask(SIG_UNBLOCK, &interrupt, nullptr);
     std::raise(SIGINT);
   }
-}
-
-// For threads that existed before the signals were blocked (a library's idle pool,
-// started when it was loaded): they may still be the one a signal is delivered to.
-void on_signal(int signal) {
-  note_stop(signal);
 }
 
 bool stop_asked() {
@@ -59,7 +55,7 @@ bool stop_asked() {
 StopOnSignals::StopOnSignals() {
   g_stop = 0;
   struct sigaction action = {};
-  action.sa_handler = on_signal;
+  action.sa_handler = note_stop;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, &g_previous_int);
   sigaction(SIGTERM, &action, &g_previous_term);
