@@ -4,7 +4,9 @@
 #      (clang-format --dry-run -Werror; fix with `clang-format -i FILE`).
 #   2. Function size: no function under experiments/ is longer than 80 lines
 #      (clang-tidy's readability-function-size, configured in .clang-tidy), over the
-#      compile commands of BUILD_DIR (default build/).
+#      compile commands of BUILD_DIR (default build/); a file whose preprocessed text,
+#      flags, configuration and tool are those of an earlier pass is not parsed again
+#      (scripts/check-function-size.py says why that is exact).
 #   3. File size: no source file is over 500 lines unless a line near its top
 #      ("Over 500 lines ...") says why.
 # Exits 1 naming every file that breaks one of them.
@@ -22,8 +24,7 @@ clang-format --dry-run -Werror "${sources[@]}" || {
 
 echo "-- function size (experiments/, at most 80 lines)"
 mapfile -t experiments < <(git ls-files 'experiments/*.cpp')
-printf '%s\n' "${experiments[@]}" |
-  xargs -P "$(nproc 2>/dev/null || echo 2)" -n 8 clang-tidy -p "$build" --quiet 2>/dev/null || {
+/usr/bin/python3 scripts/check-function-size.py "$build" "${experiments[@]}" || {
   echo "check-code: the functions above are longer than 80 lines; split them into named steps" >&2
   status=1
 }
