@@ -42,6 +42,18 @@
 # Mounts are undone and the root deleted on every exit (trap: failure, Ctrl-C, TERM);
 # the script checks with findmnt that nothing is left mounted.
 #
+# --unless-passed (what CI uses): the test is skipped when what it tests is as it was at
+# a pass less than 7 days ago, saying which. What it tests is the set-up, the
+# dependencies and the data recipes, so its inputs are, at HEAD: scripts/ and .ci/,
+# every CMake file (the packages find_package looks for, the libraries linked, the
+# npm files fetched), third_party/, experiments/data/ (the recipes and converters),
+# tests/install/, README.md, experiments/README.md (the newcomer path) and the
+# quickstart experiment, and the set of system headers the sources include (a new
+# #include <...> may need a new package). A change to any of them runs the test; so
+# does the age limit (Debian's point releases and npm's registry move without a
+# commit). A change elsewhere, to the library's code, is the test suite's to check.
+# Passes are recorded in the cache below (fresh-machine-passed/), by every run.
+#
 # Packages are downloaded afresh in every run, as on a new machine (here the mirror
 # serves them at > 100 MB/s, and reusing the host's .debs would save seconds, not
 # minutes). Environment:
@@ -62,6 +74,28 @@ cache=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ablate
 mkdir -p "$cache"
 exec 9> "$cache/fresh-machine-test.lock"
 flock -n 9 || { echo "waiting for another fresh-machine test to finish"; flock 9; }
+
+# ---- --unless-passed: the inputs' key, and a pass of the same key within 7 days ----
+inputs_key() {
+  { git -C "$repo" ls-tree -r HEAD | grep -E $'\t(scripts/|\\.ci/|cmake/|third_party/|experiments/data/|tests/install/|README\\.md$|experiments/README\\.md$|experiments/studies/quickstart\\.toml$|(.*/)?CMakeLists\\.txt$)'
+    git -C "$repo" grep -h -o -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*<[^>]+>' HEAD -- \
+      '*.cpp' '*.h' | sed -E 's/.*<(.*)>/\1/' | sort -u
+  } | sha256sum | cut -c1-16
+}
+passes=$cache/fresh-machine-passed
+inputs=$(inputs_key)
+if [[ "${1:-}" == --unless-passed ]]; then
+  pass=$(find "$passes" -maxdepth 1 -name "$inputs" -mtime -7 2>/dev/null)
+  if [[ -n "$pass" ]]; then
+    echo "fresh-machine test skipped: its inputs (set-up, dependencies, data recipes; key $inputs)"
+    echo "are those of a pass less than 7 days ago: $(cat "$pass")"
+    exit 0
+  fi
+  echo "no pass of these inputs (key $inputs) in the last 7 days: running the test"
+elif [[ -n "${1:-}" ]]; then
+  echo "usage: $0 [--unless-passed]" >&2
+  exit 2
+fi
 logs=$cache/fresh-machine-logs
 rm -rf "$logs" && mkdir -p "$logs"
 
@@ -297,3 +331,6 @@ get_data() {
 }
 phase "(c) data" get_data
 echo "fresh-machine test passed (commit ${commit:0:12})"
+mkdir -p "$passes"
+echo "commit ${commit:0:12}, $(date -u '+%Y-%m-%d %H:%M UTC')" > "$passes/$inputs.tmp"
+mv "$passes/$inputs.tmp" "$passes/$inputs"
