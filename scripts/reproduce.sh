@@ -111,7 +111,7 @@ length_generalisation               2      85      43
 scaling_gradient                    5     267      56
 g2p                                 2     122      80
 lm                                 10     329     102
-replications/kazemnejad_nope        5     203      62
+replications/kazemnejad_nope       11     412      59
 replications/blog_projections       4     149      55
 replications/blog_scale             4     577     235
 replications/press_alibi            5     188      57

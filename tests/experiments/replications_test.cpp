@@ -123,13 +123,7 @@ TEST_CASE("the registered replications are exactly the ones tested here", "[repl
   std::set<std::string> files;
   for (const auto& f : fs::directory_iterator(kReplications + "registered"))
     if (f.path().extension() == ".toml") files.insert(f.path().stem().string());
-  CHECK(files == std::set<std::string>{"blog_scale", "kazemnejad_nope"});
-}
-
-TEST_CASE(
-    "smoke: registered replication kazemnejad_nope runs in its quick variant cut to smoke size",
-    "[replications][smoke]") {
-  check_smoke_variant("registered/kazemnejad_nope", kSmokeCopy);
+  CHECK(files == std::set<std::string>{"blog_scale"});
 }
 
 TEST_CASE("smoke: registered replication blog_scale runs in its quick variant cut to smoke size",
