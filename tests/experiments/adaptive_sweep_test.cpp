@@ -13,6 +13,7 @@
 
 #include "tests/experiments/check_refusals.h"
 #include "tests/experiments/experiment_files.h"
+#include "tests/experiments/mpiexec.h"
 
 using namespace ablate::experiments::testing;
 namespace fs = std::filesystem;
@@ -190,9 +191,8 @@ TEST_CASE("adaptive sweep: mpirun -np 3 gives the local run's trials and verdict
   const std::string file = dir.file("ranks.toml", three_arms("ranks"));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --quiet").status ==
           0);
-  CommandResult r =
-      run_command(std::string(ABLATE_MPIEXEC) + " --allow-run-as-root --oversubscribe -np 3 " +
-                  kCli + " run " + file + " --out " + dir.str() + "/mpi --quiet");
+  CommandResult r = run_command(mpiexec() + " --allow-run-as-root --oversubscribe -np 3 " + kCli +
+                                " run " + file + " --out " + dir.str() + "/mpi --quiet");
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("35 trials (0 already done, 35 ok"));

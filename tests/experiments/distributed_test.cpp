@@ -9,6 +9,7 @@
 
 #include "experiments/runner/trial_order.h"
 #include "tests/experiments/experiment_files.h"
+#include "tests/experiments/mpiexec.h"
 
 using namespace ablate::experiments;
 using namespace ablate::experiments::testing;
@@ -110,8 +111,7 @@ namespace {
 
 // mpirun as root, with more ranks than this machine's cores allowed.
 std::string mpirun(int ranks) {
-  return std::string(ABLATE_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " +
-         std::to_string(ranks) + " ";
+  return mpiexec() + " --allow-run-as-root --oversubscribe -np " + std::to_string(ranks) + " ";
 }
 
 }  // namespace

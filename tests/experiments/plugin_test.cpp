@@ -12,6 +12,7 @@
 
 #include "experiments/io/file_digest.h"
 #include "tests/experiments/experiment_files.h"
+#include "tests/experiments/mpiexec.h"
 
 using namespace ablate::experiments::testing;
 namespace fs = std::filesystem;
@@ -158,9 +159,8 @@ TEST_CASE("under mpirun every rank loads the plugins and the results equal a loc
       dir.file("exp.toml", norm_sweep("plugins = [\"build/libscale_norm.so\"]\n"));
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --jobs 1 --quiet")
               .status == 0);
-  CommandResult r =
-      run_command(std::string(ABLATE_MPIEXEC) + " --allow-run-as-root --oversubscribe -np 3 " +
-                  kCli + " run " + file + " --out " + dir.str() + "/mpi --quiet");
+  CommandResult r = run_command(mpiexec() + " --allow-run-as-root --oversubscribe -np 3 " + kCli +
+                                " run " + file + " --out " + dir.str() + "/mpi --quiet");
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(summaries_differing(dir.str() + "/local/plugged", dir.str() + "/mpi/plugged").empty());

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tests/experiments/experiment_files.h"
+#include "tests/experiments/mpiexec.h"
 
 using namespace ablate::experiments::testing;
 namespace fs = std::filesystem;
@@ -204,8 +205,7 @@ TEST_CASE("under mpirun a stopped sweep resumes on any ranks and ends as a local
   // (experiments/README.md, "Stopping a run"). The ranks stop within a second here: 3 s
   // (SIGKILL after 6) leaves them ample time, where 30 had mpirun idle for a minute.
   const std::string mpirun =
-      std::string(ABLATE_MPIEXEC) +
-      " --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 3 -np ";
+      mpiexec() + " --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 3 -np ";
   const std::string file =
       dir.file("exp.toml", sequence_experiment() + "\n[sweep]\nseeds = [0, 1]\n");
   REQUIRE(run_command(kCli + " run " + file + " --out " + dir.str() + "/local --jobs 2 --quiet")

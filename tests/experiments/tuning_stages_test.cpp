@@ -14,6 +14,7 @@
 #include "tests/build_paths.h"
 #include "tests/experiments/check_refusals.h"
 #include "tests/experiments/experiment_files.h"
+#include "tests/experiments/mpiexec.h"
 
 using namespace ablate::experiments::testing;
 namespace fs = std::filesystem;
@@ -135,9 +136,8 @@ TEST_CASE("two-stage tune: a resumed run and mpirun -np 3 reach the same second 
   CommandResult resumed = run_command(kCli + " run " + file + " --out " + local + " --quiet");
   CHECK_THAT(resumed.output, Catch::Contains("14 trials (13 already done, 1 ok"));
   CHECK(results_without_timings(read_text(local + "/again/results.csv")) == before);
-  CommandResult ranks =
-      run_command(std::string(ABLATE_MPIEXEC) + " --allow-run-as-root --oversubscribe -np 3 " +
-                  kCli + " run " + file + " --out " + mpi + " --quiet");
+  CommandResult ranks = run_command(mpiexec() + " --allow-run-as-root --oversubscribe -np 3 " +
+                                    kCli + " run " + file + " --out " + mpi + " --quiet");
   INFO(ranks.output);
   REQUIRE(ranks.status == 0);
   CHECK(results_without_timings(read_text(mpi + "/again/results.csv")) == before);
