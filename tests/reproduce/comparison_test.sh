@@ -132,10 +132,20 @@ edit_cell edited_seed1.csv "$seed1_id" "$loss" > /dev/null
 expect 0 'tiny: matches the committed results \(4 rows rerun of 8, ids identical\)' -- \
   bash "$compare" --name tiny --defined-ids defined_ids.txt --ignore-column selected edited_seed1.csv seed0/tiny/results.csv
 
-echo "== a committed column the rerun does not write fails"
+echo "== a committed column the rerun does not write fails, in every row that has a value in it"
 sed '1s/,test_loss,/,test_loss_renamed,/' second/tiny/results.csv > renamed.csv
-expect 1 'committed.csv: column test_loss: in the committed results, not written by the rerun' -- \
+expect 1 "committed.csv: trial $id: column test_loss: committed .*, not written by the rerun" \
+  'tiny: 8 differences from the committed results \(8 rows rerun of 8\)' -- \
   bash "$compare" --name tiny --defined-ids defined_ids.txt committed.csv renamed.csv
+
+echo "== a committed column empty in every rerun row may be absent from the rerun (a slice)"
+# A column only seed 1's rows have a value in (as only BatchNorm points write
+# BatchNorm's telemetry), and a rerun of seed 0 alone, which does not write it.
+awk -F, -v OFS=, -v s="$(column_number seed)" '
+  NR == 1 { print $0, "only_some_points"; next }
+  { print $0, ($0 !~ /"/ && $s == 1 ? "0.5" : "") }' committed.csv > sparse.csv
+expect 0 'tiny: matches the committed results \(4 rows rerun of 8, ids identical\)' -- \
+  bash "$compare" --name tiny --defined-ids defined_ids.txt --ignore-column selected sparse.csv seed0/tiny/results.csv
 
 echo "== ids the file defines that differ from the committed ones fail, naming each"
 dropped=$(sed -n 3p defined_ids.txt)
