@@ -85,7 +85,7 @@ inputs_key() {
 passes=$cache/fresh-machine-passed
 inputs=$(inputs_key)
 if [[ "${1:-}" == --unless-passed ]]; then
-  pass=$(find "$passes" -maxdepth 1 -name "$inputs" -mtime -7 2>/dev/null)
+  pass=$(find "$passes" -maxdepth 1 -name "$inputs" -mtime -7 2>/dev/null || true)  # none yet: no directory
   if [[ -n "$pass" ]]; then
     echo "fresh-machine test skipped: its inputs (set-up, dependencies, data recipes; key $inputs)"
     echo "are those of a pass less than 7 days ago: $(cat "$pass")"
