@@ -198,15 +198,19 @@ std::string constant_verdict(const std::vector<TrainingPoint>& rows) {
                      list_of(half["no detectable difference"]) + ")"
                : std::string())
        << ". It works where it is close to 1/sqrt(d_k), which is what the scale is for.";
-  // Why the replication blog_scale could answer otherwise: there d_model stays 64 while
-  // heads × d_k grows, and Xavier's variance 2/(d_model + heads·d_k) shrinks q and k.
+  // Why the replication blog_scale's first version answered otherwise: there d_model
+  // stays 64 while heads × d_k grows, and Xavier's variance 2/(d_model + heads·d_k)
+  // shrinks q and k. Its results are its own report's; this file states only the premise.
   md << " Here every W_q and W_k maps d_model to heads × d_k = d_model, so Xavier-uniform gives "
         "the queries and keys unit-variance coordinates and the unscaled score variance is d_k "
         "(Claim 3's premise). The replication blog_scale asks the same question in a language "
-        "model whose d_model stays 64 as d_k grows to 128: under Xavier its unscaled score "
-        "variance is 14, 14 and 6.3 at d_k = 8, 32, 128, never growing with d_k, which is why "
-        "its first version found 0.5 not detectably worse; its next version initialises W_q "
-        "and W_k for unit variance (experiments/studies/replications/registered/blog_scale.toml).";
+        "model whose d_model stays 64 as d_k grows to 128. Its first version kept Xavier, under "
+        "which its unscaled score variance is 14, 14 and 6.3 at d_k = 8, 32, 128, never growing "
+        "with d_k, and found 0.5 not detectably worse; its pre-registered version draws W_q and "
+        "W_k from N(0, 1/d_model), so that the unscaled score variance is about d_k as here "
+        "(experiments/studies/replications/blog_scale.toml; its verdicts, and how they compare "
+        "with this table, are in the replications README's blog_scale section and "
+        "experiments/studies/results/replications/blog_scale/claims.csv).";
   return md.str();
 }
 
