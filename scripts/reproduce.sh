@@ -85,6 +85,7 @@
 # replications/vaswani_table3's, 2026-12-06: builds shared the machine during its tuning;
 # replications/press_alibi's, 2026-12-06, ran beside builds throughout, so its row is
 # its measured whole rerun, 188 s alone, with the compared seed's times scaled to it);
+# replications/blog_scale's, 2026-12-06, ran alone;
 # replications/wortsman_qk_norm runs every rate on every seed, so it reruns seed 0 at
 # all seven rates for both points, timed by each trial's median over seeds 11-14, the
 # seeds that ran with the machine to themselves; add a few seconds per run for
@@ -93,9 +94,8 @@
 # slice stays under 3 minutes even when other builds share the machine (they slowed
 # today's reruns 3-4 times, 2026-12-03), or the count at which one trial is the
 # floor: g2p (72 s), replications/vaswani_table3 (69 s) and replications/blog_scale
-# (235 s: its d_k = 128 trials) have single trials that take
-# longer, so their slices can exceed 3 minutes on a shared machine (blog_scale's even
-# alone). A new experiment or replication file must be added here (--slice refuses to
+# (64 s: one of its d_k = 128 trials) have single trials that take longer, so their
+# slices can exceed 3 minutes on a shared machine. A new experiment or replication file must be added here (--slice refuses to
 # run until it is); tests/reproduce/CMakeLists.txt reads the file seconds for ctest
 # timeouts.
 slice_table() {
@@ -113,7 +113,7 @@ g2p                                 2     122      80
 lm                                 10     329     102
 replications/kazemnejad_nope       11     412      59
 replications/blog_projections       4     149      55
-replications/blog_scale             4     577     235
+replications/blog_scale             4     238      64
 replications/press_alibi            5     188      57
 replications/reformer_shared_qk     3     151      58
 replications/shen_powernorm         4     146      38

@@ -189,6 +189,32 @@ TEST_CASE("the replications table states what the committed claims.csv files com
   }
 }
 
+// The standard every replication is held to (the README's opening): its claims were
+// committed before any of its trials ran, as the run's frozen record shows
+// (claims.csv: preregistered = yes), and no verdict rests on fewer than 10 seeds. A
+// rerun whose claims changed after its data, or a smaller design, fails here.
+TEST_CASE("every replication's claims were fixed before its data and judged on 10 or more seeds",
+          "[replications]") {
+  for (const auto& dir :
+       fs::directory_iterator(kRepository + "/experiments/studies/results/replications")) {
+    const std::string csv = dir.path().string() + "/claims.csv";
+    INFO(csv);
+    const std::vector<std::vector<std::string>> rows = csv_rows(read_text(csv));
+    REQUIRE(rows.size() > 1);
+    std::map<std::string, std::size_t> column;
+    for (std::size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
+    for (const char* name : {"claim", "point_id", "n", "preregistered"})
+      REQUIRE(column.count(name));
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+      const std::vector<std::string>& row = rows[r];
+      INFO(row[column["claim"]] << " " << row[column["point_id"]]);
+      CHECK(row[column["preregistered"]] == "yes");
+      // A claim on several points has a row of its own without a point or an n.
+      if (!row[column["point_id"]].empty()) CHECK(std::stoi(row[column["n"]]) >= 10);
+    }
+  }
+}
+
 TEST_CASE("every interval a replication's section quotes is one its comparisons.csv computed",
           "[replications]") {
   const std::string readme = read_text(kRepository + "/experiments/studies/replications/README.md");
