@@ -70,6 +70,21 @@ std::string table_label(const std::string& claim_verdict) {
   return "";
 }
 
+// A committed CSV file: its rows (rows[0] the header, at least one row below it) and
+// where each named column is; `required` columns must be there.
+struct CsvTable {
+  std::vector<std::vector<std::string>> rows;
+  std::map<std::string, std::size_t> column;
+};
+
+CsvTable read_table(const std::string& path, std::initializer_list<const char*> required = {}) {
+  CsvTable t{csv_rows(read_text(path)), {}};
+  REQUIRE(t.rows.size() > 1);
+  for (std::size_t i = 0; i < t.rows[0].size(); ++i) t.column[t.rows[0][i]] = i;
+  for (const char* name : required) REQUIRE(t.column.count(name));
+  return t;
+}
+
 struct ClaimedPoint {
   std::string file, claim, result;  // result: "<diff> [<low>, <high>]" as the table writes it
 };
@@ -88,12 +103,8 @@ void read_claims(std::vector<ClaimedPoint>& points, std::map<std::string, std::s
     const std::string csv = dir.path().string() + "/claims.csv";
     INFO(csv);
     REQUIRE(fs::exists(csv));
-    const std::vector<std::vector<std::string>> rows = csv_rows(read_text(csv));
-    REQUIRE(rows.size() > 1);
-    std::map<std::string, std::size_t> column;
-    for (std::size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
-    for (const char* name : {"claim", "point_id", "diff", "ci_low", "ci_high", "claim_verdict"})
-      REQUIRE(column.count(name));
+    auto [rows, column] =
+        read_table(csv, {"claim", "point_id", "diff", "ci_low", "ci_high", "claim_verdict"});
     const bool adaptive = column.count("sequential_verdict") > 0;
     const std::size_t verdict = column[adaptive ? "sequential_verdict" : "claim_verdict"],
                       diff = column[adaptive ? "sequential_mean" : "diff"],
@@ -199,12 +210,7 @@ TEST_CASE("every replication's claims were fixed before its data and judged on 1
        fs::directory_iterator(kRepository + "/experiments/studies/results/replications")) {
     const std::string csv = dir.path().string() + "/claims.csv";
     INFO(csv);
-    const std::vector<std::vector<std::string>> rows = csv_rows(read_text(csv));
-    REQUIRE(rows.size() > 1);
-    std::map<std::string, std::size_t> column;
-    for (std::size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
-    for (const char* name : {"claim", "point_id", "n", "preregistered"})
-      REQUIRE(column.count(name));
+    auto [rows, column] = read_table(csv, {"claim", "point_id", "n", "preregistered"});
     for (std::size_t r = 1; r < rows.size(); ++r) {
       const std::vector<std::string>& row = rows[r];
       INFO(row[column["claim"]] << " " << row[column["point_id"]]);
@@ -229,11 +235,7 @@ TEST_CASE("every interval a replication's section quotes is one its comparisons.
     const std::string section = section_of(readme, file);
     INFO(file);
     REQUIRE_FALSE(section.empty());
-    const std::vector<std::vector<std::string>> rows =
-        csv_rows(read_text(dir.path().string() + "/comparisons.csv"));
-    REQUIRE(rows.size() > 1);
-    std::map<std::string, std::size_t> column;
-    for (std::size_t i = 0; i < rows[0].size(); ++i) column[rows[0][i]] = i;
+    auto [rows, column] = read_table(dir.path().string() + "/comparisons.csv");
     for (auto m = std::sregex_iterator(section.begin(), section.end(), interval);
          m != std::sregex_iterator(); ++m) {
       const std::smatch& q = *m;
