@@ -124,6 +124,30 @@ std::vector<SettingKey<AdaptiveDesign>> declare_adaptive_keys() {
                           {"block", std::int64_t(5),
                            "seeds added to every point still open, per round", 1.0, 1000.0},
                           ADAPTIVE_FIELD(block)),
+      key<AdaptiveDesign>("sweep.adaptive",
+                          {"design",
+                           std::string("group_sequential"),
+                           "how each round decides: group-sequential tests spending α over the "
+                           "planned looks, or the anytime-valid confidence sequence (any looks, "
+                           "and past the budget)",
+                           std::nullopt,
+                           std::nullopt,
+                           {"group_sequential", "confidence_sequence"}},
+                          ADAPTIVE_FIELD(design)),
+      key<AdaptiveDesign>("sweep.adaptive",
+                          {"spending",
+                           std::string("power"),
+                           "group_sequential: how α is spent over the looks — α t² (power), "
+                           "Lan–DeMets O'Brien–Fleming-type (late) or Pocock-type (even)",
+                           std::nullopt,
+                           std::nullopt,
+                           {"power", "obrien_fleming", "pocock"}},
+                          ADAPTIVE_FIELD(spending)),
+      key<AdaptiveDesign>("sweep.adaptive",
+                          {"futility", true,
+                           "group_sequential: a question that can no longer reach a verdict "
+                           "within the budget (non-binding β-spending) gets no more seeds"},
+                          ADAPTIVE_FIELD(futility)),
   };
 }
 

@@ -223,6 +223,21 @@ void AxisReader::check_adaptive() {
     file_.problem("sweep.adaptive.max_seeds", "is below the first block's " +
                                                   std::to_string(first) +
                                                   " seeds (sweep.seeds); the budget includes them");
+  else if (out_.adaptive->design == "group_sequential" &&
+           planned_look_count(std::int64_t(first), *out_.adaptive) > kMaxGroupSequentialLooks)
+    file_.problem("sweep.adaptive.block",
+                  "plans " +
+                      std::to_string(planned_look_count(std::int64_t(first), *out_.adaptive)) +
+                      " looks (the first block, then one a block up to max_seeds); a "
+                      "group-sequential design allows at most " +
+                      std::to_string(kMaxGroupSequentialLooks) +
+                      ": a larger block, or design = \"confidence_sequence\", which allows any");
+  if (out_.adaptive->design == "confidence_sequence" &&
+      (out_.adaptive->spending != "power" || !out_.adaptive->futility))
+    file_.problem(
+        out_.adaptive->spending != "power" ? "sweep.adaptive.spending" : "sweep.adaptive.futility",
+        "applies to design = \"group_sequential\" only (this file's design is "
+        "\"confidence_sequence\")");
   if (out_.tune_seeds.empty() &&
       std::any_of(out_.axes.begin(), out_.axes.end(), [](const SweepAxis& a) { return a.tune; }))
     file_.problem("sweep.adaptive",

@@ -14,7 +14,20 @@ const char* const kSequentialCsvColumns =
 
 namespace {
 
-constexpr const char* kMethod = "t confidence sequence (g = 4)";
+// The sequential_method column.
+std::string method_of(const AdaptiveSchedule& s) {
+  if (s.sequential.method == stats::SequentialMethod::confidence_sequence)
+    return "t confidence sequence (g = 4)";
+  return std::string("group-sequential t (") + stats::spending_key(s.sequential.plan.spending) +
+         " spending" + (s.sequential.plan.futility ? ", futility)" : ")");
+}
+
+// "stopped for futility in round 2 (n = 15)": the words of a question that could no
+// longer reach a verdict within the budget.
+std::string futility_words(const ScheduledQuestion& q, int seeds) {
+  return "inconclusive: stopped for futility in round " + std::to_string(q.futile_round) +
+         " (n = " + std::to_string(seeds) + "), no verdict reachable within the budget";
+}
 
 std::string bound_text(double v) {
   return std::isinf(v) ? (v > 0 ? "+inf" : "-inf") : exact_number(v);
@@ -29,6 +42,7 @@ std::string part_words(const AdaptiveSchedule& s, const ScheduledQuestion& q,
     return !claim_words ? stats::part_verdict(part.state, q.question)
            : part.state.status == stats::PartStatus::agrees ? "agrees"
                                                             : "disagrees";
+  if (q.futile) return futility_words(q, s.seeds[part.point]);
   if (!s.complete) return "open (round " + std::to_string(s.round) + ")";
   return "inconclusive at the budget (n = " + std::to_string(s.seeds[part.point]) + ")";
 }
@@ -54,7 +68,7 @@ std::string sequential_csv_fields(const AdaptiveSchedule& s, const ScheduledQues
   const auto [low, high] = difference_interval(q, *part);
   const double mean = q.higher_is_better ? part->state.mean : -part->state.mean;
   std::ostringstream csv;
-  csv << "," << kMethod << "," << exact_number(q.alpha) << "," << s.seeds[part->point] << ","
+  csv << "," << method_of(s) << "," << exact_number(q.alpha) << "," << s.seeds[part->point] << ","
       << part->state.n << "," << exact_number(mean) << "," << bound_text(low) << ","
       << bound_text(high) << "," << csv_field(part_words(s, q, *part, claim_words)) << ","
       << (part->state.decided_round >= 0 ? std::to_string(part->state.decided_round) : "");
@@ -62,7 +76,7 @@ std::string sequential_csv_fields(const AdaptiveSchedule& s, const ScheduledQues
 }
 
 std::string sequential_question_csv_fields(const AdaptiveSchedule& s, const ScheduledQuestion& q) {
-  return std::string(",") + kMethod + "," + exact_number(q.alpha) + ",,,,,," +
+  return "," + method_of(s) + "," + exact_number(q.alpha) + ",,,,,," +
          csv_field(question_verdict(s, q)) + "," +
          (q.decided_round >= 0 ? std::to_string(q.decided_round) : "");
 }
@@ -71,9 +85,10 @@ std::string question_verdict(const AdaptiveSchedule& s, const ScheduledQuestion&
   if (q.status == stats::PartStatus::agrees)
     return q.claim ? "agrees" : stats::part_verdict(q.parts.front().state, q.question);
   if (q.status == stats::PartStatus::disagrees) return "disagrees";
-  if (!s.complete) return "open (round " + std::to_string(s.round) + ")";
   int most = 0;
   for (const ScheduledPart& p : q.parts) most = std::max(most, s.seeds[p.point]);
+  if (q.futile) return futility_words(q, most);
+  if (!s.complete) return "open (round " + std::to_string(s.round) + ")";
   return "inconclusive at the budget (n = " + std::to_string(most) + ")";
 }
 
@@ -117,6 +132,16 @@ std::vector<int> fixed_design_of_equal_power(const AdaptiveSchedule& s) {
   return need;
 }
 
+// The |gain| the part's last look would have detected with 80 % power: its boundary
+// (the confidence sequence's radius, or the group-sequential interval's half-width at the
+// last look) plus 0.84 sd/√n.
+double detectable_at_end(const AdaptiveSchedule& s, const ScheduledQuestion& q,
+                         const stats::PartState& p) {
+  if (s.sequential.method == stats::SequentialMethod::confidence_sequence)
+    return stats::sequential_detectable(p.n, p.sd, q.alpha);
+  return (p.high - p.low) / 2 + 0.8416212335729143 * p.sd / std::sqrt(p.n);
+}
+
 std::string questions_table(const RunPoints& run, const AdaptiveSchedule& s) {
   std::ostringstream md;
   md << "| question | point vs baseline | metric | verdict | decided in round | seeds (pairs) | "
@@ -125,10 +150,9 @@ std::string questions_table(const RunPoints& run, const AdaptiveSchedule& s) {
   for (const ScheduledQuestion& q : s.questions) {
     const std::string asked = q.claim ? q.claim->claim : "differs from its baseline";
     for (const ScheduledPart& p : q.parts) {
-      const bool open_at_end =
-          s.complete && p.state.status == stats::PartStatus::open && p.state.no_sequence.empty();
-      const double detectable =
-          open_at_end ? stats::sequential_detectable(p.state.n, p.state.sd, q.alpha) : 0;
+      const bool open_at_end = s.complete && p.state.status == stats::PartStatus::open &&
+                               !q.futile && p.state.no_sequence.empty();
+      const double detectable = open_at_end ? detectable_at_end(s, q, p.state) : 0;
       md << "| " << asked << " | " << run.points[p.point].label << " vs "
          << run.points[p.baseline].label << " | " << q.metric << " | "
          << (q.parts.size() > 1 ? part_words(s, q, p) : question_verdict(s, q)) << " | "
@@ -151,11 +175,15 @@ std::string questions_table(const RunPoints& run, const AdaptiveSchedule& s) {
 }  // namespace
 
 std::string schedule_status(const AdaptiveSchedule& s) {
-  int decided = 0;
-  for (const ScheduledQuestion& q : s.questions) decided += q.status != stats::PartStatus::open;
-  const int open = int(s.questions.size()) - decided;
+  int decided = 0, futile = 0;
+  for (const ScheduledQuestion& q : s.questions) {
+    decided += q.status != stats::PartStatus::open;
+    futile += q.status == stats::PartStatus::open && q.futile;
+  }
+  const int open = int(s.questions.size()) - decided - futile;
   const std::string questions =
-      std::to_string(decided) + " of " + std::to_string(s.questions.size()) + " questions decided";
+      std::to_string(decided) + " of " + std::to_string(s.questions.size()) + " questions decided" +
+      (futile ? ", " + std::to_string(futile) + " stopped for futility" : "");
   if (s.complete)
     return "complete after round " + std::to_string(s.round) + ": " + questions +
            (open ? ", " + std::to_string(open) + " inconclusive at the budget" : "");
@@ -163,17 +191,41 @@ std::string schedule_status(const AdaptiveSchedule& s) {
          std::to_string(s.waiting.size()) + " trials of the round without a result";
 }
 
+// How every round decided, in a sentence or two.
+std::string rules_text(const AdaptiveSchedule& s, std::size_t m) {
+  std::string out;
+  if (!s.fallback.empty())
+    out = "The file's group-sequential design was set aside: " + s.fallback + ". ";
+  if (s.sequential.method == stats::SequentialMethod::confidence_sequence)
+    return out +
+           "After each round every question was asked of an anytime-valid confidence sequence "
+           "for the paired difference (the safe t-test's mixture sequence, which holds at "
+           "every round at once however the rounds went), at α = 0.05 shared over the " +
+           std::to_string(m) + " question" + (m == 1 ? "" : "s") +
+           " by Bonferroni; a question stays decided once decided.";
+  const stats::GroupSequentialPlan& plan = s.sequential.plan;
+  std::string looks;
+  for (double n : plan.looks) looks += (looks.empty() ? "" : ", ") + short_number(n);
+  return "After each round every question was asked of a group-sequential t-test at the looks "
+         "planned before the data (" +
+         looks + " pairs), its error spent over them by the " +
+         stats::spending_name(plan.spending) +
+         " function, its interval the repeated "
+         "confidence interval (it holds at every look at once)" +
+         (plan.futility ? ", and a question that could no longer reach a verdict within the "
+                          "budget got no more seeds (non-binding futility)"
+                        : "") +
+         "; " + stats::family_text(s.sequential, m) + ". A question stays decided once decided.";
+}
+
 std::string adaptive_section(const RunPoints& run, const AdaptiveSchedule& s) {
   std::ostringstream md;
   const std::size_t m = s.questions.size();
   md << "\n### Adaptive design\n\nSeeds went where the answer was still open: the first block "
      << run.adaptive->first_seeds.size() << " seeds a point, then " << s.design.block
-     << " more a round to every point with an open question, up to " << s.design.max_seeds
-     << ". After each round every question was asked of an anytime-valid confidence sequence "
-        "for the paired difference (the safe t-test's mixture sequence, which holds at every "
-        "round at once however the rounds went), at α = 0.05 shared over the "
-     << m << " question" << (m == 1 ? "" : "s")
-     << " by Bonferroni; a question stays decided once decided. These verdicts are the run's: "
+     << " more a round to every point with an open question, up to " << s.design.max_seeds << ". "
+     << rules_text(s, m)
+     << " These verdicts are the run's: "
         "the fixed-n p-values and intervals elsewhere in this report assume a number of seeds "
         "fixed in advance, which the rounds were not, and are for reference. "
         "experiments/README.md, \"Adaptive sweeps\", gives the rules.\n\n"

@@ -9,7 +9,7 @@ namespace ablate::experiments {
 
 namespace {
 
-// The file's questions, each part at the family's Bonferroni level.
+// The file's questions and their parts (their levels are the family's: start_family).
 std::vector<ScheduledQuestion> questions_of(const RunPoints& run) {
   const std::vector<std::optional<std::size_t>> baselines =
       find_baselines(run.points, run.baseline);
@@ -38,10 +38,34 @@ std::vector<ScheduledQuestion> questions_of(const RunPoints& run) {
       q.parts.push_back(part);
       out.push_back(std::move(q));
     }
-  for (ScheduledQuestion& q : out) {
-    q.higher_is_better = higher_is_better(q.metric);
-    q.alpha = stats::kAlpha / double(out.size()) / double(std::max<std::size_t>(1, q.parts.size()));
+  for (ScheduledQuestion& q : out) q.higher_is_better = higher_is_better(q.metric);
+  return out;
+}
+
+// The rules of the run's design, or the confidence sequence (with the reason) when a
+// group-sequential design's plan is no longer the one frozen before the data.
+stats::SequentialDesign sequential_design_of(const RunPoints& run, std::string& fallback) {
+  const AdaptiveDesign& d = run.adaptive->design;
+  stats::SequentialDesign out;
+  if (d.design == "confidence_sequence") {
+    out.method = stats::SequentialMethod::confidence_sequence;
+    return out;
   }
+  if (run.preregistration && run.preregistration->seeds != run.seeds) {
+    fallback = "the design changed after results existed (frozen " +
+               run.preregistration->frozen_at + ": " + run.preregistration->seeds +
+               "; now: " + run.seeds +
+               "): group-sequential boundaries hold only for the looks planned before the "
+               "data, so the confidence sequence, valid at any looks, decides";
+    out.method = stats::SequentialMethod::confidence_sequence;
+    return out;
+  }
+  out.plan.spending = d.spending == "pocock"           ? stats::Spending::pocock
+                      : d.spending == "obrien_fleming" ? stats::Spending::obrien_fleming
+                                                       : stats::Spending::power;
+  out.plan.futility = d.futility;
+  out.plan.looks =
+      stats::planned_looks(int(run.adaptive->first_seeds.size()), int(d.block), int(d.max_seeds));
   return out;
 }
 
@@ -56,19 +80,28 @@ std::vector<std::pair<std::size_t, std::uint64_t>> unfinished(const RunPoints& r
   return out;
 }
 
-// Asks every open question of the round's data.
-void decide_round(const RunPoints& run, AdaptiveSchedule& s) {
-  for (ScheduledQuestion& q : s.questions) {
-    if (q.status != stats::PartStatus::open) continue;
-    for (ScheduledPart& part : q.parts)
-      update_part(part.state,
-                  paired_gains(run.points[part.point], run.points[part.baseline], q.metric,
-                               q.higher_is_better, s.seed_sequence, s.seeds[part.point]),
-                  q.question, q.alpha, s.round);
-    std::vector<stats::PartState> states;
-    for (const ScheduledPart& part : q.parts) states.push_back(part.state);
-    q.status = stats::question_status(states);
-    if (q.status != stats::PartStatus::open) q.decided_round = s.round;
+// Asks every open question of the round's data, and copies what the family decided into
+// the schedule's questions.
+void decide_round(const RunPoints& run, AdaptiveSchedule& s,
+                  std::vector<stats::FamilyQuestion>& family) {
+  stats::decide_family_round(
+      family, s.sequential,
+      [&](std::size_t q, std::size_t p) {
+        const ScheduledQuestion& sq = s.questions[q];
+        const ScheduledPart& part = sq.parts[p];
+        return paired_gains(run.points[part.point], run.points[part.baseline], sq.metric,
+                            sq.higher_is_better, s.seed_sequence, s.seeds[part.point]);
+      },
+      s.round);
+  for (std::size_t i = 0; i < family.size(); ++i) {
+    ScheduledQuestion& q = s.questions[i];
+    const stats::FamilyQuestion& f = family[i];
+    for (std::size_t p = 0; p < q.parts.size(); ++p) q.parts[p].state = f.parts[p];
+    q.status = f.status;
+    q.decided_round = f.decided_round;
+    q.futile = f.futile;
+    q.futile_round = f.futile_round;
+    q.alpha = q.parts.empty() ? f.agree_level() : q.parts.front().state.level;
   }
 }
 
@@ -78,7 +111,7 @@ std::vector<int> next_allocation(const AdaptiveSchedule& s) {
   std::vector<int> next = s.seeds;
   const int budget = int(s.design.max_seeds), block = int(s.design.block);
   for (const ScheduledQuestion& q : s.questions)
-    if (q.status == stats::PartStatus::open)
+    if (q.status == stats::PartStatus::open && !q.futile)
       for (const ScheduledPart& part : q.parts)
         if (part.state.status == stats::PartStatus::open)
           next[part.point] =
@@ -111,6 +144,14 @@ AdaptiveSchedule replay_schedule(const RunPoints& run) {
   s.design = run.adaptive->design;
   s.seed_sequence = adaptive_seed_sequence(run.adaptive->first_seeds, s.design.max_seeds);
   s.questions = questions_of(run);
+  s.sequential = sequential_design_of(run, s.fallback);
+  std::vector<stats::FamilyQuestion> family(s.questions.size());
+  for (std::size_t i = 0; i < family.size(); ++i) {
+    family[i].question = s.questions[i].question;
+    family[i].parts.resize(s.questions[i].parts.size());
+  }
+  stats::start_family(family, s.sequential);
+  for (std::size_t i = 0; i < family.size(); ++i) s.questions[i].alpha = family[i].agree_level();
   s.first_block = int(run.adaptive->first_seeds.size());
   s.seeds.assign(run.points.size(), s.first_block);
   s.last_round.assign(run.points.size(), 0);
@@ -119,7 +160,7 @@ AdaptiveSchedule replay_schedule(const RunPoints& run) {
   for (;; ++s.round) {
     s.waiting = unfinished(run, s);
     if (!s.waiting.empty()) return s;
-    decide_round(run, s);
+    decide_round(run, s, family);
     const std::vector<int> next = next_allocation(s);
     if (next == s.seeds) {
       s.complete = true;

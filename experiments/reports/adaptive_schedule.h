@@ -8,16 +8,16 @@
 //
 // The questions are the file's claims (each over the points it picks, on its metric),
 // or without claims one per compared point: does it differ from its baseline on the
-// primary metric (or, with [report] equivalence_margin, is it within it). Each part is
-// asked at level α / (m · k) (stats/sequential_design.h). A point receives the next
-// block while a part of it belongs to an open question and is itself open; its
-// baseline receives the seeds its points do.
+// primary metric (or, with [report] equivalence_margin, is it within it), sharing α by
+// the design's procedure (stats/sequential_family.h). A point receives the next block
+// while a part of it belongs to an open question (not stopped for futility) and is
+// itself open; its baseline receives the seeds its points do.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "experiments/reports/report.h"
-#include "experiments/stats/sequential_design.h"
+#include "experiments/stats/sequential_family.h"
 
 namespace ablate::experiments {
 
@@ -31,14 +31,21 @@ struct ScheduledQuestion {
   std::string metric;
   bool higher_is_better = true;
   stats::Question question;
-  double alpha = stats::kAlpha;  // each part's level
+  double alpha = stats::kAlpha;  // each part's level (of the tests that agree), at the end
   std::vector<ScheduledPart> parts;
   stats::PartStatus status = stats::PartStatus::open;
   int decided_round = -1;
+  // Group-sequential: stopped in `futile_round`, neither verdict reachable by the budget.
+  bool futile = false;
+  int futile_round = -1;
 };
 
 struct AdaptiveSchedule {
   AdaptiveDesign design;
+  // The rules the rounds were decided by: the file's design, or the confidence sequence
+  // when the group-sequential plan changed after results existed (`fallback` says so).
+  stats::SequentialDesign sequential;
+  std::string fallback;
   std::vector<std::uint64_t> seed_sequence;  // every point's seeds are a prefix of it
   int first_block = 0;                       // sweep.seeds' count
   std::vector<ScheduledQuestion> questions;

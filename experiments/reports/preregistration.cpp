@@ -118,9 +118,19 @@ std::optional<AdaptiveIndex> adaptive_of_index(const json& index) {
   out.first_seeds = a.at("first_seeds").get<std::vector<std::uint64_t>>();
   out.design.max_seeds = a.at("max_seeds").get<std::int64_t>();
   out.design.block = a.at("block").get<std::int64_t>();
+  // An index without the key predates the choice: its rounds were the confidence sequence's.
+  out.design.design = a.value("design", std::string("confidence_sequence"));
+  out.design.spending = a.value("spending", std::string("power"));
+  out.design.futility = a.value("futility", true);
   // From another machine: what the design may be is what the file may say.
+  const bool sequential = out.design.design == "group_sequential";
   if (out.first_seeds.size() < 2 || out.design.block < 1 || out.design.block > 1000 ||
-      out.design.max_seeds < std::int64_t(out.first_seeds.size()) || out.design.max_seeds > 1000)
+      out.design.max_seeds < std::int64_t(out.first_seeds.size()) || out.design.max_seeds > 1000 ||
+      (!sequential && out.design.design != "confidence_sequence") ||
+      (out.design.spending != "power" && out.design.spending != "obrien_fleming" &&
+       out.design.spending != "pocock") ||
+      (sequential && planned_look_count(std::int64_t(out.first_seeds.size()), out.design) >
+                         kMaxGroupSequentialLooks))
     throw std::runtime_error("trials.json: \"adaptive\" is not a design ablate writes");
   return out;
 }

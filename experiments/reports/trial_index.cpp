@@ -61,9 +61,9 @@ json trial_index_json(const Experiment& e) {
   // point's setting from the first and compare on the second only.
   if (!e.tune_seeds.empty()) index["tuning"] = {{"seeds", e.tune_seeds}, {"sweep_seeds", e.seeds}};
   if (e.adaptive)
-    index["adaptive"] = {{"first_seeds", e.seeds},
-                         {"max_seeds", e.adaptive->max_seeds},
-                         {"block", e.adaptive->block}};
+    index["adaptive"] = {{"first_seeds", e.seeds},           {"max_seeds", e.adaptive->max_seeds},
+                         {"block", e.adaptive->block},       {"design", e.adaptive->design},
+                         {"spending", e.adaptive->spending}, {"futility", e.adaptive->futility}};
   return index;
 }
 

@@ -20,16 +20,16 @@ std::string short_text(double v) {
 
 // Decided by the interval [low, high] of the gain: agrees, disagrees, or open.
 PartStatus status_of(double low, double high, const Question& q) {
-  const double d = q.margin.value_or(0);
+  const double d = q.margin.value_or(0), m = q.min_effect.value_or(0);
   const bool inside = q.margin && low > -d && high < d;
   if (!q.expect) return low > 0 || high < 0 || inside ? PartStatus::agrees : PartStatus::open;
   bool agrees = false, disagrees = false;
   switch (*q.expect) {
     case Expectation::better:
-      agrees = low > 0, disagrees = high < 0;
+      agrees = low > m, disagrees = high < m;
       break;
     case Expectation::worse:
-      agrees = high<0, disagrees = low> 0;
+      agrees = high<-m, disagrees = low> - m;
       break;
     case Expectation::not_worse:
       agrees = low > -d, disagrees = high < -d;
@@ -51,6 +51,7 @@ void update_part(PartState& part, std::span<const double> gains, const Question&
   if (part.status != PartStatus::open) return;
   part.n = double(gains.size());
   part.mean = part.sd = 0;
+  part.level = alpha;
   part.no_sequence.clear();
   if (gains.size() < 2) {
     part.no_sequence = "fewer than 2 pairs";
@@ -78,6 +79,12 @@ std::string part_verdict(const PartState& part, const Question& q) {
   const std::string margin = q.margin ? short_text(*q.margin) : "";
   const bool above = part.low > 0, below = part.high < 0;
   const bool inside = q.margin && part.low > -*q.margin && part.high < *q.margin;
+  if (q.expect && q.min_effect &&
+      (*q.expect == Expectation::better || *q.expect == Expectation::worse)) {
+    const std::string word = *q.expect == Expectation::better ? "better" : "worse";
+    return word + (part.status == PartStatus::agrees ? " by at least " : " by less than ") +
+           short_text(*q.min_effect);
+  }
   if (!q.expect || *q.expect == Expectation::better || *q.expect == Expectation::worse) {
     std::string out = above ? "better" : below ? "worse" : "";
     if (inside) out += (out.empty() ? "equivalent within ±" : ", within ±") + margin;
@@ -117,8 +124,9 @@ double decided_distance(const PartState& part, const Question& q) {
   }
   switch (*q.expect) {
     case Expectation::better:
+      return std::abs(m - q.min_effect.value_or(0));
     case Expectation::worse:
-      return std::abs(m);
+      return std::abs(m + q.min_effect.value_or(0));
     case Expectation::not_worse:
       return std::abs(m + d);
     case Expectation::not_better:

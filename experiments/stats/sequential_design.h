@@ -50,6 +50,9 @@ inline constexpr double kSequencePriorVariance = 4;
 struct Question {
   std::optional<Expectation> expect;  // none: the difference question
   std::optional<double> margin;       // δ, in the metric's units
+  // better / worse by at least this much (a claim's min_effect): the bound is ±min_effect
+  // instead of 0.
+  std::optional<double> min_effect = std::nullopt;
 };
 
 enum class PartStatus { open, agrees, disagrees };
@@ -66,6 +69,12 @@ struct PartState {
   // Why the sequence could not be formed this round ("" when it could): fewer than 2
   // pairs, or no spread in the gains.
   std::string no_sequence;
+  // Group-sequential designs (group_sequential_design.h): the pairs at each look the
+  // part was tested at, and whether each verdict can still be reached within the budget
+  // (false once the statistic fell below its futility boundary).
+  std::vector<double> looks;
+  bool agree_futile = false, disagree_futile = false;
+  double level = 0;  // the level of the last test (of the tests that agree)
 };
 
 // The part after round `round`, whose paired gains so far are `gains` (oriented, every

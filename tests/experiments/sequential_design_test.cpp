@@ -133,12 +133,12 @@ namespace {
 
 // A run of three points (baseline, a clearly better one, one like the baseline), every
 // seed of the budget finished, for the schedule to replay.
-RunPoints three_points(int seeds) {
+RunPoints three_points(int seeds, const std::string& design = "confidence_sequence") {
   RunPoints run;
   run.task = "reverse";
   run.metric = "token_accuracy";
   run.baseline = {{"k", "base"}};
-  run.adaptive = AdaptiveIndex{{0, 1, 2, 3, 4}, {20, 5}};
+  run.adaptive = AdaptiveIndex{{0, 1, 2, 3, 4}, {20, 5, design}};
   double phase = 0;  // each point its own noise, so the gains spread
   for (const char* v : {"base", "clear", "same"}) {
     phase += 1.0;
@@ -173,6 +173,29 @@ TEST_CASE(
   CHECK(s.questions[0].alpha == Approx(0.025));  // Bonferroni over the 2 questions
   CHECK(s.questions[1].status == PartStatus::open);
   CHECK(s.round == 3);  // 5, 10, 15, 20 seeds
+}
+
+TEST_CASE(
+    "adaptive schedule, group-sequential: the clear point stops after the first block, its "
+    "level passes to the open question, which stops for futility before the budget",
+    "[stats][sequential]") {
+  const AdaptiveSchedule s = replay_schedule(three_points(20, "group_sequential"));
+  REQUIRE(s.questions.size() == 2);
+  CHECK(s.sequential.method == SequentialMethod::group_sequential);
+  CHECK(s.fallback.empty());
+  CHECK(s.complete);
+  CHECK(s.questions[0].status == PartStatus::agrees);
+  CHECK(s.questions[0].decided_round == 0);
+  CHECK(s.questions[0].alpha == Approx(0.025));  // α / 2 at the start
+  // Graphical recycling: the decided question's 0.025 went to the other one.
+  CHECK(s.questions[1].alpha == Approx(0.05));
+  CHECK(s.questions[1].status == PartStatus::open);
+  CHECK(s.questions[1].futile);
+  // Stopped before the budget: the null point (and its baseline) did not get 20 seeds.
+  CHECK(s.seeds[2] < 20);
+  CHECK(s.seeds[0] == s.seeds[2]);
+  CHECK(s.seeds[1] == 5);
+  CHECK(s.questions[1].futile_round == s.round);
 }
 
 TEST_CASE(
