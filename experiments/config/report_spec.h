@@ -72,8 +72,9 @@ std::string primary_metric(const std::string& report_metric, const std::string& 
 bool higher_is_better(const std::string& metric);
 // The values a metric can take — accuracies [0, 1], BLEU and chrF [0, 100], sMAPE
 // [0, 200], perplexity [1, ∞), every other loss, error rate and steps_to_* [0, ∞); a
-// per-length, per-context or auc_ variant its base metric's — so that intervals of a
-// mean are clipped to it instead of leaving it.
+// per-length, per-context or auc_ variant its base metric's; of metrics.jsonl's curves,
+// train_loss, val_loss, lr and grad_norm [0, ∞) — so that intervals of a mean (the
+// tables', the plots', report.html's curve bands) are clipped to it instead of leaving it.
 struct MetricRange {
   double low = 0, high = 0;
 };

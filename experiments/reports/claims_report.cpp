@@ -7,6 +7,7 @@
 #include "experiments/config/report_spec.h"
 #include "experiments/reports/adaptive_report.h"
 #include "experiments/reports/claim_judgement.h"
+#include "experiments/reports/design_verdicts.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/report_text.h"
 #include "experiments/stats/verdicts.h"
@@ -125,10 +126,10 @@ constexpr const char* kClaimsCsvHeader =
     "p_disagree_adjusted,mde,claim_verdict,rests_on_normality,preregistered,frozen_verdict,"
     "reason\n";
 
-// The Claims section's heading, how its verdicts are reached, and its table's header.
-std::string claims_section_intro(std::size_t family) {
-  const double tail = kAlpha / double(family);
-  const std::string level = short_number(100 * (1 - 2 * tail));
+// The Claims section's heading, how its verdicts are reached, and its table's header
+// (in an adaptive run the fixed-n verdict's column is labelled as a reference).
+std::string claims_section_intro(std::size_t family, bool adaptive) {
+  const std::string level = claim_interval_level(family);
   std::ostringstream md;
   md << "\n### Claims\n\nThe file's " << family << " claim" << (family == 1 ? "" : "s")
      << " form one family; each verdict is computed, never written by hand (experiments/README.md, "
@@ -141,7 +142,7 @@ std::string claims_section_intro(std::size_t family) {
         "is "
         "inconclusive otherwise; a claim on several points agrees only when every point does. "
         "Intervals are "
-     << level << "% (each bound one-sided at α = 0.05"
+     << level << " (each bound one-sided at α = 0.05"
      << (family > 1 ? "/" + std::to_string(family) + ", Bonferroni over the family" : std::string())
      << "): a claim whose interval clears its bound agrees, and Holm, stepping down, can decide "
         "one whose interval "
@@ -149,8 +150,9 @@ std::string claims_section_intro(std::size_t family) {
         "permutation test's beside "
         "it. Per point: claims.csv.\n\n"
         "| claim | metric | point vs baseline | expected | difference ["
-     << level
-     << "% CI] | p (permutation) | adjusted p | verdict | reason "
+     << level << " CI] | p (permutation) | adjusted p | "
+     << (adaptive ? kFixedNReference : "verdict")
+     << " | reason "
         "|\n|---|---|---|---|---|---|---|---|---|\n";
   return md.str();
 }
@@ -216,9 +218,11 @@ std::string combined_csv_line(const JudgedClaim& claim, const ClaimTexts& t) {
   return csv.str();
 }
 
-// summary.md's row of a claim: its points, differences and p one line each.
+// summary.md's row of a claim: its points, differences and p one line each. Its verdict
+// in bold, unless the run was adaptive: then it is the fixed-n reference, not the run's.
 std::string claim_markdown_row(const JudgedClaim& claim, const ClaimRegistration& registration,
-                               const ClaimTexts& t, const std::vector<std::string>& keys) {
+                               const ClaimTexts& t, const std::vector<std::string>& keys,
+                               bool adaptive) {
   std::vector<std::string> md_points, md_diffs, md_ps;
   for (const ClaimPart& part : claim.parts) {
     const bool tested = part.comparison && part.comparison->tested();
@@ -246,8 +250,8 @@ std::string claim_markdown_row(const JudgedClaim& claim, const ClaimRegistration
   md << "| " << cell(claim.spec->claim) << " | " << claim.metric << " | "
      << joined(md_points, "<br>") << " | " << claim.spec->expect
      << (t.margin.empty() ? std::string() : " (±" + short_number(*claim.margin) + ")") << " | "
-     << joined(md_diffs, "<br>") << " | " << joined(md_ps, "<br>") << " | " << adjusted << " | **"
-     << t.verdict << "**"
+     << joined(md_diffs, "<br>") << " | " << joined(md_ps, "<br>") << " | " << adjusted << " | "
+     << (adaptive ? t.verdict : "**" + t.verdict + "**")
      << (registration.frozen_verdict.empty()
              ? ""
              : " (frozen version: " + registration.frozen_verdict + ")")
@@ -267,12 +271,13 @@ ClaimsReport claims_report(const RunPoints& run, const std::vector<ComparisonRow
   const std::size_t family = claims.size();
   out.csv = std::string(kClaimsCsvHeader);
   if (schedule) out.csv.insert(out.csv.size() - 1, kSequentialCsvColumns);
-  out.markdown = claims_section_intro(family);
+  out.markdown = claims_section_intro(family, schedule != nullptr);
   if (schedule)
     out.markdown.insert(out.markdown.find("\n\n|") + 2,
-                        "**This run's design was adaptive**: its claims' verdicts are those of "
-                        "the Adaptive design section above; the fixed-n verdicts here assume a "
-                        "number of seeds fixed in advance and are for reference.\n\n");
+                        "**This run's design was adaptive**: its claims' verdicts are the "
+                        "design's, in the first section (\"Verdicts of the adaptive design\"); "
+                        "the fixed-n verdicts here assume a number of seeds fixed in advance "
+                        "and are for reference only.\n\n");
   // One line per part, then the claim's own when it has several (or none); with an
   // adaptive design each ends in its sequential columns (the question of claim k).
   auto add_line = [&](std::string line, const std::string& sequential) {
@@ -292,9 +297,13 @@ ClaimsReport claims_report(const RunPoints& run, const std::vector<ComparisonRow
     if (claim.parts.size() != 1)
       add_line(combined_csv_line(claim, texts),
                q ? sequential_question_csv_fields(*schedule, *q) : "");
-    out.markdown += claim_markdown_row(claim, registered[k], texts, run.keys);
+    out.markdown += claim_markdown_row(claim, registered[k], texts, run.keys, schedule != nullptr);
   }
   return out;
+}
+
+std::string claim_interval_level(std::size_t family) {
+  return short_number(100 * (1 - 2 * kAlpha / double(std::max<std::size_t>(family, 1)))) + "%";
 }
 
 nlohmann::json claims_json(const std::vector<ClaimSpec>& claims) {

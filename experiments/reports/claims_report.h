@@ -30,6 +30,10 @@ struct AdaptiveSchedule;
 ClaimsReport claims_report(const RunPoints& run, const std::vector<ComparisonRow>& rows,
                            const AdaptiveSchedule* schedule = nullptr);
 
+// The level of the claims' intervals in a family of `family` claims: "90%" for one,
+// "97.5%" for four — 1 − 2α/m, each bound one-sided at α/m (Bonferroni).
+std::string claim_interval_level(std::size_t family);
+
 // How claims travel in trials.json's "report" (ablate report rebuilds from it).
 nlohmann::json claims_json(const std::vector<ClaimSpec>& claims);
 std::vector<ClaimSpec> claims_from_json(const nlohmann::json& claims);

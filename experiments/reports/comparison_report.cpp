@@ -8,6 +8,7 @@
 #include "experiments/config/report_spec.h"
 #include "experiments/reports/adaptive_report.h"
 #include "experiments/reports/claims_report.h"
+#include "experiments/reports/design_verdicts.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/run_rows.h"
 
@@ -99,7 +100,8 @@ std::string evaluation_noise_note(const std::vector<ComparisonRow>& rows,
 
 // A table of one curve metric (curve_metrics.h), compared as the test metrics are.
 std::string curve_section(const RunPoints& run, const std::vector<ComparisonRow>& rows,
-                          const std::string& metric, const std::string& curve) {
+                          const std::string& metric, const std::string& curve,
+                          const AdaptiveSchedule* rounds) {
   const bool steps = curve.starts_with("steps_to_");
   std::ostringstream md;
   md << "\n### Validation curve: " << curve << "\n\n"
@@ -110,7 +112,7 @@ std::string curve_section(const RunPoints& run, const std::vector<ComparisonRow>
                      " over training (the area under its curve per step): "
                      "sample efficiency, beside the final quality above.")
      << " Compared as above.\n\n";
-  md << comparisons_markdown(run.points, rows, run.keys, curve);
+  md << comparisons_markdown(run.points, rows, run.keys, curve, rounds);
   if (steps) {
     int censored = 0, total = 0;
     for (const PointResults& p : run.points) {
@@ -195,13 +197,16 @@ ComparisonReport comparison_report(const RunPoints& run,
   const AdaptiveSchedule* rounds = schedule ? &*schedule : nullptr;
   out.csv = comparisons_csv(run.points, rows, rounds);
   out.claims = claims_report(run, rows, rounds);
-  std::string md = test_table_intro(run, metric, baseline_text) +
-                   comparisons_markdown(run.points, rows, run.keys, metric, rounds) +
-                   other_data_note(rows, metric) + evaluation_noise_note(rows, metric);
+  // An adaptive run opens with its design's verdicts, before any table.
+  std::string md = rounds ? design_verdicts_markdown(design_verdicts(run, *rounds)) + "\n" : "";
+  md += test_table_intro(run, metric, baseline_text) +
+        comparisons_markdown(run.points, rows, run.keys, metric, rounds) +
+        other_data_note(rows, metric) + evaluation_noise_note(rows, metric);
   if (rounds) md += adaptive_section(run, *rounds);
   // The claims next: the verdicts a replication is read for, after the table they come from.
   md += out.claims.markdown;
-  for (const std::string& curve : run.curve_metrics) md += curve_section(run, rows, metric, curve);
+  for (const std::string& curve : run.curve_metrics)
+    md += curve_section(run, rows, metric, curve, rounds);
   out.markdown = md + tuning_section(run);
   return out;
 }

@@ -1,5 +1,4 @@
 #include "experiments/reports/comparisons.h"
-#include "experiments/reports/adaptive_report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +7,8 @@
 #include <sstream>
 
 #include "experiments/config/report_spec.h"
+#include "experiments/reports/adaptive_report.h"
+#include "experiments/reports/design_verdicts.h"
 #include "experiments/reports/report_text.h"
 #include "experiments/stats/resampling.h"
 #include "experiments/stats/verdicts.h"
@@ -242,9 +243,9 @@ std::string comparisons_markdown(const std::vector<PointResults>& points,
   if (tuned) md << " tuned |";
   md << " seeds | " << metric_split(metric) << " " << metric
      << " [95% CI] | difference vs baseline [95% CI] | p | p (permutation) | effect size | "
-        "detectable at 80% power | "
-        "verdict (exploratory) |"
-     << (adaptive_column ? " adaptive verdict |" : "") << "\n|";
+        "detectable at 80% power |"
+     << (adaptive_column ? " design verdict |" : "") << " "
+     << (schedule ? kFixedNReference : "verdict (exploratory)") << " |\n|";
   for (std::size_t i = 0;
        i < keys.size() + 8 + (several_runs ? 1 : 0) + (tuned ? 1 : 0) + (adaptive_column ? 1 : 0);
        ++i)
@@ -273,9 +274,8 @@ std::string comparisons_markdown(const std::vector<PointResults>& points,
       md << (c->diff > 0 ? "+" : "") << short_number(c->diff) << " | — | — | — | — | ";
     else
       md << "| | | | | ";
-    md << (r->verdict.empty() ? "—" : r->verdict) << " |";
-    if (adaptive_column) md << " " << adaptive_cell(*schedule, *r) << " |";
-    md << "\n";
+    if (adaptive_column) md << adaptive_cell(*schedule, *r) << " | ";
+    md << (r->verdict.empty() ? "—" : r->verdict) << " |\n";
   }
   return md.str();
 }

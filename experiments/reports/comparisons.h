@@ -109,9 +109,10 @@ std::string comparisons_csv(const std::vector<PointResults>& points,
 std::string seeds_cell(int counted, int trials, int diverged, int failed, int missing);
 
 // The headline table of summary.md: one line per point for `metric`, sorted best first.
-// Given an adaptive schedule whose questions are these comparisons (a run without
-// claims), a last column gives each point's sequential verdict, the run's, beside the
-// fixed-n one that the rounds invalidate.
+// With an adaptive schedule the fixed-n verdict's column is labelled as a reference
+// (kFixedNReference, design_verdicts.h), and when the schedule's questions are these
+// comparisons (a run without claims) a "design verdict" column before it gives each
+// point's sequential verdict, the run's.
 std::string comparisons_markdown(const std::vector<PointResults>& points,
                                  const std::vector<ComparisonRow>& rows,
                                  const std::vector<std::string>& keys, const std::string& metric,

@@ -1,12 +1,14 @@
 #include "experiments/reports/report_figures.h"
 
 #include <toml++/toml.h>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
@@ -82,7 +84,9 @@ json seeds_json(const std::vector<SeedCurves>& seeds) {
 }
 
 // Per metric and step, the mean over the seeds that have a finite value there and its
-// 95% t interval (none with one seed): the band the page draws under the seeds' lines.
+// 95% t interval (none with one seed), clipped to the metric's range (metric_range:
+// accuracies [0, 1], losses, learning rate and gradient norm ≥ 0) as comparisons.csv's
+// intervals are: the band the page draws under the seeds' lines.
 json bands_json(const std::vector<SeedCurves>& seeds) {
   std::map<std::string, std::map<std::int64_t, std::vector<double>>> at;
   for (const SeedCurves& c : seeds)
@@ -91,6 +95,7 @@ json bands_json(const std::vector<SeedCurves>& seeds) {
         if (values[i]) at[name][c.steps[i]].push_back(*values[i]);
   json out = json::object();
   for (const auto& [name, by_step] : at) {
+    const MetricRange range = metric_range(name);
     json steps = json::array(), n = json::array(), mean = json::array(), low = json::array(),
          high = json::array();
     for (const auto& [step, values] : by_step) {
@@ -98,8 +103,9 @@ json bands_json(const std::vector<SeedCurves>& seeds) {
       steps.push_back(step);
       n.push_back(s.n);
       mean.push_back(rounded(s.mean));
-      low.push_back(s.n > 1 ? rounded(s.ci_low) : json(nullptr));
-      high.push_back(s.n > 1 ? rounded(s.ci_high) : json(nullptr));
+      low.push_back(s.n > 1 ? rounded(std::clamp(s.ci_low, range.low, range.high)) : json(nullptr));
+      high.push_back(s.n > 1 ? rounded(std::clamp(s.ci_high, range.low, range.high))
+                             : json(nullptr));
     }
     out[name] = {{"steps", steps}, {"n", n}, {"mean", mean}, {"low", low}, {"high", high}};
   }

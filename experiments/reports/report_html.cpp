@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "experiments/io/csv_cells.h"
+#include "experiments/reports/claims_report.h"
+#include "experiments/reports/html_text.h"
 #include "experiments/reports/report_libraries.h"
 
 namespace ablate::experiments {
@@ -11,33 +13,6 @@ namespace ablate::experiments {
 using nlohmann::json;
 
 namespace {
-
-std::string escape_html(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // JSON inside <script type="application/json">: "</" would end the element, and "<!--"
 // would change how the parser reads the rest; "<\/" and "<\!--" are the same JSON text.
@@ -83,28 +58,63 @@ json csv_json(const Csv& csv) {
   return {{"columns", csv.columns}, {"rows", csv.rows}};
 }
 
+// How the tables show their verdict columns: the run's verdicts coloured by their first
+// word (class verdict-<word>, report.css); an adaptive run's fixed-n verdicts plain
+// (class "reference"), under a header saying what they are. A header other than the
+// column's name keeps the name in its title.
+struct VerdictColumns {
+  std::vector<std::string> coloured, reference;
+  std::vector<std::pair<std::string, std::string>> labels;  // column, header
+  std::string header(const std::string& column) const {
+    for (const auto& [c, text] : labels)
+      if (c == column) return text;
+    return column;
+  }
+  std::string cell_class(const std::string& column, const std::string& text) const {
+    if (std::find(reference.begin(), reference.end(), column) != reference.end())
+      return " class=\"reference\"";
+    if (text.empty() || std::find(coloured.begin(), coloured.end(), column) == coloured.end())
+      return "";
+    return " class=\"verdict-" + escape_html(verdict_word(text)) + "\"";
+  }
+};
+
+VerdictColumns verdict_columns(bool adaptive) {
+  if (!adaptive) return {{"verdict", "claim_verdict"}, {}, {}};
+  return {{"sequential_verdict"},
+          {"verdict", "claim_verdict"},
+          {{"sequential_verdict", "design verdict"},
+           {"decided_round", "decided in round"},
+           {"verdict", kFixedNReference},
+           {"claim_verdict", kFixedNReference}}};
+}
+
 // An HTML table of the CSV's `shown` columns (those it has), a row per CSV row: each
 // cell the CSV's text as it is, marked with its column and row so the browser test can
 // check the page against the file.
 std::string csv_table(const Csv& csv, const std::string& id, const std::string& source,
-                      const std::vector<std::string>& shown) {
+                      const std::vector<std::string>& shown, const VerdictColumns& verdicts = {}) {
   std::vector<int> cols;
   for (const std::string& c : shown)
     if (csv.column(c) >= 0) cols.push_back(csv.column(c));
   std::ostringstream h;
   h << "<div class=\"scroll\"><table class=\"sortable\" id=\"" << id << "\" data-source=\""
     << source << "\">\n<thead><tr>";
-  for (int c : cols)
-    h << "<th data-col=\"" << escape_html(csv.columns[c]) << "\">" << escape_html(csv.columns[c])
-      << "</th>";
+  for (int c : cols) {
+    const std::string& name = csv.columns[c];
+    const std::string header = verdicts.header(name);
+    h << "<th data-col=\"" << escape_html(name) << "\""
+      << (header == name ? "" : " title=\"" + escape_html(source + ": " + name) + "\"") << ">"
+      << escape_html(header) << "</th>";
+  }
   h << "</tr></thead>\n<tbody>\n";
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
     const auto& row = csv.rows[r];
     h << "<tr data-row=\"" << r << "\">";
     for (int c : cols) {
       const std::string cell = std::size_t(c) < row.size() ? row[c] : "";
-      h << "<td data-col=\"" << escape_html(csv.columns[c]) << "\">" << escape_html(cell)
-        << "</td>";
+      h << "<td data-col=\"" << escape_html(csv.columns[c]) << "\""
+        << verdicts.cell_class(csv.columns[c], cell) << ">" << escape_html(cell) << "</td>";
     }
     h << "</tr>\n";
   }
@@ -112,11 +122,17 @@ std::string csv_table(const Csv& csv, const std::string& id, const std::string& 
   return h.str();
 }
 
-const std::vector<std::string> kComparisonColumns = {
-    "run",     "point",       "metric", "n",           "mean",
-    "ci_low",  "ci_high",     "diff",   "diff_ci_low", "diff_ci_high",
-    "p_value", "effect_size", "mde",    "verdict",     "sequential_verdict",
-    "trials",  "diverged",    "failed", "missing"};
+// The design's verdict (an adaptive run's) before the fixed-n one.
+const std::vector<std::string> kComparisonColumns = {"run",           "point",
+                                                     "metric",        "n",
+                                                     "mean",          "ci_low",
+                                                     "ci_high",       "diff",
+                                                     "diff_ci_low",   "diff_ci_high",
+                                                     "p_value",       "effect_size",
+                                                     "mde",           "sequential_verdict",
+                                                     "decided_round", "verdict",
+                                                     "trials",        "diverged",
+                                                     "failed",        "missing"};
 const std::vector<std::string> kClaimColumns = {"claim",
                                                 "metric",
                                                 "point",
@@ -130,6 +146,8 @@ const std::vector<std::string> kClaimColumns = {"claim",
                                                 "ci_high",
                                                 "p_agree_adjusted",
                                                 "p_disagree_adjusted",
+                                                "sequential_verdict",
+                                                "decided_round",
                                                 "claim_verdict",
                                                 "rests_on_normality",
                                                 "preregistered",
@@ -282,6 +300,7 @@ std::string page_top(const ReportPage& page) {
     h << "<p class=\"description\">" << escape_html(page.description) << "</p>\n";
   for (const std::string& n : page.notes) h << paragraph(n);
   h << "<nav>";
+  if (page.design) h << "<a href=\"#verdicts\">Verdicts</a> ";
   const std::vector<std::pair<std::string, std::string>> nav = {
       {"claims", "Claims"},        {"points", "Points"},         {"by-axis", "Metric vs axis"},
       {"curves", "Curves"},        {"attention", "Attention"},   {"samples", "Samples"},
@@ -292,24 +311,53 @@ std::string page_top(const ReportPage& page) {
   return h.str();
 }
 
+// What the claims table's intervals are: 1 − 2α/m for the file's m claims.
+std::string claims_intro(const ReportPage& page, const Csv& claims) {
+  std::size_t family = page.claim_family;
+  if (!family) {  // a page made without it: the distinct claims of claims.csv
+    std::vector<std::string> seen;
+    const int c = claims.column("claim");
+    for (const auto& row : claims.rows)
+      if (c >= 0 && std::size_t(c) < row.size() &&
+          std::find(seen.begin(), seen.end(), row[c]) == seen.end())
+        seen.push_back(row[c]);
+    family = seen.size();
+  }
+  std::ostringstream t;
+  t << "Each claim's verdict by the standard rules, as claims.csv gives it: the difference with "
+       "its "
+    << claim_interval_level(family)
+    << " interval (ci_low, ci_high: each bound one-sided at α = 0.05";
+  if (family > 1) t << "/" << family;
+  t << ", Bonferroni over the file's " << family << " claim" << (family == 1 ? "" : "s")
+    << "), the p-values adjusted over the file's claims, and whether the claim was frozen before "
+       "the data.";
+  return t.str();
+}
+
+constexpr const char* kAdaptiveNote =
+    " The design's verdict is the run's (the first section); the fixed-n verdict and "
+    "p-values assume seeds fixed in advance and are for reference only.";
+
 // Claims and points: the CSVs as tables.
 std::string table_sections(const ReportPage& page, const Csv& claims, const Csv& comparisons) {
+  const VerdictColumns verdicts = verdict_columns(page.design.has_value());
+  const std::string adaptive_note = page.design ? kAdaptiveNote : "";
   std::ostringstream h;
   if (!claims.rows.empty())
     h << section("claims", "Claims",
-                 paragraph("Each claim's verdict by the standard rules, as claims.csv gives it: "
-                           "the difference with its 95% interval, the p-values adjusted over "
-                           "the file's claims, and whether the claim was frozen before the data.") +
+                 paragraph(claims_intro(page, claims) + adaptive_note) +
                      csv_table(claims, "claims-table", "claims.csv",
-                               non_empty(claims, kClaimColumns, false)));
+                               non_empty(claims, kClaimColumns, false), verdicts));
   h << section(
       "points", "Points",
       paragraph("Every sweep point and test metric, as comparisons.csv gives it: the test "
                 "score at the validation-selected step, its mean over seeds with the 95% "
-                "interval, and the comparison with the baseline. Click a column to sort.") +
+                "interval, and the comparison with the baseline. Click a column to sort." +
+                adaptive_note) +
           "<div class=\"controls\" id=\"points-controls\"></div>\n" +
           csv_table(comparisons, "comparisons-table", "comparisons.csv",
-                    non_empty(comparisons, kComparisonColumns, !page.several_runs)));
+                    non_empty(comparisons, kComparisonColumns, !page.several_runs), verdicts));
   return h.str();
 }
 
@@ -387,9 +435,9 @@ std::string report_html(const ReportPage& page) {
                      {"keys", page.keys},
                      {"comparisons", csv_json(comparisons)},
                      {"figures", page.figures}};
-  return page_top(page) + "<main>\n" + table_sections(page, claims, comparisons) +
-         chart_sections() + other_sections(page, results) + "</main>\n" + page_scripts(data) +
-         "</body>\n</html>\n";
+  return page_top(page) + "<main>\n" + (page.design ? design_verdicts_html(*page.design) : "") +
+         table_sections(page, claims, comparisons) + chart_sections() +
+         other_sections(page, results) + "</main>\n" + page_scripts(data) + "</body>\n</html>\n";
 }
 
 }  // namespace ablate::experiments

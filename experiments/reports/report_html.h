@@ -7,8 +7,11 @@
 // are the files' numbers, never recomputed. A Content-Security-Policy forbids every
 // load from outside the page, so nothing it shows can come from elsewhere.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "experiments/reports/design_verdicts.h"
 
 namespace ablate::experiments {
 
@@ -22,6 +25,11 @@ struct ReportPage {
   std::vector<std::string> keys;                         // swept keys
   nlohmann::json figures;     // report_figures (several runs' concatenated)
   nlohmann::json provenance;  // provenance_groups
+  // An adaptive run's design verdicts: the page opens with them, coloured, and the
+  // tables' fixed-n verdicts are then a plain reference under a label saying so. None:
+  // the tables' verdicts are the run's, coloured.
+  std::optional<DesignVerdicts> design;
+  std::size_t claim_family = 0;  // the file's claims: the level of claims.csv's intervals
 };
 
 std::string report_html(const ReportPage& page);

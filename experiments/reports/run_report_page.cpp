@@ -4,6 +4,7 @@
 
 #include "experiments/io/atomic_file.h"
 #include "experiments/records/run_dir.h"
+#include "experiments/reports/adaptive_schedule.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/report_figures.h"
 #include "experiments/reports/report_html.h"
@@ -45,6 +46,9 @@ void write_run_report_html(const std::string& run_dir, const RunPoints& points,
   page.keys = points.keys;
   page.figures = report_figures(run_dir, points);
   page.provenance = provenance_groups(run_dir, points.name);
+  // An adaptive run's rounds, replayed from its results as its summary.md's are.
+  if (points.adaptive) page.design = design_verdicts(points, replay_schedule(points));
+  page.claim_family = points.claims.size();
   write_file_atomically(run.report_html(), report_html(page));
 }
 

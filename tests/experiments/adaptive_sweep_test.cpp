@@ -95,10 +95,22 @@ TEST_CASE(
                                           "train.lr=0.003001 15.") &&
                           Catch::Contains("Trials: 35 (3 rounds); a fixed design at the budget "
                                           "runs 45"));
-  // The headline table gives each point the run's verdict beside the fixed-n one.
-  CHECK_THAT(summary, Catch::Contains("| verdict (exploratory) | adaptive verdict |") &&
-                          Catch::Contains("| worse (round 0) |\n") &&
-                          Catch::Contains("| inconclusive at the budget (n = 15) |\n") &&
+  // summary.md opens with the design's verdicts, before any table: each question's
+  // verdict (bold), round, seeds (pairs) and sequence at its level, 1 − 0.05/2.
+  const std::size_t design = summary.find("## Verdicts of the adaptive design");
+  CHECK(design < summary.find("## Test "));
+  CHECK(design < summary.find("| "));
+  CHECK_THAT(summary,
+             Catch::Contains("| differs from its baseline | train.lr=1e-06 vs train.lr=0.003 "
+                             "| token_accuracy | **worse** | 0 | 5 (5) | [") &&
+                 Catch::Contains("| **inconclusive at the budget (n = 15)** | — | 15 (15) | [") &&
+                 Catch::Contains("] | 97.5% |\n"));
+  // The headline table gives each point the design's verdict, then the fixed-n one,
+  // labelled as a reference.
+  CHECK_THAT(summary, Catch::Contains("| design verdict | fixed-n verdict (reference only: the "
+                                      "seeds were not fixed in advance) |") &&
+                          Catch::Contains("| worse (round 0) | worse") &&
+                          Catch::Contains("| inconclusive at the budget (n = 15) | ") &&
                           Catch::Contains("| baseline | baseline |\n"));
   // Run again: every round's trials are there, nothing runs, the same verdicts.
   const std::string verdicts = verdicts_of(run);

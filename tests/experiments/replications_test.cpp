@@ -28,7 +28,9 @@ namespace {
 const std::string kReplications =
     std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/studies/replications/";
 
-// The rows of summary.md's first table (the primary test metric), header excluded.
+// The rows of summary.md's first table of the primary test metric (an adaptive run's
+// design verdicts come before it), header excluded; its last column the fixed-n verdict,
+// a reference in an adaptive run.
 std::vector<std::string> test_table_rows(const std::string& summary) {
   std::vector<std::string> rows;
   std::istringstream in(summary);
@@ -36,8 +38,10 @@ std::vector<std::string> test_table_rows(const std::string& summary) {
   bool in_table = false;
   while (std::getline(in, line)) {
     if (!in_table) {
-      in_table =
-          line.rfind("| ", 0) == 0 && line.find("| verdict (exploratory) |") != std::string::npos;
+      in_table = line.rfind("| ", 0) == 0 && (line.ends_with("| verdict (exploratory) |") ||
+                                              line.ends_with("| fixed-n verdict (reference only: "
+                                                             "the seeds were not fixed in "
+                                                             "advance) |"));
       continue;
     }
     if (line.rfind("|---", 0) == 0) continue;

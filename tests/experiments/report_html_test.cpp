@@ -49,7 +49,9 @@ TEST_CASE("report.html's points table is comparisons.csv cell for cell", "[repor
   CHECK_THAT(html, Catch::Contains("<td data-col=\"mean\">0.9050333333</td>"));
   CHECK_THAT(html, Catch::Contains("<td data-col=\"ci_high\">0.9688732914</td>"));
   CHECK_THAT(html, Catch::Contains("<tr data-row=\"1\">"));
-  CHECK_THAT(html, Catch::Contains("<td data-col=\"verdict\">better (p = 0.01, d = 1.2)</td>"));
+  // The verdict coloured by its first word (report.css).
+  CHECK_THAT(html, Catch::Contains("<td data-col=\"verdict\" class=\"verdict-better\">better (p "
+                                   "= 0.01, d = 1.2)</td>"));
   // A run's own page drops the "run" column, which says its name on every row.
   CHECK_THAT(html, !Catch::Contains("<th data-col=\"run\">"));
   ReportPage compared = small_page();
@@ -94,4 +96,58 @@ TEST_CASE("report.html inlines its libraries and names nothing outside itself", 
   }
   CHECK(html.size() < kReportHtmlMaxBytes);
   CHECK_THAT(html, Catch::Contains(std::string(report_app_script().substr(0, 100))));
+}
+
+// Protects "the design's verdict is the run's": an adaptive run's page opens with its
+// design's verdicts, bold and coloured, and its tables' fixed-n verdicts are a plain
+// reference under a header that says so; the claims' intervals state their level.
+TEST_CASE("report.html of an adaptive run opens with its design's verdicts", "[report_html]") {
+  ReportPage page = small_page();
+  page.comparisons_csv =
+      "run,point_id,point,metric,n,mean,ci_low,ci_high,verdict,sequential_verdict,decided_round\n"
+      "tiny,aaaa,model.attention.qk=separate,sequence_accuracy,30,0.9,0.89,0.92,baseline,,\n"
+      "tiny,bbbb,model.attention.qk=shared,sequence_accuracy,30,0.85,0.82,0.88,worse,"
+      "inconclusive at the budget (n = 30),\n";
+  page.claims_csv =
+      "claim,metric,point_id,point,ci_low,ci_high,claim_verdict\nc,loss,bbbb,x,1,2,agrees\n";
+  page.claim_family = 4;
+  DesignVerdicts design;
+  design.status = "complete after round 5: 0 of 1 questions decided, 1 inconclusive at the budget";
+  design.first_block = 5;
+  design.block = 5;
+  design.budget = 30;
+  design.questions.push_back({"differs from its baseline",
+                              "sequence_accuracy",
+                              "inconclusive at the budget (n = 30)",
+                              -1,
+                              1 - 0.05 / 3,
+                              {{"model.attention.qk=shared", "model.attention.qk=separate", "", 30,
+                                30, "[-0.1082, 0.01392]"}}});
+  page.design = design;
+  const std::string html = report_html(page);
+  const std::size_t verdicts = html.find("<section id=\"verdicts\">");
+  REQUIRE(verdicts != std::string::npos);
+  CHECK(verdicts < html.find("<section id=\"claims\">"));
+  CHECK(verdicts < html.find("<section id=\"points\">"));
+  CHECK_THAT(html,
+             Catch::Contains("<td data-col=\"design_verdict\" class=\"design-verdict "
+                             "verdict-inconclusive\">inconclusive at the budget (n = 30)</td>"));
+  CHECK_THAT(html, Catch::Contains("<td data-col=\"level\">98.33%</td>"));
+  // The tables: the design's verdict coloured, the fixed-n ones plain and labelled.
+  CHECK_THAT(html, Catch::Contains("<td data-col=\"verdict\" class=\"reference\">worse</td>"));
+  CHECK_THAT(html,
+             Catch::Contains("<td data-col=\"claim_verdict\" class=\"reference\">agrees</td>"));
+  CHECK_THAT(html, Catch::Contains("<td data-col=\"sequential_verdict\" class=\"verdict-"
+                                   "inconclusive\">inconclusive at the budget (n = 30)</td>"));
+  CHECK_THAT(html, Catch::Contains("title=\"comparisons.csv: verdict\">fixed-n verdict (reference "
+                                   "only: the seeds were not fixed in advance)</th>"));
+  CHECK(html.find("class=\"verdict-agrees\"") == std::string::npos);
+  CHECK(html.find("class=\"verdict-worse\"") == std::string::npos);
+  // Four claims: each bound one-sided at 0.05/4, the interval 97.5%.
+  CHECK_THAT(html, Catch::Contains("the difference with its 97.5% interval"));
+  // Without the design, the same tables colour their fixed-n verdicts: they are the run's.
+  page.design.reset();
+  const std::string fixed = report_html(page);
+  CHECK(fixed.find("<section id=\"verdicts\">") == std::string::npos);
+  CHECK_THAT(fixed, Catch::Contains("<td data-col=\"verdict\" class=\"verdict-worse\">worse</td>"));
 }

@@ -106,8 +106,6 @@
       body.append(...rows);
     }));
   }
-  for (const td of document.querySelectorAll("td[data-col=verdict], td[data-col=claim_verdict]"))
-    td.classList.add("verdict-" + td.textContent.split(/[ (:]/)[0]);
 
   // ---- the metric shown by the points table and the metric-vs-axis charts
   const metrics = [...new Set(comparisons.rows.map((r) => r[col("metric")]))];

@@ -1,0 +1,161 @@
+#include "experiments/reports/design_verdicts.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "experiments/reports/adaptive_report.h"
+#include "experiments/reports/html_text.h"
+#include "experiments/reports/report.h"
+#include "experiments/reports/report_text.h"
+
+namespace ablate::experiments {
+
+namespace {
+
+std::string bound_text(double v) {
+  return std::isinf(v) ? std::string(v > 0 ? "+∞" : "−∞") : short_number(v);
+}
+
+// The part's sequence of the difference point − baseline, in the metric's own sign
+// (the schedule keeps it of the gain, positive = better).
+std::string interval_text(const ScheduledQuestion& q, const ScheduledPart& p) {
+  if (!p.state.no_sequence.empty()) return "none: " + p.state.no_sequence;
+  const double low = q.higher_is_better ? p.state.low : -p.state.high;
+  const double high = q.higher_is_better ? p.state.high : -p.state.low;
+  std::string out = "[";  // (appended: GCC 12's -Wrestrict misreads "[" + string)
+  return out.append(bound_text(low)).append(", ").append(bound_text(high)).append("]");
+}
+
+// A part's own verdict, in the words of its question: a claim's "agrees"/"disagrees",
+// else the fixed design's ("worse", "equivalent within ±0.03"); open at the end of the
+// design, inconclusive at the budget.
+std::string part_verdict(const AdaptiveSchedule& s, const ScheduledQuestion& q,
+                         const ScheduledPart& p) {
+  if (p.state.status == stats::PartStatus::open)
+    return s.complete ? "inconclusive at the budget (n = " + std::to_string(s.seeds[p.point]) + ")"
+                      : "open (round " + std::to_string(s.round) + ")";
+  if (q.claim) return p.state.status == stats::PartStatus::agrees ? "agrees" : "disagrees";
+  return stats::part_verdict(p.state, q.question);
+}
+
+std::string label(const RunPoints& run, std::size_t point) {
+  return run.points[point].label.empty() ? "the point" : run.points[point].label;
+}
+
+// Markdown table cells hold no '|' or newline of their own.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text)
+    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+DesignVerdicts design_verdicts(const RunPoints& run, const AdaptiveSchedule& s) {
+  DesignVerdicts d;
+  d.status = schedule_status(s);
+  d.first_block = s.first_block;
+  d.block = int(s.design.block);
+  d.budget = int(s.design.max_seeds);
+  for (const ScheduledQuestion& q : s.questions) {
+    DesignQuestion out;
+    out.question = q.claim ? q.claim->claim : "differs from its baseline";
+    out.metric = q.metric;
+    out.verdict = question_verdict(s, q);
+    out.decided_round = q.decided_round;
+    out.level = 1 - q.alpha;
+    for (std::size_t point = 0; point < run.points.size(); ++point) {
+      const ScheduledPart* p = part_at(q, point);
+      if (!p) continue;
+      out.parts.push_back({label(run, p->point), label(run, p->baseline), part_verdict(s, q, *p),
+                           s.seeds[p->point], int(p->state.n), interval_text(q, *p)});
+    }
+    d.questions.push_back(std::move(out));
+  }
+  return d;
+}
+
+std::string level_text(double level) {
+  return short_number(100 * level) + "%";
+}
+
+std::string verdict_word(const std::string& verdict) {
+  return verdict.substr(0, verdict.find_first_of(" (:"));
+}
+
+std::string design_verdicts_intro(const DesignVerdicts& d) {
+  const std::size_t m = d.questions.size();
+  std::ostringstream t;
+  t << "This run spent its seeds adaptively ([sweep.adaptive]): a first block of " << d.first_block
+    << " seeds a point, then " << d.block
+    << " more a round to every point whose question was still open, up to " << d.budget
+    << ". After each round every question was asked of an anytime-valid confidence sequence "
+       "for the paired difference, and these are the run's verdicts. Each interval is that "
+       "sequence for the difference point − baseline, at the level stated: it holds at every "
+       "round at once, with α = 0.05 shared by Bonferroni over the "
+    << m << " question" << (m == 1 ? "" : "s")
+    << " and each question's points. Status: " << d.status
+    << ". The fixed-n p-values, intervals and verdicts of the tables below assume a number of "
+       "seeds fixed in advance, which the rounds were not: they are for reference only.";
+  return t.str();
+}
+
+std::string design_verdicts_markdown(const DesignVerdicts& d) {
+  std::ostringstream md;
+  md << "## Verdicts of the adaptive design\n\n"
+     << design_verdicts_intro(d)
+     << " How the design works and what it spent: \"Adaptive design\", below.\n\n"
+        "| question | point vs baseline | metric | design verdict | decided in round | "
+        "seeds (pairs) | difference: confidence sequence | level (at every round) |\n"
+        "|---|---|---|---|---|---|---|---|\n";
+  for (const DesignQuestion& q : d.questions) {
+    std::string points, seeds, intervals;
+    for (const DesignPart& p : q.parts) {
+      const std::string br = points.empty() ? "" : "<br>";
+      points += br + cell(p.point) + " vs " + cell(p.baseline) +
+                (q.parts.size() > 1 ? " (" + p.verdict + ")" : "");
+      seeds += br + std::to_string(p.seeds) + " (" + std::to_string(p.pairs) + ")";
+      intervals += br + p.interval;
+    }
+    md << "| " << cell(q.question) << " | " << points << " | " << q.metric << " | **" << q.verdict
+       << "** | " << (q.decided_round >= 0 ? std::to_string(q.decided_round) : "—") << " | "
+       << seeds << " | " << intervals << " | " << level_text(q.level) << " |\n";
+  }
+  return md.str();
+}
+
+std::string design_verdicts_html(const DesignVerdicts& d) {
+  std::ostringstream h;
+  h << "<section id=\"verdicts\">\n<h2>Verdicts of the adaptive design</h2>\n<p>"
+    << escape_html(design_verdicts_intro(d))
+    << "</p>\n<div class=\"scroll\"><table id=\"design-verdicts-table\">\n<thead><tr>";
+  for (const char* c :
+       {"question", "point vs baseline", "metric", "design verdict", "decided in round",
+        "seeds (pairs)", "difference: confidence sequence", "level (at every round)"})
+    h << "<th>" << c << "</th>";
+  h << "</tr></thead>\n<tbody>\n";
+  for (std::size_t r = 0; r < d.questions.size(); ++r) {
+    const DesignQuestion& q = d.questions[r];
+    std::string points, seeds, intervals;
+    for (const DesignPart& p : q.parts) {
+      const std::string br = points.empty() ? "" : "<br>";
+      points += br + escape_html(p.point + " vs " + p.baseline +
+                                 (q.parts.size() > 1 ? " (" + p.verdict + ")" : ""));
+      seeds += br + std::to_string(p.seeds) + " (" + std::to_string(p.pairs) + ")";
+      intervals += br + escape_html(p.interval);
+    }
+    h << "<tr data-row=\"" << r << "\"><td data-col=\"question\">" << escape_html(q.question)
+      << "</td><td data-col=\"points\">" << points << "</td><td data-col=\"metric\">"
+      << escape_html(q.metric) << "</td><td data-col=\"design_verdict\" class=\"design-verdict "
+      << "verdict-" << escape_html(verdict_word(q.verdict)) << "\">" << escape_html(q.verdict)
+      << "</td><td data-col=\"decided_round\">"
+      << (q.decided_round >= 0 ? std::to_string(q.decided_round) : "—")
+      << "</td><td data-col=\"seeds\">" << seeds << "</td><td data-col=\"interval\">" << intervals
+      << "</td><td data-col=\"level\">" << level_text(q.level) << "</td></tr>\n";
+  }
+  h << "</tbody></table></div>\n</section>\n";
+  return h.str();
+}
+
+}  // namespace ablate::experiments

@@ -1,0 +1,62 @@
+#pragma once
+// The verdicts of an adaptive sweep's design, as its reports open with them: summary.md's
+// first section (design_verdicts_markdown) and report.html's (report_html.h) are written
+// from one DesignVerdicts, so both say the same. One entry per question of the file
+// (reports/adaptive_schedule.h: a claim, or without claims a compared point): the
+// design's verdict (question_verdict), the round that decided it, the seeds and pairs
+// of each of its points, and each point's confidence sequence of the difference with
+// the level it holds at — 1 − α/(m·k), at every round at once. The fixed-n verdicts of
+// the tables after it assume seeds fixed in advance and are for reference only.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace ablate::experiments {
+
+struct RunPoints;
+struct AdaptiveSchedule;
+
+struct DesignPart {
+  std::string point, baseline;  // labels
+  std::string verdict;          // the part's own; shown for a question of several points
+  int seeds = 0, pairs = 0;
+  std::string interval;  // the difference point − baseline: "[-0.1082, 0.01392]", or "none: why"
+};
+
+struct DesignQuestion {
+  std::string question;  // the claim, or "differs from its baseline"
+  std::string metric;
+  std::string verdict;  // the question's (question_verdict)
+  int decided_round = -1;
+  double level = 0;  // each part's sequence covers its truth at every round with this probability
+  std::vector<DesignPart> parts;
+};
+
+struct DesignVerdicts {
+  std::string status;  // schedule_status: "complete after round 5: 2 of 3 questions decided, ..."
+  int first_block = 0, block = 0, budget = 0;
+  std::vector<DesignQuestion> questions;
+};
+
+DesignVerdicts design_verdicts(const RunPoints& run, const AdaptiveSchedule& s);
+
+// "98.33%".
+std::string level_text(double level);
+// The first word of a verdict ("worse", "agrees", "inconclusive", "open", "no"): the
+// class report.html colours it by.
+std::string verdict_word(const std::string& verdict);
+
+// The column header of a fixed-n verdict in an adaptive run's tables.
+inline constexpr const char* kFixedNReference =
+    "fixed-n verdict (reference only: the seeds were not fixed in advance)";
+
+// The paragraph both reports open the section with (plain text).
+std::string design_verdicts_intro(const DesignVerdicts& d);
+// summary.md's first section: "## Verdicts of the adaptive design", its paragraph and table.
+std::string design_verdicts_markdown(const DesignVerdicts& d);
+// report.html's first section (id "verdicts"), its table #design-verdicts-table: a row
+// per question, each cell marked with its column (data-col) for the browser test, the
+// verdict bold and coloured by its word (class "design-verdict verdict-<word>").
+std::string design_verdicts_html(const DesignVerdicts& d);
+
+}  // namespace ablate::experiments
