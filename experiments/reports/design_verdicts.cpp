@@ -58,13 +58,17 @@ DesignVerdicts design_verdicts(const RunPoints& run, const AdaptiveSchedule& s) 
   d.first_block = s.first_block;
   d.block = int(s.design.block);
   d.budget = int(s.design.max_seeds);
+  d.group_sequential = s.sequential.method == stats::SequentialMethod::group_sequential;
+  d.fallback = s.fallback;
   for (const ScheduledQuestion& q : s.questions) {
     DesignQuestion out;
     out.question = q.claim ? q.claim->claim : "differs from its baseline";
     out.metric = q.metric;
     out.verdict = question_verdict(s, q);
     out.decided_round = q.decided_round;
-    out.level = 1 - q.alpha;
+    // A claim's interval bounds two one-sided tests at its level; the difference question's
+    // and the sequence's are two-sided at it.
+    out.level = 1 - (d.group_sequential && q.claim ? 2 : 1) * q.alpha;
     for (std::size_t point = 0; point < run.points.size(); ++point) {
       const ScheduledPart* p = part_at(q, point);
       if (!p) continue;
@@ -90,12 +94,23 @@ std::string design_verdicts_intro(const DesignVerdicts& d) {
   t << "This run spent its seeds adaptively ([sweep.adaptive]): a first block of " << d.first_block
     << " seeds a point, then " << d.block
     << " more a round to every point whose question was still open, up to " << d.budget
-    << ". After each round every question was asked of an anytime-valid confidence sequence "
-       "for the paired difference, and these are the run's verdicts. Each interval is that "
-       "sequence for the difference point − baseline, at the level stated: it holds at every "
-       "round at once, with α = 0.05 shared by Bonferroni over the "
-    << m << " question" << (m == 1 ? "" : "s")
-    << " and each question's points. Status: " << d.status
+    << ". ";
+  if (!d.fallback.empty()) t << "The file's group-sequential design was set aside: " << d.fallback << ". ";
+  if (d.group_sequential)
+    t << "After each round every question was asked of a group-sequential t-test at the looks "
+         "planned before the data, and these are the run's verdicts. Each interval is the "
+         "repeated confidence interval of the difference point − baseline at the level stated: "
+         "it holds at every look at once, so it keeps its coverage after a stop the data chose; "
+         "α = 0.05 is shared over the "
+      << m << " question" << (m == 1 ? "" : "s")
+      << " by the graphical procedure (a decided question's level passes to the others).";
+  else
+    t << "After each round every question was asked of an anytime-valid confidence sequence "
+         "for the paired difference, and these are the run's verdicts. Each interval is that "
+         "sequence for the difference point − baseline, at the level stated: it holds at every "
+         "round at once, with α = 0.05 shared by Bonferroni over the "
+      << m << " question" << (m == 1 ? "" : "s") << " and each question's points.";
+  t << " Status: " << d.status
     << ". The fixed-n p-values, intervals and verdicts of the tables below assume a number of "
        "seeds fixed in advance, which the rounds were not: they are for reference only.";
   return t.str();
@@ -107,7 +122,7 @@ std::string design_verdicts_markdown(const DesignVerdicts& d) {
      << design_verdicts_intro(d)
      << " How the design works and what it spent: \"Adaptive design\", below.\n\n"
         "| question | point vs baseline | metric | design verdict | decided in round | "
-        "seeds (pairs) | difference: confidence sequence | level (at every round) |\n"
+        "seeds (pairs) | difference: sequential interval | level (at every round) |\n"
         "|---|---|---|---|---|---|---|---|\n";
   for (const DesignQuestion& q : d.questions) {
     std::string points, seeds, intervals;
@@ -132,7 +147,7 @@ std::string design_verdicts_html(const DesignVerdicts& d) {
     << "</p>\n<div class=\"scroll\"><table id=\"design-verdicts-table\">\n<thead><tr>";
   for (const char* c :
        {"question", "point vs baseline", "metric", "design verdict", "decided in round",
-        "seeds (pairs)", "difference: confidence sequence", "level (at every round)"})
+        "seeds (pairs)", "difference: sequential interval", "level (at every round)"})
     h << "<th>" << c << "</th>";
   h << "</tr></thead>\n<tbody>\n";
   for (std::size_t r = 0; r < d.questions.size(); ++r) {

@@ -4,8 +4,10 @@
 // from one DesignVerdicts, so both say the same. One entry per question of the file
 // (reports/adaptive_schedule.h: a claim, or without claims a compared point): the
 // design's verdict (question_verdict), the round that decided it, the seeds and pairs
-// of each of its points, and each point's confidence sequence of the difference with
-// the level it holds at — 1 − α/(m·k), at every round at once. The fixed-n verdicts of
+// of each of its points, and each point's sequential interval of the difference with the
+// level it holds at every round at once — the confidence sequence's 1 − α/(m·k), or the
+// group-sequential repeated confidence interval's 1 − 2a for a claim's one-sided tests at
+// level a (1 − a for the two-sided difference question). The fixed-n verdicts of
 // the tables after it assume seeds fixed in advance and are for reference only.
 #include <cstddef>
 #include <string>
@@ -35,6 +37,10 @@ struct DesignQuestion {
 struct DesignVerdicts {
   std::string status;  // schedule_status: "complete after round 5: 2 of 3 questions decided, ..."
   int first_block = 0, block = 0, budget = 0;
+  // Group-sequential tests (repeated confidence intervals, the graphical procedure), or
+  // the confidence sequence (Bonferroni).
+  bool group_sequential = false;
+  std::string fallback;  // why a group-sequential file was decided by the sequence
   std::vector<DesignQuestion> questions;
 };
 
