@@ -226,6 +226,16 @@ TEST_CASE("verdicts: a minimum effect is tested at its bound, false agrees at mo
   const Comparison harm = around(+0.1, 0.01);
   CHECK(verdict(harm, Expectation::worse, false, 0.05) == ClaimVerdict::agrees);
   CHECK(verdict(harm, Expectation::worse, false, 0.2) == ClaimVerdict::disagrees);
+  // experiments/README.md's worked example: five seeds, mean +0.013, against e = 0.01
+  // and e = 0.02 (SciPy: t.sf and t.cdf of (0.013 - e) / 0.0021 on 4 df).
+  const Comparison five = paired_with({0.012, 0.020, 0.008, 0.015, 0.010});
+  const ClaimTests by_001 = claim_tests(five, Expectation::better, true, 0, 0.01);
+  CHECK(by_001.agree == Approx(0.112946).epsilon(1e-4));
+  CHECK(by_001.disagree == Approx(0.887054).epsilon(1e-4));
+  CHECK(verdict(five, Expectation::better, true, 0.01) == ClaimVerdict::inconclusive);
+  CHECK(claim_tests(five, Expectation::better, true, 0, 0.02).disagree ==
+        Approx(0.0144566).epsilon(1e-4));
+  CHECK(verdict(five, Expectation::better, true, 0.02) == ClaimVerdict::disagrees);
   // min_effect 0 is the plain claim, and expectations with a margin ignore it.
   const ClaimTests plain = claim_tests(small, Expectation::better, true, 0);
   const ClaimTests zero = claim_tests(small, Expectation::better, true, 0, 0);
