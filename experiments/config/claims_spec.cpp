@@ -128,14 +128,14 @@ void read_min_effect(TomlReader& c, ClaimSpec& claim) {
   if (std::isnan(v)) return;  // not a number: said
   if (expectation_needs_margin(claim.expect)) {
     c.problem("min_effect",
-              "is for expect = \"better\" or \"worse\" (better or worse by at "
-              "least this much); expect = \"" +
+              "is for expect = \"better\" or \"worse\" (better or worse by more "
+              "than this much); expect = \"" +
                   claim.expect + "\" is judged against a margin");
   } else if (!(v > 0)) {
     std::ostringstream text;
     text << "= " << v
-         << " must be > 0: the smallest gain the claim asserts, in units of its metric (leave "
-            "it out for any gain)";
+         << " must be > 0: the gain (or harm) the claim asserts to exceed, in units of its "
+            "metric (leave it out for any gain)";
     c.problem("min_effect", text.str());
   } else {
     claim.min_effect = v;

@@ -11,7 +11,7 @@
 //   metric = "bpc"                 # default: the primary metric
 //   margin = 0.01                  # equivalent / not_worse / not_better; default: [report]
 //                                  # equivalence_margin, on the primary metric only
-//   min_effect = 0.1               # better / worse only: by at least this much (in units
+//   min_effect = 0.1               # better / worse only: by more than this much (in units
 //                                  # of the metric; default 0: by any amount)
 //
 // A picked point is compared with its baseline ([report] baseline): they must differ
@@ -41,7 +41,7 @@ struct ClaimSpec {
   std::string expect;            // one of claim_expectations()
   std::string metric;            // "" = the primary metric
   std::optional<double> margin;  // the claim's own, in units of its metric
-  // better / worse: the smallest gain (in units of its metric, > 0) the claim asserts:
+  // better / worse: the gain (in units of its metric, > 0) the claim asserts to exceed:
   // it agrees when "gain <= min_effect" is rejected, disagrees when "gain >= min_effect"
   // is (for worse, the harm). None: 0, any gain.
   std::optional<double> min_effect;
