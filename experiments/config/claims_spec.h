@@ -11,6 +11,12 @@
 //   metric = "bpc"                 # default: the primary metric
 //   margin = 0.01                  # equivalent / not_worse / not_better; default: [report]
 //                                  # equivalence_margin, on the primary metric only
+//   min_effect = 0.1               # better / worse only: by more than this much (in units
+//                                  # of the metric; default 0: by any amount)
+//
+// A picked point is compared with its baseline ([report] baseline): they must differ
+// only in keys the claim names (a one-key claim in a two-key grid whose baseline fixes
+// both keys would compare points two keys apart), else the file is refused.
 //
 // Like the rest of [report], claims are part of no trial's identity.
 #include <optional>
@@ -35,6 +41,10 @@ struct ClaimSpec {
   std::string expect;            // one of claim_expectations()
   std::string metric;            // "" = the primary metric
   std::optional<double> margin;  // the claim's own, in units of its metric
+  // better / worse: the gain (in units of its metric, > 0) the claim asserts to exceed:
+  // it agrees when "gain <= min_effect" is rejected, disagrees when "gain >= min_effect"
+  // is (for worse, the harm). None: 0, any gain.
+  std::optional<double> min_effect;
 };
 
 // better, worse, equivalent, not_worse, not_better.
@@ -50,7 +60,9 @@ std::optional<double> claim_margin(const ClaimSpec& claim, const std::string& pr
 
 // Reads report.claims from the [report] reader (after `baseline` is known: a claim on
 // the baseline itself is an error). Checks what the sweep alone decides: the keys and
-// values of `point`, that it picks a point and no baseline, `expect`.
+// values of `point`, that it picks a point and no baseline, that each point it picks
+// differs from its baseline only in keys it names, `expect`, and `min_effect` (on
+// better / worse only).
 std::vector<ClaimSpec> read_claims(
     TomlReader& report, const std::vector<AxisValues>& axes,
     const std::vector<std::pair<std::string, std::string>>& baseline);

@@ -1,6 +1,7 @@
 #include "experiments/reports/claim_judgement.h"
 
 #include <algorithm>
+#include <map>
 
 #include "experiments/config/report_spec.h"
 #include "experiments/reports/report.h"
@@ -64,7 +65,7 @@ ClaimPart part_of(const PointResults& point, const ComparisonRow* row, const Run
     return part;
   }
   part.tests = stats::claim_tests(*part.comparison, claim.expect, higher_is_better(claim.metric),
-                                  claim.margin.value_or(0));
+                                  claim.margin.value_or(0), claim.spec->min_effect.value_or(0));
   part.interval = stats::t_interval(*part.comparison, tail);
   part.bootstrap = stats::bootstrap_interval(*part.comparison, tail);
   part.mde = stats::detectable_difference(*part.comparison, tail, 0.8, /*one_sided=*/true);
@@ -124,11 +125,78 @@ std::vector<JudgedClaim> judge_family(const RunPoints& run, const std::vector<Co
   return claims;
 }
 
-// A claim as judged: its text, points, expectation and resolved metric and margin.
+namespace {
+
+// A claim as judged: its text, points, expectation, resolved metric and margin, and
+// minimum effect.
 bool same_claim(const JudgedClaim& a, const JudgedClaim& b) {
   return a.spec->claim == b.spec->claim && a.spec->point == b.spec->point &&
-         a.spec->expect == b.spec->expect && a.metric == b.metric && a.margin == b.margin;
+         a.spec->expect == b.spec->expect && a.metric == b.metric && a.margin == b.margin &&
+         a.spec->min_effect == b.spec->min_effect;
 }
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+// "{k=v k=v}", sorted by key.
+std::string pairs_text(const Pairs& values) {
+  std::vector<std::string> items;
+  for (const auto& [k, v] : std::map<std::string, std::string>(values.begin(), values.end()))
+    items.push_back(k + "=" + v);
+  return "{" + joined(items, " ") + "}";
+}
+
+bool same_pairs(const Pairs& a, const Pairs& b) {
+  return std::map<std::string, std::string>(a.begin(), a.end()) ==
+         std::map<std::string, std::string>(b.begin(), b.end());
+}
+
+// What every claim's tests depend on that changed since `frozen`, in words ("" when
+// nothing did); a part the record predates was not frozen, and is not compared.
+std::string design_changes(const Preregistration& frozen, const RunPoints& run) {
+  std::vector<std::string> changed;
+  auto from_to = [&changed](const std::string& what, const std::string& then,
+                            const std::string& now) {
+    changed.push_back("the " + what + " changed from " + (then.empty() ? "none" : then) + " to " +
+                      (now.empty() ? "none" : now));
+  };
+  if (frozen.seeds != run.seeds) from_to("seeds", frozen.seeds, run.seeds);
+  if (frozen.tune_grid != run.tune_grid) from_to("[tune] grid", frozen.tune_grid, run.tune_grid);
+  if (frozen.baseline && !same_pairs(*frozen.baseline, run.baseline))
+    from_to("baseline", pairs_text(*frozen.baseline), pairs_text(run.baseline));
+  if (frozen.split && *frozen.split != kClaimsSplit) from_to("split", *frozen.split, kClaimsSplit);
+  if (frozen.family && *frozen.family != run.family)
+    from_to("family procedure", *frozen.family, run.family);
+  return joined(changed, "; ");
+}
+
+// The frozen claims judged as frozen: with the frozen baseline's comparisons when the
+// baseline changed (`storage` keeps those rows), else on `rows`.
+std::vector<JudgedClaim> frozen_family(const RunPoints& run, const std::vector<ComparisonRow>& rows,
+                                       const Preregistration& frozen,
+                                       std::vector<ComparisonRow>& storage) {
+  const std::vector<ComparisonRow>* judged_on = &rows;
+  if (frozen.baseline && !same_pairs(*frozen.baseline, run.baseline)) {
+    ComparisonSettings settings;
+    const std::string primary = primary_metric(frozen.metric, run.task);
+    for (const ClaimSpec& c : frozen.claims)
+      if (std::find(settings.metrics.begin(), settings.metrics.end(), claim_metric(c, primary)) ==
+          settings.metrics.end())
+        settings.metrics.push_back(claim_metric(c, primary));
+    storage = compare_points(run.points, find_baselines(run.points, *frozen.baseline), settings);
+    judged_on = &storage;
+  }
+  std::vector<std::string> ignored;
+  return judge_family(run, *judged_on, frozen.claims, frozen.metric, frozen.equivalence_margin,
+                      ignored);
+}
+
+// "expect better ±0.03 by > 0.1": a claim's expectation with its bounds.
+std::string expectation_text(const JudgedClaim& c) {
+  return "expect " + c.spec->expect + (c.margin ? " ±" + short_number(*c.margin) : std::string()) +
+         (c.spec->min_effect ? " by > " + short_number(*c.spec->min_effect) : std::string());
+}
+
+}  // namespace
 
 std::vector<ClaimRegistration> registrations(const RunPoints& run,
                                              const std::vector<ComparisonRow>& rows,
@@ -142,16 +210,9 @@ std::vector<ClaimRegistration> registrations(const RunPoints& run,
     return out;
   }
   const Preregistration& frozen = *run.preregistration;
-  std::vector<std::string> ignored;
-  const std::vector<JudgedClaim> then =
-      judge_family(run, rows, frozen.claims, frozen.metric, frozen.equivalence_margin, ignored);
-  std::string design;
-  if (frozen.seeds != run.seeds)
-    design = "the seeds changed from " + frozen.seeds + " to " + run.seeds;
-  if (frozen.tune_grid != run.tune_grid)
-    design += (design.empty() ? "" : "; ") + std::string("the [tune] grid changed from ") +
-              (frozen.tune_grid.empty() ? "none" : frozen.tune_grid) + " to " +
-              (run.tune_grid.empty() ? "none" : run.tune_grid);
+  std::vector<ComparisonRow> frozen_rows;
+  const std::vector<JudgedClaim> then = frozen_family(run, rows, frozen, frozen_rows);
+  const std::string design = design_changes(frozen, run);
   // A frozen claim gone or changed makes the others' adjustment other than declared
   // (gentler, if its p fell): they stay pre-registered, with their verdict in the
   // frozen family beside. (Claims added later only make it stricter.)
@@ -195,9 +256,8 @@ std::vector<ClaimRegistration> registrations(const RunPoints& run,
       r.note = "added after results existed" + when;
     else
       r.note = "changed after results existed" + when + ": frozen as \"" +
-               counterpart->spec->claim + "\", expect " + counterpart->spec->expect +
-               (counterpart->margin ? " ±" + short_number(*counterpart->margin) : std::string()) +
-               " on " + counterpart->metric + (design.empty() ? std::string() : "; and " + design);
+               counterpart->spec->claim + "\", " + expectation_text(*counterpart) + " on " +
+               counterpart->metric + (design.empty() ? std::string() : "; and " + design);
   }
   return out;
 }

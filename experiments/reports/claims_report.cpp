@@ -26,15 +26,19 @@ std::string cell(const std::string& text) {
   return out;
 }
 
-// What agreeing and disagreeing mean for `expect`, in words.
+// What agreeing and disagreeing mean for `expect`, in words; `min_effect` "" for none.
 struct Outcomes {
   std::string agree, disagree;
 };
-Outcomes outcomes(stats::Expectation e, const std::string& margin) {
+Outcomes outcomes(stats::Expectation e, const std::string& margin, const std::string& min_effect) {
   switch (e) {
     case stats::Expectation::better:
+      if (!min_effect.empty())
+        return {"better by more than " + min_effect, "not better by " + min_effect};
       return {"better", "worse"};
     case stats::Expectation::worse:
+      if (!min_effect.empty())
+        return {"worse by more than " + min_effect, "not worse by " + min_effect};
       return {"worse", "better"};
     case stats::Expectation::equivalent:
       return {"within ±" + margin, "outside ±" + margin};
@@ -63,7 +67,9 @@ std::string free_values(const JudgedClaim& claim, const PointResults& point,
 std::string reason_of(const JudgedClaim& claim, std::size_t family,
                       const std::vector<std::string>& keys) {
   const stats::Expectation expect = claim.expect;
-  const Outcomes said = outcomes(expect, claim.margin ? short_number(*claim.margin) : "δ");
+  const std::optional<double>& min_effect = claim.spec->min_effect;
+  const Outcomes said = outcomes(expect, claim.margin ? short_number(*claim.margin) : "δ",
+                                 min_effect ? short_number(*min_effect) : "");
   const stats::ClaimDecision& d = claim.decision;
   const std::string holm =
       family > 1 ? "Holm over the file's " + std::to_string(family) + " claims" : "one claim";
@@ -173,8 +179,10 @@ ClaimTexts claim_texts(const JudgedClaim& claim, const ClaimRegistration& regist
   t.reason =
       (registration.note.empty() ? "" : registration.note + ". ") + reason_of(claim, family, keys);
   t.registration_fields = registration.preregistered + "," + registration.frozen_verdict;
-  t.margin =
-      claim.margin && expectation_needs_margin(spec.expect) ? exact_number(*claim.margin) : "";
+  // The bound of the claim's tests: its margin, or a better / worse claim's min_effect.
+  t.margin = claim.margin && expectation_needs_margin(spec.expect) ? exact_number(*claim.margin)
+             : spec.min_effect                                     ? exact_number(*spec.min_effect)
+                                                                   : "";
   t.claim_fields = csv_field(spec.claim) + "," + csv_field(claim.metric) + ",";
   t.decision_fields = exact_number(d.agree_adjusted) + "," + exact_number(d.disagree_adjusted);
   return t;
@@ -218,6 +226,15 @@ std::string combined_csv_line(const JudgedClaim& claim, const ClaimTexts& t) {
   return csv.str();
 }
 
+// After the expectation in summary.md: " (±δ)" for a margin, " (by > e)" for a
+// min_effect, else "".
+std::string bound_text(const JudgedClaim& claim) {
+  if (claim.margin && expectation_needs_margin(claim.spec->expect))
+    return " (±" + short_number(*claim.margin) + ")";
+  if (claim.spec->min_effect) return " (by > " + short_number(*claim.spec->min_effect) + ")";
+  return "";
+}
+
 // summary.md's row of a claim: its points, differences and p one line each. Its verdict
 // in bold, unless the run was adaptive: then it is the fixed-n reference, not the run's.
 std::string claim_markdown_row(const JudgedClaim& claim, const ClaimRegistration& registration,
@@ -248,8 +265,7 @@ std::string claim_markdown_row(const JudgedClaim& claim, const ClaimRegistration
                                    : p_text(d.agree_adjusted);
   std::ostringstream md;
   md << "| " << cell(claim.spec->claim) << " | " << claim.metric << " | "
-     << joined(md_points, "<br>") << " | " << claim.spec->expect
-     << (t.margin.empty() ? std::string() : " (±" + short_number(*claim.margin) + ")") << " | "
+     << joined(md_points, "<br>") << " | " << claim.spec->expect << bound_text(claim) << " | "
      << joined(md_diffs, "<br>") << " | " << joined(md_ps, "<br>") << " | " << adjusted << " | "
      << (adaptive ? t.verdict : "**" + t.verdict + "**")
      << (registration.frozen_verdict.empty()
@@ -272,6 +288,12 @@ ClaimsReport claims_report(const RunPoints& run, const std::vector<ComparisonRow
   out.csv = std::string(kClaimsCsvHeader);
   if (schedule) out.csv.insert(out.csv.size() - 1, kSequentialCsvColumns);
   out.markdown = claims_section_intro(family, schedule != nullptr);
+  if (std::any_of(run.claims.begin(), run.claims.end(),
+                  [](const ClaimSpec& c) { return c.min_effect.has_value(); }))
+    out.markdown.insert(out.markdown.find("\n\n|") + 2,
+                        "A `better` or `worse` claim with a `min_effect` e (\"by > e\") is "
+                        "tested against e instead of 0: it agrees when \"gain ≤ e\" is rejected "
+                        "(for `worse`, \"harm ≤ e\"), disagrees when \"gain ≥ e\" is.\n\n");
   if (schedule)
     out.markdown.insert(out.markdown.find("\n\n|") + 2,
                         "**This run's design was adaptive**: its claims' verdicts are the "
@@ -314,6 +336,7 @@ nlohmann::json claims_json(const std::vector<ClaimSpec>& claims) {
     nlohmann::json claim{
         {"claim", c.claim}, {"point", point}, {"expect", c.expect}, {"metric", c.metric}};
     if (c.margin) claim["margin"] = *c.margin;
+    if (c.min_effect) claim["min_effect"] = *c.min_effect;
     out.push_back(claim);
   }
   return out;
@@ -329,6 +352,7 @@ std::vector<ClaimSpec> claims_from_json(const nlohmann::json& claims) {
     c.expect = j.value("expect", "");
     c.metric = j.value("metric", "");
     if (j.contains("margin")) c.margin = j["margin"].get<double>();
+    if (j.contains("min_effect")) c.min_effect = j["min_effect"].get<double>();
     out.push_back(std::move(c));
   }
   return out;

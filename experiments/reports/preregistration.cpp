@@ -45,6 +45,12 @@ std::string utc_now() {
 
 namespace {
 
+json baseline_json(const std::vector<std::pair<std::string, std::string>>& baseline) {
+  json out = json::object();
+  for (const auto& [k, v] : baseline) out[k] = v;
+  return out;
+}
+
 std::string listed(const std::set<std::uint64_t>& seeds) {
   std::string out;
   for (std::uint64_t s : seeds) out += (out.empty() ? "" : ", ") + std::to_string(s);
@@ -75,6 +81,13 @@ std::string seeds_text(const json& index) {
   return listed(seeds);
 }
 
+std::string family_text(const json& index) {
+  // Sequential designs are written elsewhere (config/adaptive_design.h); their rule
+  // today is the README's "The error is shared by Bonferroni".
+  if (index.contains("adaptive")) return "Bonferroni over the file's questions and their points";
+  return "Holm over the file's claims, per direction";
+}
+
 std::string tune_grid_text(const json& index) {
   std::map<std::string, std::set<std::string>> grid;
   for (const json& t : index.value("trials", json::array())) {
@@ -102,7 +115,10 @@ void freeze_preregistration(const std::string& run_dir, const Experiment& e) {
                     {"equivalence_margin",
                      e.report.equivalence_margin ? json(*e.report.equivalence_margin) : json()},
                     {"seeds", seeds_text(index)},
-                    {"tune_grid", tune_grid_text(index)}};
+                    {"tune_grid", tune_grid_text(index)},
+                    {"baseline", baseline_json(e.report.baseline)},
+                    {"split", kClaimsSplit},
+                    {"family", family_text(index)}};
   // Written whole beside its name, then linked to it: link() fails if another process
   // (a shard starting the same run) froze it first, and theirs stands.
   const std::string draft = path + ".draft-" + std::to_string(::getpid());
@@ -149,7 +165,18 @@ std::optional<Preregistration> read_preregistration(const std::string& run_dir) 
       p.equivalence_margin = record["equivalence_margin"].get<double>();
     p.seeds = record.at("seeds").get<std::string>();
     p.tune_grid = record.at("tune_grid").get<std::string>();
-    for (const ClaimSpec& c : p.claims) stats::expectation_from(c.expect);  // a word the rules know
+    if (record.contains("baseline")) {  // an object: sorted by key, as trials.json has it
+      p.baseline.emplace();
+      for (const auto& [k, v] : record["baseline"].items())
+        p.baseline->emplace_back(k, v.get<std::string>());
+    }
+    if (record.contains("split")) p.split = record["split"].get<std::string>();
+    if (record.contains("family")) p.family = record["family"].get<std::string>();
+    for (const ClaimSpec& c : p.claims) {
+      stats::expectation_from(c.expect);  // a word the rules know
+      if (c.min_effect && (!(*c.min_effect > 0) || expectation_needs_margin(c.expect)))
+        throw std::runtime_error("a min_effect that is not > 0 or not on better / worse");
+    }
     return p;
   } catch (
       const std::exception& e) {  // a value of another type, a key missing, an unknown expectation

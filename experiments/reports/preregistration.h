@@ -1,15 +1,19 @@
 #pragma once
 // Claims fixed before the data: when a run's first trial starts, its claims (text,
-// points, expectation, metric, margin), α, the [report] settings they are judged by,
-// the [tune] grid and the seeds are frozen into <run>/preregistration.json with the
-// code version and the time. Editing the experiment file later is allowed; the report
-// then compares the claims it judges with the frozen ones (claims_report.h): a claim
-// that differs — or that every claim's design changed under it: other seeds, another
-// [tune] grid — is marked "changed after results existed", with the frozen version's
+// points, expectation, metric, margin, min_effect), α, the [report] settings they are
+// judged by (metric, equivalence margin, baseline), the split they are judged on, how
+// the family shares its error, the [tune] grid and the seeds are frozen into
+// <run>/preregistration.json with the code version and the time. Editing the
+// experiment file later is allowed; the report then compares the claims it judges
+// with the frozen ones (claims_report.h): a claim that differs — or that every claim's
+// design changed under it: other seeds, another [tune] grid, baseline, split or family
+// procedure — is marked "changed after results existed", with the frozen version's
 // verdict beside the new one, and claims.csv says `preregistered = no`.
 //
 // A run whose trials finished before this record existed (an older ablate) has none:
-// nothing is frozen after the fact, and its claims read `preregistered = unknown`.
+// nothing is frozen after the fact, and its claims read `preregistered = unknown`. A
+// record older than one of its fields (baseline, split, family) froze nothing of it:
+// that part is not compared.
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -33,6 +37,10 @@ struct Preregistration {
   std::string metric;
   // What the claims' tests depend on beyond themselves, as text to compare.
   std::string seeds, tune_grid;
+  // [report] baseline, resolved (every key it fixes, sorted), the split and the family
+  // procedure (family_text): none in a record written before they were frozen.
+  std::optional<std::vector<std::pair<std::string, std::string>>> baseline;
+  std::optional<std::string> split, family;
 };
 // The record of `run_dir`, if it has one (a damaged one is an error naming the file).
 std::optional<Preregistration> read_preregistration(const std::string& run_dir);
@@ -42,6 +50,16 @@ std::optional<Preregistration> read_preregistration(const std::string& run_dir);
 // rounds have reached.
 std::string seeds_text(const nlohmann::json& index);
 std::string tune_grid_text(const nlohmann::json& index);
+
+// How a run index's design shares the error over the file's questions, as
+// Preregistration keeps it (α is frozen beside it): for a fixed design "Holm over the
+// file's claims, per direction".
+std::string family_text(const nlohmann::json& index);
+
+// The split claims are judged on: "test", the only one (a curve metric, auc_* or
+// steps_to_*, is of the validation curve, as its name says). Frozen so that a split
+// chosen later shows.
+inline constexpr const char* kClaimsSplit = "test";
 
 // A run index's [sweep.adaptive] design and first block (none for a fixed design);
 // throws std::runtime_error (or a json exception) for one ablate would not write.

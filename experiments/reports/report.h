@@ -66,9 +66,9 @@ struct RunPoints {
       curve_metrics;              // auc_<primary>, and steps_to_<primary>_<T> with a threshold
   std::vector<ClaimSpec> claims;  // [[report.claims]]
   // What was frozen when the run's first trial started (none for older runs), and the
-  // seeds and [tune] grid now, to compare with it.
+  // seeds, [tune] grid and family procedure now, to compare with it.
   std::optional<Preregistration> preregistration;
-  std::string seeds, tune_grid;
+  std::string seeds, tune_grid, family;
   std::vector<std::uint64_t> tune_seeds;  // tune.seeds: the tuning stage's (none: every seed)
   std::optional<AdaptiveIndex> adaptive;  // [sweep.adaptive], when the run has one
   std::vector<PointResults> points;

@@ -34,6 +34,7 @@ void read_report_settings(const RunRows& run, RunPoints& out) {
   out.preregistration = read_preregistration(run.dir);
   out.seeds = seeds_text(run.index);
   out.tune_grid = tune_grid_text(run.index);
+  out.family = family_text(run.index);
   out.tune_seeds.assign(run.tune_seeds.begin(), run.tune_seeds.end());
   out.adaptive = adaptive_of_index(run.index);
 }

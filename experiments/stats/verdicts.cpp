@@ -43,7 +43,8 @@ bool needs_margin(Expectation e) {
   return e != Expectation::better && e != Expectation::worse;
 }
 
-ClaimTests claim_tests(const Comparison& c, Expectation e, bool higher_is_better, double margin) {
+ClaimTests claim_tests(const Comparison& c, Expectation e, bool higher_is_better, double margin,
+                       double min_effect) {
   if (!c.tested()) return {};
   ClaimTests out;
   for (bool permutation : {false, true}) {
@@ -53,10 +54,10 @@ ClaimTests claim_tests(const Comparison& c, Expectation e, bool higher_is_better
     double agree = 1, disagree = 1;
     switch (e) {
       case Expectation::better:
-        agree = p(0, true), disagree = p(0, false);
+        agree = p(min_effect, true), disagree = p(min_effect, false);
         break;
       case Expectation::worse:
-        agree = p(0, false), disagree = p(0, true);
+        agree = p(-min_effect, false), disagree = p(-min_effect, true);
         break;
       case Expectation::not_worse:
         agree = p(-margin, true), disagree = p(-margin, false);

@@ -8,17 +8,18 @@
 // better direction:
 //
 //   expect        agrees when this is rejected    disagrees when this is rejected
-//   better        gain <= 0                       gain >= 0
-//   worse         gain >= 0                       gain <= 0
+//   better e      gain <= +e                      gain >= +e
+//   worse e       gain >= -e  (harm <= e)         gain <= -e  (harm >= e)
 //   not_worse δ   gain <= -δ  (harm >= δ)         gain >= -δ  (harm <= δ)
 //   not_better δ  gain >= +δ                      gain <= +δ
 //   equivalent δ  |gain| >= δ  (two one-sided     |gain| <= δ  (the one-sided test
 //                 tests: the larger p)            toward the estimate: the smaller p)
 //
-// and is otherwise inconclusive. A claim over several comparisons (points, metrics)
-// agrees only when every one does — an intersection–union test, whose p is the
-// largest of its parts' and needs no adjustment within it — and disagrees when one
-// does, with Bonferroni over its parts for that direction.
+// (e: the claim's min_effect, 0 without one) and is otherwise inconclusive. A claim
+// over several comparisons (points, metrics) agrees only when every one does — an
+// intersection–union test, whose p is the largest of its parts' and needs no
+// adjustment within it — and disagrees when one does, with Bonferroni over its parts
+// for that direction.
 //
 // One family per experiment file: its declared claims. Holm's step-down adjusts their
 // p-values of each direction (margin tests and equivalence included); rows of the
@@ -49,8 +50,10 @@ struct ClaimTests {
   double agree = 1, disagree = 1;
   double agree_permutation = 1, disagree_permutation = 1;
 };
-// `margin` is used by equivalent / not_worse / not_better (0 for better / worse).
-ClaimTests claim_tests(const Comparison& c, Expectation e, bool higher_is_better, double margin);
+// `margin` is used by equivalent / not_worse / not_better (0 for better / worse);
+// `min_effect` by better / worse: the gain (or harm) asserted, 0 for any.
+ClaimTests claim_tests(const Comparison& c, Expectation e, bool higher_is_better, double margin,
+                       double min_effect = 0);
 
 // A claim over several comparisons: the largest p to agree (intersection–union), and
 // min(1, k × the smallest) to disagree.

@@ -1,7 +1,10 @@
 // [[report.claims]] (experiments/config/claims_spec.h, experiments/reports/claims_report.h):
 // claims.csv and summary.md's Claims section from a run's comparisons — one family per
-// file, several points per claim, rows that are no claim left out of the family — and
-// rebuilt by `ablate report`, and the mistakes a claim can make in the experiment file.
+// file, several points per claim, rows that are no claim left out of the family, a
+// minimum effect as the claim's bound — rebuilt by `ablate report`; what is frozen
+// before the data (the claims, baseline, split and family procedure) and a change
+// after it shown; and the mistakes a claim can make in the experiment file (a point
+// two keys from its baseline under a one-key claim among them).
 // The rules themselves are tests/experiments/verdicts_test.cpp's.
 #include <catch2/catch.hpp>
 
@@ -9,12 +12,14 @@
 
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "experiments/config/config_error.h"
 #include "experiments/config/experiment.h"
 #include "experiments/reports/claims_report.h"
 #include "experiments/reports/report.h"
+#include "tests/experiments/claim_grid.h"
 #include "tests/experiments/experiment_files.h"
 
 using namespace ablate::experiments;
@@ -51,36 +56,6 @@ TEST_CASE("claims: a claim's margin, else the report's on the primary metric", "
 }
 
 namespace {
-
-PointResults grid_point(const std::string& placement, const std::string& depth,
-                        std::vector<double> accuracy) {
-  PointResults p;
-  p.run = "run";
-  p.values = {{"placement", placement}, {"depth", depth}};
-  p.label = "placement=" + placement + " depth=" + depth;
-  p.point_id = placement + depth;
-  for (std::size_t s = 0; s < accuracy.size(); ++s) p.test[s]["sequence_accuracy"] = accuracy[s];
-  p.trials = int(accuracy.size());
-  return p;
-}
-
-// A placement × depth grid compared within each depth.
-RunPoints placement_grid() {
-  RunPoints run;
-  run.task = "reverse";
-  run.keys = {"placement", "depth"};
-  run.points = {
-      grid_point("pre", "2", {0.80, 0.82, 0.81, 0.83, 0.79}),
-      grid_point("pre", "4", {0.80, 0.82, 0.81, 0.83, 0.79}),
-      grid_point("post", "2", {0.60, 0.63, 0.60, 0.64, 0.58}),   // clearly worse
-      grid_point("post", "4", {0.81, 0.80, 0.82, 0.82, 0.80})};  // no detectable difference
-  ClaimSpec claim;
-  claim.claim = "Post-LN is worse than pre-LN at every depth.";
-  claim.point = {{"placement", "post"}};
-  claim.expect = "worse";
-  run.claims = {claim};
-  return run;
-}
 
 ClaimsReport report_of(const RunPoints& run) {
   const auto rows = compare_points(run.points, find_baselines(run.points, {{"placement", "pre"}}),
@@ -240,9 +215,14 @@ TEST_CASE("claims: a run writes claims.csv and summary.md's Claims, ablate repor
   CHECK(read_text(run_dir + "/summary.md") == md);
   // Frozen when the first trial started: every claim as run is pre-registered.
   REQUIRE(std::filesystem::exists(run_dir + "/preregistration.json"));
-  CHECK_THAT(read_text(run_dir + "/preregistration.json"),
-             Catch::Contains("\"frozen_at\"") && Catch::Contains("\"seeds\": \"0, 1\"") &&
-                 Catch::Contains("Sharing is better | with batch norm."));
+  const auto frozen = nlohmann::json::parse(read_text(run_dir + "/preregistration.json"));
+  CHECK(frozen.contains("frozen_at"));
+  CHECK(frozen["seeds"] == "0, 1");
+  CHECK(frozen["claims"][1]["claim"] == "Sharing is better | with batch norm.");
+  // And what every claim's verdict depends on besides: the baseline, split and family.
+  CHECK(frozen["baseline"] == nlohmann::json{{"model.attention.qk", "separate"}});
+  CHECK(frozen["split"] == "test");
+  CHECK(frozen["family"] == "Holm over the file's claims, per direction");
   for (std::size_t i = 1; i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::Contains(",yes,,"));
   // The second claim edited after the data: marked, with the frozen version's verdict
   // beside the new one; the others keep theirs. The trials are all reused.
@@ -321,37 +301,99 @@ TEST_CASE("claims: mistakes in [[report.claims]] are errors at their line", "[cl
       problem(zip),
       Catch::Contains("report.claims[0].point: picks no point: no entry of its [sweep.zip] group "
                       "has model.d_ff = 16, model.d_model = 16 together"));
+  // A point two keys from its baseline under a one-key claim: refused, naming the
+  // claim, the point, its baseline and the key the claim leaves out. The default
+  // baseline fixes both axes, so qk = shared picks shared/batch, compared with
+  // separate/layer.
+  const std::string two_keys =
+      with_claim("", "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"worse\"\n");
+  CHECK_THAT(problem(two_keys),
+             Catch::Contains("exp.toml:" + line_of(two_keys, "point = ") + ":") &&
+                 Catch::Contains(
+                     "report.claims[0].point: the claim \"A finding.\" picks "
+                     "model.attention.qk=shared model.norm.kind=batch, compared with its baseline "
+                     "model.attention.qk=separate model.norm.kind=layer: they differ also in "
+                     "model.norm.kind, which the claim's point does not name. Name it in point") &&
+                 Catch::Contains("or leave it out of [report] baseline"));
+  // Either way out loads: the key named in the point, or left free by the baseline.
+  CHECK(problem(with_claim("",
+                           "point = { \"model.attention.qk\" = \"shared\", "
+                           "\"model.norm.kind\" = \"batch\" }\nexpect = \"worse\"\n")) ==
+        "(loaded)");
+  const std::string qk_baseline = "baseline = { \"model.attention.qk\" = \"separate\" }\n";
+  CHECK(problem(with_claim(qk_baseline,
+                           "point = { \"model.attention.qk\" = \"shared\" }\n"
+                           "expect = \"worse\"\n")) == "(loaded)");
+  // Three axes: every point the claim picks off the baseline's other values is counted,
+  // and each axis it leaves out named.
+  const std::string three = sweep + "\"model.norm.placement\" = [\"post\", \"pre\"]\n" +
+                            "\n[[report.claims]]\nclaim = \"A finding.\"\n" +
+                            "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"worse\"\n";
+  CHECK_THAT(problem(three),
+             Catch::Contains("picks model.attention.qk=shared model.norm.kind=batch "
+                             "model.norm.placement=pre (and 2 more points like it), compared with "
+                             "its baseline model.attention.qk=separate model.norm.kind=layer "
+                             "model.norm.placement=post: they differ also in model.norm.kind, "
+                             "model.norm.placement, which the claim's point does not name. Name "
+                             "them in point"));
+  // min_effect: on better / worse only, and positive.
+  const std::string min_effect =
+      with_claim(qk_baseline,
+                 "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"equivalent\"\n"
+                 "margin = 0.1\nmin_effect = 0.05\n");
+  CHECK_THAT(problem(min_effect),
+             Catch::Contains("exp.toml:" + line_of(min_effect, "min_effect = ") + ":") &&
+                 Catch::Contains("report.claims[0].min_effect: is for expect = \"better\" or "
+                                 "\"worse\"") &&
+                 Catch::Contains("expect = \"equivalent\" is judged against a margin"));
+  CHECK_THAT(problem(with_claim(qk_baseline,
+                                "point = { \"model.attention.qk\" = \"shared\" }\n"
+                                "expect = \"better\"\nmin_effect = 0\n")),
+             Catch::Contains("report.claims[0].min_effect: = 0 must be > 0"));
+  CHECK_THAT(problem(with_claim(qk_baseline,
+                                "point = { \"model.attention.qk\" = \"shared\" }\n"
+                                "expect = \"better\"\nmin_effect = \"a lot\"\n")),
+             Catch::Contains("report.claims[0].min_effect: must be a number"));
+  CHECK(problem(with_claim(qk_baseline,
+                           "point = { \"model.attention.qk\" = \"shared\" }\n"
+                           "expect = \"worse\"\nmin_effect = 0.05\n")) == "(loaded)");
   // Metrics: the task's, their per-length and per-context variants, the curve metrics.
   const std::string shared =
       "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"worse\"\n";
-  CHECK_THAT(problem(with_claim("", shared + "metric = \"bleu\"\n")),
+  CHECK_THAT(problem(with_claim(qk_baseline, shared + "metric = \"bleu\"\n")),
              Catch::Contains(
                  "report.claims[0].metric: \"bleu\" is not a metric this run reports; allowed: "
                  "sequence_accuracy, token_accuracy, loss, their per-length") &&
                  Catch::Contains("auc_sequence_accuracy"));
-  CHECK(problem(with_claim("", shared + "metric = \"sequence_accuracy_len20\"\n")) == "(loaded)");
-  CHECK(problem(with_claim("", shared + "metric = \"auc_sequence_accuracy\"\n")) == "(loaded)");
-  CHECK_THAT(problem(with_claim("", shared + "metric = \"steps_to_sequence_accuracy_0.5\"\n")),
-             Catch::Contains("is not a metric this run reports"));
-  CHECK(problem(with_claim("threshold = 0.5\n",
+  CHECK(problem(with_claim(qk_baseline, shared + "metric = \"sequence_accuracy_len20\"\n")) ==
+        "(loaded)");
+  CHECK(problem(with_claim(qk_baseline, shared + "metric = \"auc_sequence_accuracy\"\n")) ==
+        "(loaded)");
+  CHECK_THAT(
+      problem(with_claim(qk_baseline, shared + "metric = \"steps_to_sequence_accuracy_0.5\"\n")),
+      Catch::Contains("is not a metric this run reports"));
+  CHECK(problem(with_claim(qk_baseline + "threshold = 0.5\n",
                            shared + "metric = \"steps_to_sequence_accuracy_0.5\"\n")) ==
         "(loaded)");
   // Equivalence and non-inferiority need a margin; [report]'s is the primary metric's.
   const std::string equivalent =
       "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"equivalent\"\n";
   CHECK_THAT(
-      problem(with_claim("", equivalent)),
+      problem(with_claim(qk_baseline, equivalent)),
       Catch::Contains(
           "report.claims[0].expect: \"equivalent\" is judged against a margin: give the claim a "
           "margin (in units of sequence_accuracy) or [report] equivalence_margin"));
-  CHECK(problem(with_claim("equivalence_margin = 0.05\n", equivalent)) == "(loaded)");
+  CHECK(problem(with_claim(qk_baseline + "equivalence_margin = 0.05\n", equivalent)) == "(loaded)");
   CHECK_THAT(
-      problem(with_claim("equivalence_margin = 0.05\n", equivalent + "metric = \"loss\"\n")),
+      problem(with_claim(qk_baseline + "equivalence_margin = 0.05\n",
+                         equivalent + "metric = \"loss\"\n")),
       Catch::Contains(
           "\"equivalent\" is judged against a margin: give the claim a margin (in units of loss)"));
-  CHECK(problem(with_claim("", equivalent + "metric = \"loss\"\nmargin = 0.1\n")) == "(loaded)");
+  CHECK(problem(with_claim(qk_baseline, equivalent + "metric = \"loss\"\nmargin = 0.1\n")) ==
+        "(loaded)");
   CHECK_THAT(problem(with_claim(
-                 "", "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"not_worse\"\n")),
+                 qk_baseline,
+                 "point = { \"model.attention.qk\" = \"shared\" }\nexpect = \"not_worse\"\n")),
              Catch::Contains("\"not_worse\" is judged against a margin"));
   // Missing and unknown keys.
   CHECK_THAT(
