@@ -27,6 +27,7 @@ std::vector<ScheduledQuestion> questions_of(const RunPoints& run) {
     q.metric = claim_metric(spec, primary);
     q.question.expect = stats::expectation_from(spec.expect);
     q.question.margin = claim_margin(spec, primary, run.equivalence_margin);
+    q.question.min_effect = spec.min_effect;
     q.parts = parts_where([&](const PointResults& p) { return claim_picks(spec, p); });
     out.push_back(std::move(q));
   }

@@ -82,9 +82,13 @@ std::string seeds_text(const json& index) {
 }
 
 std::string family_text(const json& index) {
-  // Sequential designs are written elsewhere (config/adaptive_design.h); their rule
-  // today is the README's "The error is shared by Bonferroni".
-  if (index.contains("adaptive")) return "Bonferroni over the file's questions and their points";
+  // An adaptive design's rounds share α by the rule of its method (stats/sequential_family.h).
+  if (std::optional<AdaptiveIndex> adaptive = adaptive_of_index(index))
+    return adaptive->design.design == "confidence_sequence"
+               ? "Bonferroni over the file's questions and their points"
+               : "graphical procedure over the file's questions (Maurer and Bretz 2013: equal "
+                 "weights and transitions, sequential Holm; per direction for claims), a claim "
+                 "over k points agreeing at its level in all, disagreeing at its level / k in one";
   return "Holm over the file's claims, per direction";
 }
 

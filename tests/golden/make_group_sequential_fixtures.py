@@ -48,8 +48,8 @@ def stay_probability(info, bounds, two_sided):
     upper = np.array(bounds, dtype=float)
     lower = -upper if two_sided else np.full(k, -np.inf)
     return float(stats.multivariate_normal.cdf(upper, mean=np.zeros(k), cov=cov,
-                                               lower_limit=lower, maxpts=2_000_000 * k,
-                                               abseps=1e-9, releps=1e-9))
+                                               lower_limit=lower, maxpts=1_000_000 * k,
+                                               abseps=1e-8, releps=1e-8))
 
 
 def boundaries(kind, alpha, two_sided, info):
@@ -66,7 +66,7 @@ def boundaries(kind, alpha, two_sided, info):
         def gap(c):
             return before - stay_probability(info[:k + 1], bounds + [c], two_sided) - increment
 
-        bounds.append(optimize.brentq(gap, 0.5, 12.0, xtol=1e-9))
+        bounds.append(optimize.brentq(gap, 0.5, 12.0, xtol=1e-7))
     return bounds
 
 
