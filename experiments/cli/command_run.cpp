@@ -24,6 +24,7 @@
 #include "experiments/study/study_runner.h"
 
 #include "experiments/cli/commands.h"
+#include "experiments/cli/design_preview.h"
 
 namespace ablate::experiments::cli {
 
@@ -305,7 +306,8 @@ int check(const std::vector<std::string>& args) {
                                            "next round)"
                                          : "is the tuning stage; the first block and the rounds "
                                            "follow from its results")
-              << "\n";
+              << "\n"
+              << design_preview(e);
   }
   for (const Trial& t : listed)
     std::cout << "  " << t.id << "  seed " << t.config.trial_seed << "  " << t.point_label()

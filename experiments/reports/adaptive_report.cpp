@@ -68,15 +68,16 @@ std::string sequential_csv_fields(const AdaptiveSchedule& s, const ScheduledQues
   const auto [low, high] = difference_interval(q, *part);
   const double mean = q.higher_is_better ? part->state.mean : -part->state.mean;
   std::ostringstream csv;
-  csv << "," << method_of(s) << "," << exact_number(q.alpha) << "," << s.seeds[part->point] << ","
-      << part->state.n << "," << exact_number(mean) << "," << bound_text(low) << ","
-      << bound_text(high) << "," << csv_field(part_words(s, q, *part, claim_words)) << ","
+  csv << "," << csv_field(method_of(s)) << "," << exact_number(q.alpha) << ","
+      << s.seeds[part->point] << "," << part->state.n << "," << exact_number(mean) << ","
+      << bound_text(low) << "," << bound_text(high) << ","
+      << csv_field(part_words(s, q, *part, claim_words)) << ","
       << (part->state.decided_round >= 0 ? std::to_string(part->state.decided_round) : "");
   return csv.str();
 }
 
 std::string sequential_question_csv_fields(const AdaptiveSchedule& s, const ScheduledQuestion& q) {
-  return "," + method_of(s) + "," + exact_number(q.alpha) + ",,,,,," +
+  return "," + csv_field(method_of(s)) + "," + exact_number(q.alpha) + ",,,,,," +
          csv_field(question_verdict(s, q)) + "," +
          (q.decided_round >= 0 ? std::to_string(q.decided_round) : "");
 }

@@ -93,9 +93,9 @@ std::string design_verdicts_intro(const DesignVerdicts& d) {
   std::ostringstream t;
   t << "This run spent its seeds adaptively ([sweep.adaptive]): a first block of " << d.first_block
     << " seeds a point, then " << d.block
-    << " more a round to every point whose question was still open, up to " << d.budget
-    << ". ";
-  if (!d.fallback.empty()) t << "The file's group-sequential design was set aside: " << d.fallback << ". ";
+    << " more a round to every point whose question was still open, up to " << d.budget << ". ";
+  if (!d.fallback.empty())
+    t << "The file's group-sequential design was set aside: " << d.fallback << ". ";
   if (d.group_sequential)
     t << "After each round every question was asked of a group-sequential t-test at the looks "
          "planned before the data, and these are the run's verdicts. Each interval is the "

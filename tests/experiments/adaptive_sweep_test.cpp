@@ -25,11 +25,16 @@ const std::string kCli = ABLATE_CLI;
 // The tiny experiment on three learning rates: the baseline, one far too small (clearly
 // worse) and one a hair above the baseline (it trains like it: near A/A). The primary
 // metric is token accuracy, which varies over seeds at this size.
+// The confidence sequence unless `design` says otherwise: the runner's machinery (rounds,
+// resume, shards, MPI) is the same for both designs, and the sequence's verdicts are the
+// ones these tests were written for.
 std::string three_arms(const std::string& name, const std::string& report_extra = "",
-                       int steps = 30) {
+                       int steps = 30, const std::string& design = "confidence_sequence") {
   return with_steps(tiny_experiment(name), steps) +
          "\n[sweep]\n\"train.lr\" = [3e-3, 1e-6, 0.003001]\nseeds = [0, 1, 2, 3, 4]\n"
-         "[sweep.adaptive]\nmax_seeds = 15\nblock = 5\n"
+         "[sweep.adaptive]\nmax_seeds = 15\nblock = 5\ndesign = \"" +
+         design +
+         "\"\n"
          "[report]\nbaseline = { \"train.lr\" = \"0.003\" }\nmetric = \"token_accuracy\"\n" +
          report_extra;
 }
@@ -212,6 +217,45 @@ TEST_CASE("adaptive sweep: mpirun -np 3 gives the local run's trials and verdict
   CHECK(verdicts_of(dir.str() + "/mpi/ranks") == verdicts_of(dir.str() + "/local/ranks"));
 }
 
+TEST_CASE(
+    "adaptive sweep, group-sequential: check states the design's operating characteristics "
+    "before any data; the clearly worse arm is decided in round 0, the arm training like its "
+    "baseline stays undecided, and a rerun runs nothing (futility stops: sequential_design_test)",
+    "[adaptive][e2e]") {
+  ScratchDir dir("adaptive_group_sequential");
+  const std::string file = dir.file("gs.toml", three_arms("gs", "", 30, "group_sequential"));
+  CommandResult check = run_command(kCli + " check " + file);
+  INFO(check.output);
+  REQUIRE(check.status == 0);
+  CHECK_THAT(check.output,
+             Catch::Contains("group-sequential, power spending, non-binding futility") &&
+                 Catch::Contains("before any data, at looks of 5, 10, 15 seeds") &&
+                 Catch::Contains("each of 2 compared points, does it differ from its baseline "
+                                 "(two-sided at α/2 = 0.025") &&
+                 Catch::Contains("true effect +0.5 sd: decides (power) ") &&
+                 Catch::Contains("true effect +1 sd: decides (power) "));
+  CommandResult r = run_command(kCli + " run " + file + " --out " + dir.str() + " --quiet");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const std::string run = dir.str() + "/gs";
+  auto worse = row_of(run, "train.lr=1e-06"), same = row_of(run, "train.lr=0.003001");
+  CHECK(worse["sequential_verdict"] == "worse");
+  CHECK(worse["decided_round"] == "0");
+  CHECK(worse["sequential_method"] == "group-sequential t (power spending, futility)");
+  // With three looks (5, 10, 15) the near-A/A arm's statistic stays above its futility
+  // boundaries on these seeds: it runs to the budget and decides nothing.
+  CHECK(same["sequential_verdict"] == "inconclusive at the budget (n = 15)");
+  CHECK(std::stod(same["sequential_low"]) < 0);
+  CHECK(std::stod(same["sequential_high"]) > 0);
+  const std::string frozen = read_text(run + "/preregistration.json");
+  CHECK_THAT(frozen, Catch::Contains("group-sequential, power spending, non-binding futility") &&
+                         Catch::Contains("graphical procedure"));
+  const std::string verdicts = verdicts_of(run);
+  CommandResult again = run_command(kCli + " run " + file + " --out " + dir.str() + " --quiet");
+  CHECK_THAT(again.output, Catch::Contains("0 ok"));
+  CHECK(verdicts_of(run) == verdicts);
+}
+
 TEST_CASE("adaptive sweep: a design it cannot run is exit 2 naming the file, line and key",
           "[adaptive][e2e]") {
   ScratchDir dir("adaptive_errors");
@@ -226,6 +270,13 @@ TEST_CASE("adaptive sweep: a design it cannot run is exit 2 naming the file, lin
       {"seeds = [0, 1]\n[sweep.adaptive]\nmax_seeds = 5000\n", "sweep.adaptive.max_seeds"},
       {"seeds = [0, 1]\n[sweep.adaptive]\nmax_seeds = 10\n[tune]\n\"train.steps\" = [20, 30]\n",
        "needs tune.seeds with [tune]"},
+      {"seeds = [0, 1]\n[sweep.adaptive]\nmax_seeds = 200\nblock = 1\n",
+       "sweep.adaptive.block: plans 199 looks"},
+      {"seeds = [0, 1]\n[sweep.adaptive]\nmax_seeds = 10\ndesign = \"confidence_sequence\"\n"
+       "spending = \"pocock\"\n",
+       "sweep.adaptive.spending: applies to design = \"group_sequential\" only"},
+      {"seeds = [0, 1]\n[sweep.adaptive]\nmax_seeds = 10\ndesign = \"bayes\"\n",
+       "sweep.adaptive.design"},
   };
   check_refusals(dir, base, cases);
 }
