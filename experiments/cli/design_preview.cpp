@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "experiments/config/experiment.h"
+#include "experiments/reports/adaptive_schedule.h"
 #include "experiments/stats/group_sequential_design.h"
 #include "experiments/stats/verdicts.h"
 
@@ -46,13 +47,7 @@ std::string characteristics(const stats::GroupSequentialPlan& plan, double level
 
 std::string design_preview(const Experiment& e) {
   if (!e.adaptive || e.adaptive->design != "group_sequential") return "";
-  stats::GroupSequentialPlan plan;
-  plan.spending = e.adaptive->spending == "pocock"           ? stats::Spending::pocock
-                  : e.adaptive->spending == "obrien_fleming" ? stats::Spending::obrien_fleming
-                                                             : stats::Spending::power;
-  plan.futility = e.adaptive->futility;
-  plan.looks =
-      stats::planned_looks(int(e.seeds.size()), int(e.adaptive->block), int(e.adaptive->max_seeds));
+  const stats::GroupSequentialPlan plan = group_sequential_plan(*e.adaptive, int(e.seeds.size()));
   std::set<Point> points;
   for (const Trial& t : e.trials) points.emplace(t.point.begin(), t.point.end());
   std::ostringstream out;

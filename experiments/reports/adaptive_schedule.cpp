@@ -61,12 +61,7 @@ stats::SequentialDesign sequential_design_of(const RunPoints& run, std::string& 
     out.method = stats::SequentialMethod::confidence_sequence;
     return out;
   }
-  out.plan.spending = d.spending == "pocock"           ? stats::Spending::pocock
-                      : d.spending == "obrien_fleming" ? stats::Spending::obrien_fleming
-                                                       : stats::Spending::power;
-  out.plan.futility = d.futility;
-  out.plan.looks =
-      stats::planned_looks(int(run.adaptive->first_seeds.size()), int(d.block), int(d.max_seeds));
+  out.plan = group_sequential_plan(d, int(run.adaptive->first_seeds.size()));
   return out;
 }
 
@@ -124,6 +119,16 @@ std::vector<int> next_allocation(const AdaptiveSchedule& s) {
 }
 
 }  // namespace
+
+stats::GroupSequentialPlan group_sequential_plan(const AdaptiveDesign& design, int first_block) {
+  stats::GroupSequentialPlan plan;
+  plan.spending = design.spending == "pocock"           ? stats::Spending::pocock
+                  : design.spending == "obrien_fleming" ? stats::Spending::obrien_fleming
+                                                        : stats::Spending::power;
+  plan.futility = design.futility;
+  plan.looks = stats::planned_looks(first_block, int(design.block), int(design.max_seeds));
+  return plan;
+}
 
 std::vector<double> paired_gains(const PointResults& point, const PointResults& baseline,
                                  const std::string& metric, bool higher_is_better,

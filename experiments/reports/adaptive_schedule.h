@@ -58,6 +58,10 @@ struct AdaptiveSchedule {
   std::vector<std::pair<std::size_t, std::uint64_t>> waiting;
 };
 
+// The group-sequential plan of `design` with a first block of `first_block` seeds: its
+// spending, futility and looks (what the rounds use, and `ablate check` previews).
+stats::GroupSequentialPlan group_sequential_plan(const AdaptiveDesign& design, int first_block);
+
 // The schedule of `run` (which must have an adaptive design) from its results.
 AdaptiveSchedule replay_schedule(const RunPoints& run);
 

@@ -219,7 +219,7 @@ TEST_CASE("adaptive sweep: mpirun -np 3 gives the local run's trials and verdict
 
 TEST_CASE(
     "adaptive sweep, group-sequential: check states the design's operating characteristics "
-    "before any data; the clearly worse arm is decided in round 0, the arm training like its "
+    "before any data, the clearly worse arm is decided in round 0, the arm training like its "
     "baseline stays undecided, and a rerun runs nothing (futility stops: sequential_design_test)",
     "[adaptive][e2e]") {
   ScratchDir dir("adaptive_group_sequential");
