@@ -6,6 +6,8 @@
 #include <functional>
 #include <sstream>
 
+#include "experiments/stats/comparison.h"
+
 namespace ablate::experiments::stats {
 
 SequentialDesign default_sequential_design(const AdaptiveDesign& design) {
@@ -129,6 +131,28 @@ void null_claims(const std::string& scenario, double effect, const Noise& noise,
                                    "false disagrees (expect " + claim.words + ")" + note, disagrees,
                                    bound));
   }
+}
+
+// For reference under skew: the fixed design's one-sided paired t-test of "gain ≥ 0" (the
+// test that disagrees to "better") at 5 and at 40 seeds, on gains drawn as the
+// scenario's: what the t-test itself does there, whatever the design. Shown.
+void fixed_n_reference(const std::string& scenario, const Noise& noise, int datasets,
+                       const Setting& s, std::vector<CalibrationRow>& rows) {
+  RateTally five, forty;
+  const std::vector<double> zeros(std::size_t(s.design.max_seeds), 0.0);
+  for (int i = 0; i < datasets; ++i) {
+    const std::vector<double> gains = draw_gains(s.design.max_seeds, 0, noise);
+    five.add(one_sided_p(paired_t(std::span(gains).first(5), std::span(zeros).first(5)), 0, false) <
+             0.05);
+    forty.add(one_sided_p(paired_t(gains, zeros), 0, false) < 0.05);
+  }
+  for (const auto& [n, tally] : {std::pair(5, five), std::pair(40, forty)})
+    rows.push_back(calibration_row(
+        scenario + s.label,
+        "for reference, the fixed design: one-sided paired t p < 0.05 below 0 (a false "
+        "disagrees to better) at " +
+            std::to_string(n) + " seeds" + kSkewNote,
+        tally, kSkewBound));
 }
 
 const Question kDifference{};
@@ -359,6 +383,7 @@ GroupSequentialCalibration calibrate_group_sequential(int datasets, std::uint64_
   // uneven under skew, and the table shows by how much.
   null_claims("no difference, skewed (exponential − 1)", 0, skewed, both_tails, datasets, five,
               rows, kSkewBound, kSkewNote);
+  fixed_n_reference("no difference, skewed (exponential − 1)", skewed, datasets, five, rows);
   null_claims("no difference, accuracy on 200 examples (discrete)", 0, accuracy_difference,
               both_tails, datasets, five, rows);
   claim_kinds_and_power(datasets, normal, ten, out);
