@@ -14,6 +14,7 @@
 #include "experiments/runner/trial_runner.h"
 #include "experiments/stats/adaptive_calibration.h"
 #include "experiments/stats/calibration.h"
+#include "experiments/stats/group_sequential_calibration.h"
 
 #include "experiments/cli/command_help.h"
 #include "experiments/cli/commands.h"
@@ -46,15 +47,24 @@ int selftest(const std::vector<std::string>& args) {
             << c.markdown() << "\n"
             << (c.passes() ? "ok: every rate is within its bound\n"
                            : "FAILED: a rate misses its bound\n");
+  const stats::GroupSequentialCalibration g = stats::calibrate_group_sequential(datasets, seed);
+  std::cout << "\nCalibration of adaptive sweeps, the group-sequential design (the default): "
+            << datasets << " simulated studies per scenario, seed " << seed
+            << ", first block 5 or 10 seeds, then " << g.design.block << " a round up to "
+            << g.design.max_seeds << ", α = " << g.design.alpha << "\n\n"
+            << g.markdown() << "\n"
+            << (g.passes() ? "ok: every rate of the group-sequential design is within its bound\n"
+                           : "FAILED: a rate of the group-sequential design misses its bound\n");
   const stats::AdaptiveCalibration a = stats::calibrate_adaptive(datasets, seed);
-  std::cout << "\nCalibration of adaptive sweeps: " << datasets
-            << " simulated studies per scenario, seed " << seed << ", first block "
+  std::cout << "\nCalibration of adaptive sweeps, the confidence sequence (design = "
+               "\"confidence_sequence\"): "
+            << datasets << " simulated studies per scenario, seed " << seed << ", first block "
             << a.design.first_block << " seeds, then " << a.design.block << " a round up to "
             << a.design.max_seeds << ", α = " << a.design.alpha << "\n\n"
             << a.markdown() << "\n"
-            << (a.passes() ? "ok: every rate of the adaptive design is within its bound\n"
-                           : "FAILED: a rate of the adaptive design misses its bound\n");
-  return c.passes() && a.passes() ? 0 : 1;
+            << (a.passes() ? "ok: every rate of the confidence sequence is within its bound\n"
+                           : "FAILED: a rate of the confidence sequence misses its bound\n");
+  return c.passes() && g.passes() && a.passes() ? 0 : 1;
 }
 
 int demo(const std::vector<std::string>& args) {

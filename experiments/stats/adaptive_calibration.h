@@ -1,10 +1,11 @@
 #pragma once
-// Calibration of adaptive sweeps by simulation (`ablate selftest stats`, after the fixed
-// design's table of calibration.h). The rules of sequential_design.h run round by round
-// on synthetic paired gains of known truth — a first block of 5 seeds, then 5 a round up
-// to a budget of 40, α = 0.05, each question asked of the running intersection of t
-// confidence sequences after every round and stopped once decided — and the rates that
-// must hold are tallied as the fixed design's are: false decisions at most α at the null
+// Calibration of adaptive sweeps by simulation, the confidence sequence (design =
+// "confidence_sequence", which the committed runs use; `ablate selftest stats`, after the
+// group-sequential default's tables of group_sequential_calibration.h). The rules of
+// sequential_design.h run round by round on synthetic paired gains of known truth — a first block
+// of 5 seeds, then 5 a round up to a budget of 40, α = 0.05, each question asked of the running
+// intersection of t confidence sequences after every round and stopped once decided — and the rates
+// that must hold are tallied as the fixed design's are: false decisions at most α at the null
 // (normal, heavy-tailed and discrete gains), in a family of four and at a margin's edge.
 // On the same gains the naive design — the fixed-n paired t-test (TOST at a margin)
 // looked at after every block, stopping at its first rejection — shows the false
