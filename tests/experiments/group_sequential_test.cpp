@@ -76,8 +76,12 @@ TEST_CASE(
     REQUIRE(ours.size() == scipy.size());
     for (std::size_t k = 0; k < ours.size(); ++k) {
       INFO(kind << ", α = " << alpha << (two_sided ? " two-sided" : " one-sided") << ", look "
-                << k + 1);
-      check_three_decimals(ours[k], scipy[k]);
+                << k + 1 << ": ours " << ours[k] << ", SciPy " << scipy[k]);
+      // SciPy's multivariate normal integrates by randomised quasi-Monte Carlo (Genz); at
+      // the fixture's settings (absolute error 1e-7, up to 10^5 k points) a boundary of 7
+      // or 8 correlated looks is good to about ±0.002: the published tables above hold
+      // ours to three decimals.
+      CHECK(std::abs(ours[k] - scipy[k]) <= 0.0025);
     }
     // Under the null the design's exits add up to α: what it promises.
     std::vector<LookRegion> regions;
