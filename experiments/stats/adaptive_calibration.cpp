@@ -215,6 +215,13 @@ AdaptiveCalibration calibrate_adaptive(int datasets, std::uint64_t seed) {
   return out;
 }
 
+std::string fixed_design_cells(int fixed_seeds, double mean_seeds) {
+  if (fixed_seeds <= 0) return "— | — |\n";
+  char cells[64];
+  std::snprintf(cells, sizeof cells, "%d | %+.1f |\n", fixed_seeds, fixed_seeds - mean_seeds);
+  return cells;
+}
+
 bool AdaptiveCalibration::passes() const {
   for (const AdaptivePowerRow& r : power)
     if (!r.decided.passes) return false;
@@ -237,13 +244,7 @@ std::string AdaptiveCalibration::markdown() const {
        << rate_and_bound_cells(r.decided);
     std::snprintf(cells, sizeof cells, " | %.1f | %.3f | ", r.mean_seeds, r.open_at_budget);
     md << cells;
-    if (r.fixed_seeds > 0) {
-      std::snprintf(cells, sizeof cells, "%d | %+.1f |\n", r.fixed_seeds,
-                    r.fixed_seeds - r.mean_seeds);
-      md << cells;
-    } else {
-      md << "— | — |\n";
-    }
+    md << fixed_design_cells(r.fixed_seeds, r.mean_seeds);
   }
   return md.str();
 }

@@ -64,6 +64,10 @@ struct AdaptiveCalibration {
   std::string markdown() const;  // both tables, as experiments/README.md shows them
 };
 
+// A power table's last two cells: the fixed design's seeds of equal power and the seeds
+// the adaptive design saved on average ("— | — |" when no fixed design was matched).
+std::string fixed_design_cells(int fixed_seeds, double mean_seeds);
+
 // `datasets` simulated studies per scenario (and per effect), drawn from `seed`.
 AdaptiveCalibration calibrate_adaptive(int datasets, std::uint64_t seed);
 

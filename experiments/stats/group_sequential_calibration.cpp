@@ -422,13 +422,7 @@ std::string GroupSequentialCalibration::markdown() const {
                                         : "**no**",
                   r.futile, r.open_at_budget);
     md << cells;
-    if (r.fixed_seeds > 0) {
-      std::snprintf(cells, sizeof cells, "%d | %+.1f |\n", r.fixed_seeds,
-                    r.fixed_seeds - r.mean_seeds);
-      md << cells;
-    } else {
-      md << "— | — |\n";
-    }
+    md << fixed_design_cells(r.fixed_seeds, r.mean_seeds);
   }
   return md.str();
 }
