@@ -93,6 +93,10 @@ def measure(name, seconds=1.0, env=None):
     r = json.loads(p.stdout.strip().splitlines()[-1])
     if r["max_error"] > 1e-2:
         r["error"] = f"wrong products (max error {r['max_error']:.3g})"
+    elif name != DEFAULT and r["core"].lower() != name.lower():
+        # OpenBLAS falls back to detection for a core it does not know (0.3.21 knows no
+        # SapphireRapids) or cannot run: that is another candidate's kernel, not this one.
+        r["error"] = f"OpenBLAS runs {r['core']} instead"
     return r
 
 
