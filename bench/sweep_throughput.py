@@ -8,7 +8,7 @@ them character language models of 1,200-2,000 steps, 16 % copy/reverse sequence 
 of 2,500 steps with greedy decoding; `--mix` prints that distribution beside the
 workload's):
 
-    lm_2000        5 points × 2 seeds: LM, 2,000 steps, 104,548-212,324 parameters
+    lm_2000        4 points × 2 seeds: LM, 2,000 steps, 104,548-145,636 parameters
     lm_1200_deep   2 trials: LM, 1,200 steps, 6 layers (312,804) and 2 layers
     seq2seq_2500   1 point × 2 seeds: copy, encoder-decoder, 2,500 steps of batch 64,
                    greedy decoding of 1,000 sequences at every evaluation and at test
@@ -59,6 +59,7 @@ LABELS = {"baseline": "ablate {base}", "ablate": "ablate",
 TORCH_PYTHON = "/usr/bin/python3"
 JOBS = 2
 OVERRIDES = []  # --set KEY=VALUE: a smaller workload for a smoke test (ablate peers only)
+STEPS = []  # --steps N: every peer trains N steps (a smoke test of all four peers)
 # Clock readings in metrics.jsonl and summary.json's evaluations: not computed values.
 TIMINGS = {"seconds"}
 # A trial's files compared by their content (below), not byte for byte: the resolved
@@ -178,8 +179,9 @@ def run_torch(workload, mode, env):
     one queue: whichever is free takes the next, so both stay busy to the end."""
     script = os.path.join(REPO, "bench", "sweep_throughput_torch.py")
     queue = tempfile.mkdtemp(prefix="torch-queue-")
+    steps = [f"--steps={STEPS[0]}"] if STEPS else []
     cmds = [[TORCH_PYTHON, script, "--workload", workload_file(workload), "--mode", mode,
-             "--queue", queue, "--workers", str(JOBS)] for _ in range(JOBS)]
+             "--queue", queue, "--workers", str(JOBS), *steps] for _ in range(JOBS)]
     seconds, outs, error = timed(cmds, env)
     shutil.rmtree(queue, ignore_errors=True)
     if error:
@@ -326,6 +328,7 @@ def parse_args():
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="an override for every ablate run (a smoke test: train.steps=20); "
                          "not with the PyTorch peers, which read the files as they are")
+    ap.add_argument("--steps", type=int, help="train every trial of every peer this many steps (a smoke test)")
     ap.add_argument("--mix", action="store_true", help="print the replications' trial mix and exit")
     ap.add_argument("--compare-runs", nargs=2, metavar=("DIR_A", "DIR_B"),
                     help="the identical check of two finished run directories, alone (exit 1 if they differ)")
@@ -342,6 +345,8 @@ def parse_args():
         sys.exit("error: --rounds must be at least 1")
     if "baseline" in args.peers and not args.baseline:
         args.peers.remove("baseline")
+    if args.baseline and "baseline" not in args.peers:  # a baseline given is a baseline run
+        args.peers.insert(0, "baseline")
     if args.require_identical and not args.baseline:
         sys.exit("error: --require-identical needs --baseline (the build itself will do)")
     if "ablate" not in args.peers:
@@ -349,6 +354,9 @@ def parse_args():
     if args.set and any(p.startswith("torch") for p in args.peers):
         sys.exit("error: --set changes only ablate's runs; leave out the PyTorch peers with it")
     OVERRIDES.extend(args.set)
+    if args.steps:
+        OVERRIDES.append(f"train.steps={args.steps}")
+        STEPS.append(args.steps)
     return args
 
 
@@ -393,8 +401,8 @@ def main():
     if ceiling:
         ceilings.append(measure_ceiling(ceiling, env, "end"))
     print(f"# Sweep throughput, {datetime.date.today()}, --jobs {JOBS}, {args.rounds} round(s), peers "
-          f"alternating; f32 FMA ceiling {', '.join(f'{c:.1f}' for c in ceilings) or 'not measured'} "
-          f"GFLOP/s (start, {'middle, ' if len(ceilings) > 2 else ''}end)\n")
+          f"alternating; f32 FMA ceiling: " + (", ".join(f"{c:.1f}" for c in ceilings) + " GFLOP/s (start, "
+          + ("middle, " if len(ceilings) > 2 else "") + "end)" if ceilings else "not measured") + "\n")
     if torch_version:
         print(f"PyTorch peers: torch {torch_version}, {TORCH_NOTE}; "
               f"OPENBLAS_CORETYPE={torch_env.get('OPENBLAS_CORETYPE', 'unset')}.\n")

@@ -68,8 +68,11 @@ import tomllib
 # matrices with OpenBLAS, whose own thread pool reads OPENBLAS_NUM_THREADS when the
 # library loads (unset, it used both cores: ~190 % CPU). So the variables are set here,
 # before numpy and torch load it.
+# --threads N (read here, before the libraries load) gives one process N threads instead:
+# the alternative to two processes that bench/README.md measured for the ensemble mode.
+THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv[:-1] else 1
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_variable] = "1"
+    os.environ[_variable] = str(THREADS)
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -1126,6 +1129,8 @@ def main():
     p.add_argument("--workers", type=int, default=1,
                    help="with --queue: how many workers share it (decides how an ensemble's "
                         "points are cut into units)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="threads of this process (default 1: the driver runs one process per core)")
     p.add_argument("--steps", type=int, help="override train.steps (a quick smoke check)")
     p.add_argument("--no-samples", action="store_true",
                    help="skip the language models' 3 × 200 sampled tokens after test "
@@ -1135,7 +1140,7 @@ def main():
     if not path or (args.workload and args.file):
         p.error("give the workload once: FILE or --workload FILE")
 
-    torch.set_num_threads(1)  # and OpenBLAS's, above
+    torch.set_num_threads(THREADS)  # and OpenBLAS's, above
     torch.set_num_interop_threads(1)
 
     api = None
