@@ -37,9 +37,10 @@ wrote (samples.txt, predictions.tsv, attention.json, ...) byte for byte.
     /usr/bin/python3 bench/sweep_throughput.py --baseline OLD/build/experiments/ablate --baseline-name OLD
     /usr/bin/python3 bench/sweep_throughput.py --mix            # the replications' mix and the workload's
     /usr/bin/python3 bench/sweep_throughput.py --compare-runs DIR_A DIR_B   # the identical check alone
+    python3 bench/sweep_throughput.py --self-test   # the check catches a missing trial, a changed prediction...
     python3 bench/sweep_throughput.py --peers ablate --workloads quickstart --rounds 1 --set train.steps=20  # CI
 """
-import argparse, csv, datetime, hashlib, json, os, shutil, subprocess, sys, tempfile, time
+import argparse, csv, datetime, hashlib, json, math, os, shutil, subprocess, sys, tempfile, time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout (CI's smoke test runs this)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -150,6 +151,62 @@ def differences(a, b, name_a="ablate", name_b="baseline"):
                              if part not in a[trial] or part not in b[trial] else "differs")
                     out.append(f"trial {trial}: {part} {where}")
     return out
+
+
+def self_test(binary):
+    """The identical check must fail on what it exists to catch: one tiny run (quickstart,
+    20 steps, 2 seeds) against copies of itself with a trial removed, one prediction
+    changed, one test metric off by one ulp, one evaluation's loss changed and one file
+    added. Returns the failures (empty: the check works)."""
+    tmp = tempfile.mkdtemp(prefix="identical-self-test-")
+    try:
+        out = os.path.join(tmp, "a")
+        cmd = [binary, "run", workload_file("quickstart"), "--jobs", str(JOBS), "--out", out, "-q",
+               "train.steps=20", "train.eval_every=10", "sweep.seeds=[0, 1]"]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        run = os.path.join(out, os.listdir(out)[0])
+        base = run_outputs(run)
+        trial = sorted(base)[0]
+
+        def tampered(change):
+            copy = os.path.join(tmp, "b")
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(run, copy)
+            change(os.path.join(copy, "trials", trial))
+            return differences(base, run_outputs(copy), "A", "B")
+
+        def edit(path, fn):
+            with open(path) as f:
+                text = f.read()
+            with open(path, "w") as f:
+                f.write(fn(text))
+
+        def ulp(d):
+            path = os.path.join(d, "summary.json")
+            with open(path) as f:
+                summary = json.load(f)
+            summary["test"]["loss"] = math.nextafter(summary["test"]["loss"], math.inf)
+            with open(path, "w") as f:
+                json.dump(summary, f)
+        cases = {
+            "nothing changed": (lambda d: None, False),
+            "a trial removed": (lambda d: shutil.rmtree(d), True),
+            "a prediction changed": (lambda d: edit(os.path.join(d, "predictions.tsv"),
+                                                    lambda t: t.replace("\n1\t", "\n1\t9 ", 1)), True),
+            "a test metric off by one ulp": (ulp, True),
+            "an evaluation's loss changed": (lambda d: edit(os.path.join(d, "metrics.jsonl"),
+                                                            lambda t: t.replace('"val_loss":', '"val_loss":1', 1)), True),
+            "a file added": (lambda d: open(os.path.join(d, "samples.txt"), "w").close(), True),
+        }
+        failures = []
+        for name, (change, should_differ) in cases.items():
+            found = tampered(change)
+            print(f"[self-test] {name}: {'; '.join(found) or 'identical'}", file=sys.stderr)
+            if bool(found) != should_differ:
+                failures.append(f"{name}: the check said {'differs' if found else 'identical'}")
+        return failures
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # ---- the peers ---------------------------------------------------------------------------
@@ -330,6 +387,9 @@ def parse_args():
                          "not with the PyTorch peers, which read the files as they are")
     ap.add_argument("--steps", type=int, help="train every trial of every peer this many steps (a smoke test)")
     ap.add_argument("--mix", action="store_true", help="print the replications' trial mix and exit")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check that the identical check catches a missing trial, a changed prediction, "
+                         "metric or file (a tiny run of --ablate; CI's smoke tier)")
     ap.add_argument("--compare-runs", nargs=2, metavar=("DIR_A", "DIR_B"),
                     help="the identical check of two finished run directories, alone (exit 1 if they differ)")
     args = ap.parse_args()
@@ -364,6 +424,12 @@ def main():
     args = parse_args()
     if args.mix:
         return print_mix()
+    if args.self_test:
+        failures = self_test(args.ablate)
+        if failures:
+            sys.exit("error: the identical check missed: " + "; ".join(failures))
+        print("the identical check caught every change")
+        return
     if args.compare_runs:
         found = differences(run_outputs(args.compare_runs[0]), run_outputs(args.compare_runs[1]), "A", "B")
         for d in found:
