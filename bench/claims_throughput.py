@@ -43,6 +43,8 @@ CLAIMS_DIR = os.path.join(REPO, "bench", "claims_workload")
 FILES = ("reverse_qk", "copy_positions", "norm_placement", "lm_positions")
 DESIGNS = ("auto", "as-is", "confidence_sequence", "drop", "fixed")
 JOBS = 2
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep_throughput import measure_ceiling  # noqa: E402  (one definition)
 DECIDED = ("agrees", "disagrees")
 
 
@@ -166,6 +168,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3, help="runs of each file per build, order alternating")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="an override for every run (a smoke test: train.steps=50)")
+    ap.add_argument("--ceiling", default=os.path.join(REPO, "build", "bench", "bench_ceiling"),
+                    help="bench_ceiling's binary; 'none' measures no ceiling")
     ap.add_argument("--json")
     args = ap.parse_args()
     files = [f for f in args.files.split(",") if f]
@@ -185,6 +189,8 @@ def main():
             designs.setdefault(b, {})[f] = design
             chosen[(b, f)] = (path, overrides + args.set)
             print(f"[design] {b} {f}: {design}", file=sys.stderr)
+    ceiling = args.ceiling if os.path.exists(args.ceiling) else None
+    ceilings = [measure_ceiling(ceiling, env, "start")] if ceiling else []
     raw = {b: {f: [] for f in files} for b in names}
     for r in range(args.rounds):
         for f in files:
@@ -198,8 +204,12 @@ def main():
                 if raw[b][f][0]["verdicts"] != result["verdicts"]:
                     print(f"warning: {b} {f}: round {r + 1}'s verdicts differ from round 1's", file=sys.stderr)
     shutil.rmtree(tmp, ignore_errors=True)
+    if ceiling:
+        ceilings.append(measure_ceiling(ceiling, env, "end"))
     print(f"# Seconds per decided claim, {datetime.date.today()}, --jobs {JOBS}, {args.rounds} round(s)"
-          + (f", overrides {' '.join(args.set)}" if args.set else "") + "\n")
+          + (f", overrides {' '.join(args.set)}" if args.set else "") + "; f32 FMA ceiling: "
+          + (", ".join(f"{c:.1f}" for c in ceilings) + " GFLOP/s (start, end)" if ceilings else "not measured")
+          + "\n")
     print(report(names, files, raw, designs))
     for b in names:
         for f in files:
@@ -207,7 +217,8 @@ def main():
                 print(f"- {b} {f}: {v or '(no verdict)'}: {claim}")
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"date": str(datetime.date.today()), "designs": designs, "raw": raw}, fh, indent=1)
+            json.dump({"date": str(datetime.date.today()), "designs": designs, "ceilings": ceilings, "raw": raw},
+                      fh, indent=1)
 
 
 if __name__ == "__main__":

@@ -344,6 +344,7 @@ def summarize(args, peers, raw, diffs):
              + " | ablate vs best PyTorch | identical to " + base_label + " (every round) |",
              "|---|---:|" + "---:|" * (2 * len(peers)) + "---:|---:|---|"]
     fmt = lambda x, s: "n/a" if x != x else format(x, s)
+    ratio = lambda x: "n/a" if x != x else f"{x:.2f}×"
     for name, members in groups:
         secs = {}
         for p in peers:
@@ -361,8 +362,8 @@ def summarize(args, peers, raw, diffs):
             checked = sum(len(raw["ablate"][w]) for w in members)
             same = f"yes ({checked} run pairs)" if not found else f"**no**: {len(found)} differences"
         lines.append(f"| {name} | {trials} | " + " | ".join(fmt(secs[p], ".1f") for p in peers) + " | "
-                     + " | ".join(fmt(hourly[p], ".0f") for p in peers) + f" | {fmt(vs_base, '.2f')}× | "
-                     + f"{fmt(torch_best / secs['ablate'], '.2f')}× | {same} |")
+                     + " | ".join(fmt(hourly[p], ".0f") for p in peers) + f" | {ratio(vs_base)} | "
+                     + f"{ratio(torch_best / secs['ablate'])} | {same} |")
     return "\n".join(lines)
 
 
