@@ -7,8 +7,9 @@ Xeon it picks one that takes a small training step twice as long as SapphireRapi
 and OPENBLAS_CORETYPE overrides it. So the PyTorch peers are run with the core type
 measured fastest here: each candidate the CPU's flags allow, and the detected default,
 times the same small matmul-heavy training step in its own process (the variable is
-read once, when the library loads); a candidate that crashes or computes wrong numbers
-is left out. compare_torch.py and sweep_throughput.py both call best_coretype().
+read once, when the library loads), three times in alternating order, its fastest time
+counting; a candidate that crashes, computes wrong products or that OpenBLAS replaces by
+another core is left out. compare_torch.py and sweep_throughput.py both call best_coretype().
 
     /usr/bin/python3 bench/openblas_probe.py            # prints the table and the choice
 
@@ -100,9 +101,10 @@ def measure(name, seconds=1.0, env=None):
     return r
 
 
-def probe(seconds=1.0, rounds=2, log=sys.stderr):
-    """Times every candidate `rounds` times, alternating the order (the machine's speed
-    drifts); returns (fastest name, {name: result with "ms" the median over rounds})."""
+def probe(seconds=1.0, rounds=3, log=sys.stderr):
+    """Times every candidate `rounds` times, alternating the order; returns (fastest name,
+    {name: result}). A candidate's time is its fastest round: other processes only ever
+    slow a round down, so the least disturbed one is the kernel's own speed."""
     names = candidates()
     results = {n: [] for n in names}
     for r in range(rounds):
@@ -112,11 +114,15 @@ def probe(seconds=1.0, rounds=2, log=sys.stderr):
     for n, rs in results.items():
         bad = next((x["error"] for x in rs if "error" in x), None)
         table[n] = {"error": bad} if bad else {"core": rs[0]["core"], "torch": rs[0]["torch"],
-                                               "ms": statistics.median(x["ms"] for x in rs)}
+                                               "ms": min(x["ms"] for x in rs)}
     ok = {n: t for n, t in table.items() if "ms" in t}
     if not ok:
         raise RuntimeError("no OpenBLAS core type ran: " + "; ".join(f"{n}: {t['error']}" for n, t in table.items()))
     best = min(ok, key=lambda n: ok[n]["ms"])
+    # The detected default runs one of the named kernels: if that kernel is the fastest,
+    # leaving the variable unset is the same choice, said more simply.
+    if best != DEFAULT and DEFAULT in ok and ok[DEFAULT]["core"].lower() == best.lower():
+        best = DEFAULT
     for n, t in table.items():
         what = f"{t['ms']:.3f} ms (runs {t['core']})" if "ms" in t else f"left out: {t['error']}"
         label = n if n != DEFAULT else "default (unset)"
