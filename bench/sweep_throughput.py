@@ -40,7 +40,7 @@ wrote (samples.txt, predictions.tsv, attention.json, ...) byte for byte.
     python3 bench/sweep_throughput.py --self-test   # the check catches a missing trial, a changed prediction...
     python3 bench/sweep_throughput.py --peers ablate --workloads quickstart --rounds 1 --set train.steps=20  # CI
 """
-import argparse, csv, datetime, hashlib, json, math, os, shutil, subprocess, sys, tempfile, time
+import argparse, csv, datetime, glob, hashlib, json, math, os, shutil, subprocess, sys, tempfile, time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout (CI's smoke test runs this)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -219,16 +219,39 @@ def run_mix(out_dir):
     return read_mix(path) if os.path.exists(path) else []
 
 
+def build_flags(out_dir):
+    """The flags the build that made a run compiled with (summary.json's provenance), as a
+    sorted list of its -O/-m options; None for a build from before provenance."""
+    for path in sorted(glob.glob(os.path.join(out_dir, "*", "trials", "*", "summary.json")))[:1]:
+        with open(path) as f:
+            flags = json.load(f).get("provenance", {}).get("build", {}).get("cxx_flags")
+        return sorted(x for x in flags.split() if x.startswith(("-O", "-m"))) if flags else None
+    return None
+
+
+def binary_flags(binary):
+    """The same, for a build from before provenance: CMake's flags.make beside the binary
+    (BUILD/experiments/CMakeFiles/ablate.dir/flags.make)."""
+    path = os.path.join(os.path.dirname(binary), "CMakeFiles", "ablate.dir", "flags.make")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        line = next((l for l in f if l.startswith("CXX_FLAGS")), "")
+    return sorted(x for x in line.split("=", 1)[-1].split() if x.startswith(("-O", "-m"))) or None
+
+
 def run_ablate(binary, workload, env, keep_mix=False):
     out = tempfile.mkdtemp(prefix="ablate-throughput-")
     cmd = [binary, "run", workload_file(workload), "--jobs", str(JOBS), "--out", out, "-q", *OVERRIDES]
     seconds, _, error = timed([cmd], env)
     outputs = run_outputs(out) if not error else {}
     mix = run_mix(out) if keep_mix and not error else []
+    flags = (build_flags(out) or binary_flags(binary)) if not error else None
     shutil.rmtree(out, ignore_errors=True)
     if not error and not outputs:
         error = f"{' '.join(cmd)} finished, but no trial was found under --out"
-    return {"seconds": seconds, "trials": len(outputs), "outputs": outputs, "mix": mix, "error": error}
+    return {"seconds": seconds, "trials": len(outputs), "outputs": outputs, "mix": mix, "flags": flags,
+            "error": error}
 
 
 def run_torch(workload, mode, env):
@@ -474,6 +497,17 @@ def main():
         print(f"PyTorch peers: torch {torch_version}, {TORCH_NOTE}; "
               f"OPENBLAS_CORETYPE={torch_env.get('OPENBLAS_CORETYPE', 'unset')}.\n")
     found = [d for ds in diffs.values() for d in ds]
+    if "baseline" in args.peers:
+        # "Built the same way": the -O and -m flags (-march, and -mtune as ABLATE_TUNE pins
+        # it) of both builds, from their trials' provenance.
+        w = args.workloads[0]
+        mine, theirs = raw["ablate"][w][0].get("flags"), raw["baseline"][w][0].get("flags")
+        same = mine == theirs
+        print(f"Compiler flags: ablate {' '.join(mine or ['(not recorded)'])}; {args.baseline_name} "
+              f"{' '.join(theirs or ['(not recorded)'])}" + ("" if same or theirs is None else
+                                                             " — **the builds differ**") + "\n")
+        if not same and theirs is not None:
+            print(f"warning: the baseline was built with other flags ({theirs} vs {mine})", file=sys.stderr)
     print(summarize(args, args.peers, raw, diffs))
     for d in found[:50]:
         print(f"- {d}")
