@@ -15,8 +15,10 @@ same shapes and times, alternately, one configuration per process, one thread ea
 The core's FLOP ceiling is measured in the same run (build/bench/bench_ceiling, at the
 start and at the end) and "% of ceiling" is against the higher of the two. Prints one
 Markdown table per mode of medians over all repetitions of all rounds; --json keeps
-every raw number. Environments: `best` (the default: OpenBLAS picks its own AVX-512
-kernel, glibc malloc keeps freed memory) and `default` (the machine's as is).
+every raw number. Environments: `best` (the default: OpenBLAS with the core type
+bench/openblas_probe.py measures fastest on this host, glibc malloc keeps freed memory)
+and `default` (the machine's as is). Every table with a ratio against PyTorch says which
+PyTorch: 1.13, Debian's python3-torch, the only PyTorch installable here.
 
     /usr/bin/python3 bench/compare_torch.py                        # everything, ~10-15 min
     /usr/bin/python3 bench/compare_torch.py --quick                 # smoke test, ~1-2 min

@@ -69,7 +69,7 @@ import tomllib
 # library loads (unset, it used both cores: ~190 % CPU). So the variables are set here,
 # before numpy and torch load it.
 # --threads N (read here, before the libraries load) gives one process N threads instead:
-# the alternative to two processes that bench/README.md measured for the ensemble mode.
+# the alternative to two processes, slower at these sizes (bench/README.md).
 THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv[:-1] else 1
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_variable] = str(THREADS)
