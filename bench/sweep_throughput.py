@@ -354,7 +354,7 @@ def median(xs):
     return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else float("nan")
 
 
-def summarize(args, peers, raw, diffs):
+def summarize(args, peers, raw, diffs, torch_version=None):
     """Markdown: seconds (median over rounds) and trials per hour of each peer per
     workload, the ratios, and the identical check over every round."""
     label = {p: LABELS[p].format(base=args.baseline_name) for p in peers}
@@ -364,7 +364,8 @@ def summarize(args, peers, raw, diffs):
         groups.append(("**whole workload**", tuple(args.workloads)))
     lines = ["| workload | trials | " + " | ".join(f"{label[p]} s" for p in peers) + " | "
              + " | ".join(f"{label[p]} trials/h" for p in peers) + f" | ablate vs {base_label}"
-             + " | ablate vs best PyTorch | identical to " + base_label + " (every round) |",
+             + " | ablate vs best PyTorch" + (f" (torch {torch_version}, Debian's)" if torch_version else "")
+             + " | identical to " + base_label + " (every round) |",
              "|---|---:|" + "---:|" * (2 * len(peers)) + "---:|---:|---|"]
     fmt = lambda x, s: "n/a" if x != x else format(x, s)
     ratio = lambda x: "n/a" if x != x else f"{x:.2f}×"
@@ -508,7 +509,7 @@ def main():
                                                              " — **the builds differ**") + "\n")
         if not same and theirs is not None:
             print(f"warning: the baseline was built with other flags ({theirs} vs {mine})", file=sys.stderr)
-    print(summarize(args, args.peers, raw, diffs))
+    print(summarize(args, args.peers, raw, diffs, torch_version))
     for d in found[:50]:
         print(f"- {d}")
     workload_mix = [m for w in args.workloads for m in raw["ablate"][w][0].get("mix", [])]
