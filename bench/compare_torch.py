@@ -15,14 +15,23 @@ same shapes and times, alternately, one configuration per process, one thread ea
 The core's FLOP ceiling is measured in the same run (build/bench/bench_ceiling, at the
 start and at the end) and "% of ceiling" is against the higher of the two. Prints one
 Markdown table per mode of medians over all repetitions of all rounds; --json keeps
-every raw number. Environments: `best` (the default: OpenBLAS picks its own AVX-512
-kernel, glibc malloc keeps freed memory) and `default` (the machine's as is).
+every raw number. Environments: `best` (the default: OpenBLAS with the core type
+bench/openblas_probe.py measures fastest on this host, glibc malloc keeps freed memory)
+and `default` (the machine's as is). Every table with a ratio against PyTorch says which
+PyTorch: 1.13, Debian's python3-torch, the only PyTorch installable here.
 
     /usr/bin/python3 bench/compare_torch.py                        # everything, ~10-15 min
     /usr/bin/python3 bench/compare_torch.py --quick                 # smoke test, ~1-2 min
     /usr/bin/python3 bench/compare_torch.py --quick --configs tiny  # ~20 s
 """
 import argparse, datetime, json, math, os, resource, statistics, subprocess, sys, time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import openblas_probe  # noqa: E402  (bench/openblas_probe.py: the fastest OPENBLAS_CORETYPE here)
+
+# Said beside every ratio against PyTorch: which PyTorch, and why that one.
+TORCH_NOTE = "PyTorch 1.13 (Debian's python3-torch), the only PyTorch installable here"
 
 CONFIGS = {  # name: d_model, heads, enc, dec, d_ff, src/tgt length, batch, vocab (bench/reference_configs.h)
     "tiny": (32, 2, 1, 1, 64, 10, 32, 16),
@@ -186,11 +195,15 @@ def torch_worker(args):
 
 # ---- running the peers -------------------------------------------------------------------
 
-def make_env(name):
-    """The environment of every subprocess: one thread everywhere, plus the env's tuning."""
+def make_env(name, coretype=None):
+    """The environment of every subprocess: one thread everywhere, plus the env's tuning.
+    `best` runs OpenBLAS with `coretype` (bench/openblas_probe.py's fastest core type on
+    this host; None leaves OpenBLAS to detect the CPU)."""
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
     if name == "best":
-        env.pop("OPENBLAS_CORETYPE", None)  # OpenBLAS then picks its AVX-512 kernel
+        env.pop("OPENBLAS_CORETYPE", None)
+        if coretype:
+            env["OPENBLAS_CORETYPE"] = coretype
         # Keep freed memory in the process: no trimming, no mmap for blocks < 32 MiB, so
         # large tensors are not page-faulted in again on every step.
         env["GLIBC_TUNABLES"] = "glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432"
@@ -293,7 +306,7 @@ def measure(args, cells):
     for r in range(args.rounds):
         for config in args.configs:
             for env_name in args.envs:
-                env = make_env(env_name)
+                env = make_env(env_name, args.coretype)
                 for mode in args.modes:
                     order = [p for p in args.peers if cells.get((p, mode, config))]
                     if r % 2:
@@ -315,7 +328,7 @@ def measure(args, cells):
 
 def measure_overhead(args, env_name, o, r):
     """(x * w).sum() forward + backward on 8 elements: ours, PyTorch from Python, libtorch."""
-    env = make_env(env_name)
+    env = make_env(env_name, args.coretype)
     ours = run_ours(args.tape_binary, "BM_MulSum8", env, args.reps, args.min_time)
     o.setdefault("ours_us", []).extend(t / 1e3 for t in ours["reps_ms"])  # ns -> µs
     o.setdefault("torch_us", []).extend(t * 1e3 for t in run_torch(env, args.reps, args.min_time, "tape")["reps_ms"])
@@ -411,7 +424,8 @@ def header(args, context, versions, ceilings, peak):
              + (f", ABLATE_GEMM={os.environ['ABLATE_GEMM']}" if "ABLATE_GEMM" in os.environ else ""),
              f"Medians over {args.rounds} round(s) × {args.reps} repetitions of ≥ {args.min_time} s, the peers "
              f"alternating (order reversed every other round); envs: {', '.join(args.envs)} (best = "
-             "OPENBLAS_CORETYPE unset + glibc malloc trim/mmap thresholds raised; default = as is, "
+             f"OPENBLAS_CORETYPE={args.coretype or 'unset'} (the fastest probed) + glibc malloc trim/mmap "
+             "thresholds raised; default = as is, "
              f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'unset')})",
              f"Ceiling (bench_ceiling, GFLOP/s, one core): {ceiling_text or 'not measured'}; "
              f"% of ceiling is against {peak:.1f}" + (" (--peak)" if args.peak else
@@ -424,8 +438,12 @@ def print_report(args, rows, overhead, context, versions, ceilings, peak, notes,
     print(header(args, context, versions, ceilings, peak) + "\n")
     for note in notes + loss_warnings(rows):
         print(f"- {note}")
+    torch_version = versions.get("PyTorch") or versions.get("libtorch")
     for mode in args.modes:
         print(f"\n### {mode}\n")
+        if torch_version:
+            print(f"PyTorch peers: torch {torch_version}, {TORCH_NOTE}; OPENBLAS_CORETYPE="
+                  f"{args.coretype or 'unset'} in `best`.\n")
         print(table(rows, mode, args.peers, args.envs))
     print("\nSpeed-ups are the peer's ms / ours (> 1: ours is faster). GFLOP/s and % of ceiling count the "
           "same matmul FLOPs for every peer (×3 for a training step) over wall-clock time per step; bf16's "
@@ -433,7 +451,8 @@ def print_report(args, rows, overhead, context, versions, ceilings, peak, notes,
           + ", ".join(f"{k} {v:.0f} MiB" for k, v in import_rss.items()) + " before building the model.")
     if overhead:
         print("\nPer-op overhead: `(x * w).sum()` forward + backward on 8 elements, per call (ours: "
-              "bench_tape BM_MulSum8; PyTorch: called from Python; libtorch: from C++; grads accumulating)\n")
+              "bench_tape BM_MulSum8; PyTorch: called from Python; libtorch: from C++; grads accumulating; "
+              f"torch {torch_version}, {TORCH_NOTE})\n")
         has_lt = any("libtorch_us" in o for o in overhead.values())
         print("| env | PyTorch µs | " + ("libtorch µs | " if has_lt else "") + "ours µs | PyTorch/ours |"
               + (" libtorch/ours |" if has_lt else ""))
@@ -461,6 +480,9 @@ def parse_args():
     p.add_argument("--tape-binary", help="default: BUILD_DIR/bench/bench_tape")
     p.add_argument("--libtorch-binary", help="default: BUILD_DIR/bench/bench_libtorch")
     p.add_argument("--ceiling-binary", help="default: BUILD_DIR/bench/bench_ceiling")
+    p.add_argument("--openblas-coretype", metavar="NAME",
+                   help="OPENBLAS_CORETYPE of the best environment ('default': unset), instead of "
+                        "probing the fastest (bench/openblas_probe.py)")
     p.add_argument("--no-overhead", action="store_true", help="skip the per-op overhead comparison")
     p.add_argument("--json", metavar="FILE", help="write all raw numbers here")
     p.add_argument("--quick", action="store_true", help="smoke test: rounds 1, reps 2, min-time 0.1")
@@ -498,11 +520,14 @@ def main():
                   "(or `cmake --build build --target bench_models bench_tape bench_ceiling`)", file=sys.stderr)
             sys.exit(2)
     cells, notes = available_cells(args)
+    args.coretype = None
+    if "best" in args.envs and any(p.startswith(("torch_", "libtorch_")) for p in args.peers):
+        args.coretype, _ = openblas_probe.best_coretype(args.openblas_coretype)
     if not os.access(args.ceiling_binary, os.X_OK):
         notes.append(f"{args.ceiling_binary} is not built: the FLOP ceiling was not measured")
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    measure_ceiling_now = lambda when: ([measure_ceiling(args, make_env(args.envs[0]), when)]
+    measure_ceiling_now = lambda when: ([measure_ceiling(args, make_env(args.envs[0], args.coretype), when)]
                                         if os.access(args.ceiling_binary, os.X_OK) else [])
     ceilings = measure_ceiling_now("start")
     runs, overhead, context = measure(args, cells)

@@ -26,8 +26,8 @@ them to samples.txt, experiments/runner/lm_samples.cpp) and a sequence model gre
 decodes every validation sequence at each evaluation and every test sequence at the end.
 Left out, as too small to matter: a sequence model's attention maps of one validation
 example and predictions.tsv, and the per-module gradient norms ablate logs at each
-evaluation. Reading the data and building the vocabulary are part of each trial's time,
-as in ablate (in ensemble mode, of each point's: its seeds share one task).
+evaluation. The task (the data read, the vocabulary built) is made once per process and
+shared by the trials that use it, as ablate's TaskCache does.
 
 Not bit-identical to ablate (other random streams, other kernels), but the same
 parameter shapes (the counts equal ablate's summary.json "params"), the same ops and
@@ -41,7 +41,11 @@ Modes:
                         functorch.vmap (each seed its own batches, Adam state and clipping);
                         a point's time is split equally among its trials
 
-    /usr/bin/python3 bench/sweep_throughput_torch.py --workload FILE --mode sequential --slice 1/2
+Both cores: the driver starts two processes of one thread with one --queue; each takes
+the next unit (a trial; in ensemble mode a whole point, or half its seeds when the
+points cannot be shared out evenly) when it is free, the costliest first.
+
+    /usr/bin/python3 bench/sweep_throughput_torch.py --workload FILE --mode sequential --queue DIR --workers 2
     /usr/bin/python3 bench/sweep_throughput_torch.py FILE --mode ensemble --steps 20
 
 Prints one JSON line on stdout (per-trial progress, parameter counts and diagnostics go
@@ -64,8 +68,11 @@ import tomllib
 # matrices with OpenBLAS, whose own thread pool reads OPENBLAS_NUM_THREADS when the
 # library loads (unset, it used both cores: ~190 % CPU). So the variables are set here,
 # before numpy and torch load it.
+# --threads N (read here, before the libraries load) gives one process N threads instead:
+# the alternative to two processes, slower at these sizes (bench/README.md).
+THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv[:-1] else 1
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_variable] = "1"
+    os.environ[_variable] = str(THREADS)
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -485,8 +492,18 @@ class SymbolicTask:
         return min(max(tgt_out.shape[1], self.max_length + 1), self.max_length + 1)
 
 
+_TASKS = {}
+
+
 def make_task(c, base_dir):
-    return LmTask(c, base_dir) if c["task"]["kind"] == "lm" else SymbolicTask(c)
+    """The trial's task, built once per process and shared by every trial that has the
+    same [task] (and data seed), as ablate's process-wide TaskCache does
+    (experiments/config/task_cache.h): reading sotu's 9.5 M characters and building its
+    vocabulary is not work a trial does twice. A task is not changed by training."""
+    key = json.dumps([c["task"], c["data_seed"], os.path.abspath(base_dir)], sort_keys=True)
+    if key not in _TASKS:
+        _TASKS[key] = LmTask(c, base_dir) if c["task"]["kind"] == "lm" else SymbolicTask(c)
+    return _TASKS[key]
 
 
 # ---- the model ----------------------------------------------------------------------------
@@ -1045,6 +1062,49 @@ def report(r):
             f"{text(r['final_valid'])}, test {text(r['test'])}{accuracy}, {r['seconds']:.2f} s")
 
 
+def cost(c, seeds):
+    """A unit's rough cost, to hand out the longest first: steps × batch × (d_model + d_ff)
+    × layers × seeds. Only its order matters."""
+    m, tr = c["model"], c["train"]
+    return tr["steps"] * tr["batch"] * (m["d_model"] + m["d_ff"]) * (
+        m["encoder_layers"] + m["decoder_layers"]) * seeds
+
+
+def ensemble_units(points, workers):
+    """What an ensemble worker trains at once. A whole point (all its seeds in one vmap)
+    when the points can be shared out evenly; otherwise each point's seeds cut into one
+    group per worker, so that no worker idles while another trains the last point alone
+    (a file of one point and two seeds would leave one core idle the whole run)."""
+    if len(points) % workers == 0:
+        return points
+    units = []
+    for label, c, seeds in points:
+        size = -(-len(seeds) // workers)
+        units += [(label, c, seeds[i:i + size]) for i in range(0, len(seeds), size)]
+    return units
+
+
+def deal(units, unit_cost, k, n, queue):
+    """This worker's units, in the order it trains them. With a queue (a directory shared
+    by the workers), a generator that claims the next unclaimed unit, longest first, when
+    this worker is free: the workers stay busy until the queue is empty whatever the
+    units cost. Without one, the K-th of N round-robin slices."""
+    if not queue:
+        return units[k - 1::n]
+    order = sorted(range(len(units)), key=lambda i: -unit_cost(units[i]))
+
+    class Claimed(list):
+        def __iter__(self):
+            for i in order:
+                try:  # O_EXCL: exactly one worker creates the claim file
+                    os.close(os.open(os.path.join(queue, f"unit-{i}"), os.O_CREAT | os.O_EXCL))
+                except FileExistsError:
+                    continue
+                self.append(units[i])
+                yield units[i]
+    return Claimed()
+
+
 def parse_slice(text):
     try:
         k, n = (int(x) for x in text.split("/"))
@@ -1063,6 +1123,14 @@ def main():
     p.add_argument("--slice", type=parse_slice, default=(1, 1), metavar="K/N",
                    help="run the K-th of N slices (trials, or in ensemble mode points, dealt "
                         "round-robin)")
+    p.add_argument("--queue", metavar="DIR",
+                   help="take units from a queue shared with the other workers (an empty directory "
+                        "all of them are given): each unit is claimed by the first free worker")
+    p.add_argument("--workers", type=int, default=1,
+                   help="with --queue: how many workers share it (decides how an ensemble's "
+                        "points are cut into units)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="threads of this process (default 1: the driver runs one process per core)")
     p.add_argument("--steps", type=int, help="override train.steps (a quick smoke check)")
     p.add_argument("--no-samples", action="store_true",
                    help="skip the language models' 3 × 200 sampled tokens after test "
@@ -1072,7 +1140,7 @@ def main():
     if not path or (args.workload and args.file):
         p.error("give the workload once: FILE or --workload FILE")
 
-    torch.set_num_threads(1)  # and OpenBLAS's, above
+    torch.set_num_threads(THREADS)  # and OpenBLAS's, above
     torch.set_num_interop_threads(1)
 
     api = None
@@ -1106,7 +1174,7 @@ def main():
     start = time.perf_counter()
     if args.mode == "sequential":
         trials = [(label, c, seed) for label, c, seeds in points for seed in seeds]
-        mine = trials[k - 1::n]
+        mine = deal(trials, lambda t: cost(t[1], 1), k, n, args.queue)
         for i, (label, c, seed) in enumerate(mine):
             r = run_trial(c, seed, base_dir, samples)
             result["per_trial_seconds"].append(round(r["seconds"], 4))
@@ -1115,7 +1183,8 @@ def main():
             print(f"[{i + 1}/{len(mine)}] {label} seed {seed}: {report(r)}", file=sys.stderr)
         result["trials"] = len(mine)
     else:
-        mine = points[k - 1::n]
+        units = ensemble_units(points, args.workers if args.queue else n)
+        mine = deal(units, lambda u: cost(u[1], len(u[2])), k, n, args.queue)
         for i, (label, c, seeds) in enumerate(mine):
             r = run_ensemble(c, seeds, base_dir, samples, api)
             # One training run for the point: its time is shared equally by its trials.
