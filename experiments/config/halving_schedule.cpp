@@ -109,4 +109,24 @@ void check_halving_rungs(const Experiment& e, const std::string& path,
   }
 }
 
+std::string halving_preview(const Experiment& e) {
+  std::ostringstream out;
+  out << "halving: " << halving_text(*e.halving);
+  if (e.trials.empty()) return out.str();
+  const TrainSpec& train = e.trials.front().config.train;
+  const std::vector<std::int64_t> at = rung_steps(*e.halving, train.steps, train.eval_every);
+  std::set<std::string> settings;
+  for (const Trial& t : e.trials) settings.insert(t.tune_label());
+  out << " — at steps";
+  for (std::size_t i = 0; i < at.size(); ++i) out << (i ? ", " : " ") << at[i];
+  out << " of " << train.steps << ": " << settings.size() << " settings a point";
+  std::size_t running = settings.size();
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    running = settings_kept(e.halving->keep, running);
+    out << ", then " << running;
+  }
+  out << " to the end (on tune.seeds only; the sweep's seeds run the chosen setting in full)";
+  return out.str();
+}
+
 }  // namespace ablate::experiments

@@ -65,4 +65,9 @@ void check_halving_rungs(const Experiment& e, const std::string& path,
 // "rungs at 0.25, 0.5 of train.steps, keeping 0.5": how the schedule is shown and frozen.
 std::string halving_text(const HalvingSchedule& schedule);
 
+// What `ablate check` says of `e`'s halving: "halving: rungs at 0.25, 0.5 of
+// train.steps, keeping 0.5 — at steps 10, 20 of 40: 4 settings a point, then 2, then 1
+// to the end".
+std::string halving_preview(const Experiment& e);
+
 }  // namespace ablate::experiments
