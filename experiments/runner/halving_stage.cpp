@@ -1,7 +1,10 @@
 #include "experiments/runner/halving_stage.h"
 
+#include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 
+#include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/point_tuning.h"
 #include "experiments/reports/report.h"
@@ -12,6 +15,8 @@ namespace ablate::experiments {
 
 namespace {
 
+namespace fs = std::filesystem;
+using json = nlohmann::json;
 using Point = std::map<std::string, std::string>;
 
 // One sweep point's tuning trials, by setting in trial order.
@@ -71,6 +76,23 @@ Experiment rung_stage(const Experiment& e, const std::map<std::string, std::int6
   return stage;
 }
 
+// A trial halving stopped at rung `rung` or before whose setting the schedule now keeps
+// (changed after the data: pre-registration shows it) is not finished: it continues
+// from the state it kept.
+void unprune(const Experiment& e, const std::string& run_dir,
+             const std::map<std::string, std::int64_t>& stops, std::size_t rung) {
+  const RunDir run(run_dir);
+  for (const Trial& t : e.trials) {
+    const TrialDir dir = run.trial(t.id);
+    if (stops.at(t.id) > 0 || !trial_finished(dir.path())) continue;
+    const json summary = read_json_file(dir.summary());
+    const std::int64_t decided =
+        rung_step(e.halving->rungs[rung], t.config.train.steps, t.config.train.eval_every);
+    if (summary.value("status", "") == "pruned" && summary.value("steps", 0) <= decided)
+      fs::remove(dir.summary());
+  }
+}
+
 // Finishes the unfinished trials of the settings the rung stopped, at its step.
 void prune(const Experiment& e, const std::string& run_dir,
            const std::map<std::string, std::int64_t>& stops, RunSummary& summary) {
@@ -117,6 +139,7 @@ RunSummary run_halving_stage(const Experiment& e, const RunOptions& options,
     const auto decided = stops_after(e, total.run_dir, rung + 1);
     if (!decided) break;  // a trial has not reached the rung (another shard's, or failed)
     stops = *decided;
+    unprune(e, total.run_dir, stops, rung);
     prune(e, total.run_dir, stops, total);
   }
   return total;

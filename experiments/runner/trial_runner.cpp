@@ -411,8 +411,10 @@ void write_trial_record(const Trial& trial, const std::string& dir, const Traini
   const TrialDir files(dir);
   if (!metrics_written) write_file_atomically(files.metrics(), "");
   write_file_atomically(files.summary(), to_json(trial_summary(trial, out)).dump(2) + "\n");
+  // Finished: nothing left to resume — but a trial halving stopped keeps its state, to
+  // continue from should the schedule be changed to keep its setting (halving_stage.h).
   std::error_code gone;
-  std::filesystem::remove(files.resume_state(), gone);  // finished: nothing left to resume
+  if (out.status != "pruned") std::filesystem::remove(files.resume_state(), gone);
 }
 
 }  // namespace

@@ -69,7 +69,9 @@ RunSummary run_tuned(const Experiment& e, const RunOptions& options, const Round
   RunSummary total;
   total.run_dir = run_dir_of(e, options);
   std::optional<Experiment> second = second_stage(e, total.run_dir);
-  if (second && !options.force) {
+  // With [tune.halving] the stage is always walked through, rung by rung: cheap when
+  // done, and it continues a stopped setting that a changed schedule now keeps.
+  if (second && !options.force && !e.halving) {
     // The tuning stage is done: its trials count as already done.
     total.total = total.skipped = int(e.trials.size());
   } else {
