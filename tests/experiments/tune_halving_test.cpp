@@ -280,3 +280,22 @@ TEST_CASE("tune.halving: a schedule changed after the data is not pre-registered
     kept_to_the_end += row.at("tuning_stage") == "1" && row.at("status") == "ok";
   CHECK(kept_to_the_end == 12);  // 2 points × 3 settings × 2 tuning seeds
 }
+
+// The replay table of experiments/README.md is the tool's output, not typed: made again
+// from the committed records with the arguments its marker names.
+TEST_CASE("tune.halving: experiments/README.md's replay table is what tune-replay prints",
+          "[tune][halving][smoke]") {
+  const std::string readme = experiments_readme();
+  const std::string start = "<!-- tune-replay: ";
+  std::size_t begin = readme.find(start);
+  REQUIRE(begin != std::string::npos);
+  const std::size_t args_end = readme.find(" -->\n", begin);
+  const std::string args = readme.substr(begin + start.size(), args_end - begin - start.size());
+  begin = args_end + 5;
+  const std::size_t end = readme.find("<!-- /tune-replay -->", begin);
+  REQUIRE(end != std::string::npos);
+  CommandResult replay = run_command(kCli + " tune-replay " + std::string(ABLATE_TEST_DATA_DIR) +
+                                     "/../experiments/studies/results " + args);
+  REQUIRE(replay.status == 0);
+  CHECK(replay.output == readme.substr(begin, end - begin));
+}
