@@ -39,6 +39,12 @@ const std::vector<CommandHelp>& command_helps() {
        "report.html)",
        "  DIR...       run directories (<out>/<name>) or results folders\n",
        "  ablate compare runs/quickstart runs/norms --out comparison\n"},
+      {"tune-replay", "tune-replay ROOT [options]",
+       "replay [tune.halving] schedules on the recorded runs below ROOT (record.jsonl or\n"
+       "trials.json): choices changed, verdicts changed, tuning CPU saved",
+       "  ROOT         a folder of results folders or run directories\n",
+       "  ablate tune-replay experiments/studies/results\n"
+       "  ablate tune-replay runs --halving 0.25/0.6 0.25,0.5/0.5\n"},
       {"predict", "predict (CHECKPOINT | TRIAL_DIR | RUN_DIR --point KEY=VALUE... --seed N) INPUT",
        "decode new inputs (one a line; - = stdin) with a trained trial's\n"
        "checkpoint.safetensors: a TSV of predictions (sequence tasks) or continuations (lm)",

@@ -33,7 +33,8 @@ namespace {
 void print_run_summary(const RunSummary& s) {
   const RunDir run(s.run_dir);
   std::cout << s.run_dir << ": " << s.total << " trials (" << s.skipped << " already done, " << s.ok
-            << " ok, " << s.diverged << " diverged, " << s.failed << " failed)\n"
+            << " ok, " << s.diverged << " diverged, " << s.failed << " failed"
+            << (s.pruned ? ", " + std::to_string(s.pruned) + " stopped by halving" : "") << ")\n"
             << "  table:   " << run.summary_table() << "\n"
             << "  results: " << run.results() << "\n  compared: " << run.comparisons() << "\n"
             << "  plots:   " << run.plots() << "/\n"
@@ -288,6 +289,7 @@ int check(const std::vector<std::string>& args) {
   }
   std::cout << "\n";
   if (!e.tune_seeds.empty()) std::cout << "  " << tuning_stages_text(e) << "\n";
+  if (e.halving) std::cout << "  " << halving_preview(e) << "\n";
   // The listed trials are the first block; the rest follow from its results.
   const bool budget = (e.adaptive || !e.tune_seeds.empty()) && vm.count("budget");
   const std::vector<Trial> listed = budget ? budget_trials(e) : e.trials;

@@ -1,7 +1,8 @@
 #pragma once
 // The commands of the `ablate` executable (cli/main.cpp's table), one file per group:
 // command_run.cpp (run, check), command_reports.cpp (report, compare),
-// command_predict.cpp (predict), command_list.cpp (list); the others in
+// command_predict.cpp (predict), command_list.cpp (list), command_tune_replay.cpp
+// (tune-replay); the others in
 // main.cpp. Each takes the arguments after its name and returns the exit status.
 #include <boost/program_options.hpp>
 #include <string>
@@ -21,6 +22,7 @@ int report(const std::vector<std::string>& args);
 int compare(const std::vector<std::string>& args);
 int predict(const std::vector<std::string>& args);
 int list(const std::vector<std::string>& args);
+int tune_replay(const std::vector<std::string>& args);
 
 // Parses `args` against `desc` (+ the positional arguments `positional`, one, and
 // `rest`, any number); returns false after printing `command`'s help (command_help.h).

@@ -100,9 +100,11 @@ struct Command {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table{
-      {"run", run},         {"check", check},     {"report", report},
-      {"compare", compare}, {"predict", predict}, {"list", cli::list},
-      {"data", data},       {"demo", demo},       {"selftest", selftest},
+      {"run", run},           {"check", check},
+      {"report", report},     {"compare", compare},
+      {"predict", predict},   {"list", cli::list},
+      {"data", data},         {"demo", demo},
+      {"selftest", selftest}, {"tune-replay", tune_replay},
   };
   return table;
 }

@@ -333,6 +333,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   e.seeds = sweep.seeds;
   e.tune_seeds = sweep.tune_seeds;
   e.adaptive = sweep.adaptive;
+  e.halving = sweep.halving;
   e.report = read_report_spec(doc, path, positions, record_axes(e, sweep.axes), problems);
   check_lr_sensitivity(e, sweep.axes, path, positions, problems);
   throw_if_any(problems);
@@ -344,6 +345,7 @@ Experiment load_experiment_with(const std::string& path, const LoadOptions& opti
   }
   e.trials = expand_grid({doc, path, positions, e.base_dir, e.plugins}, sweep.axes,
                          e.tune_seeds.empty() ? sweep.seeds : e.tune_seeds, problems);
+  check_halving_rungs(e, path, positions, problems);
   throw_if_any(problems);
   if (e.adaptive) check_adaptive_budget(e, path, positions);
   if (home) keep_place_in_home_sweep(e, *home);

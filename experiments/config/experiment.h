@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "experiments/config/adaptive_design.h"
+#include "experiments/config/halving_schedule.h"
 #include "experiments/config/overrides.h"
 #include "experiments/config/report_spec.h"
 #include "experiments/config/trial_config.h"
@@ -37,6 +38,13 @@ struct Trial {
   std::string point_label() const;   // "model.attention.qk=shared model.attention.scale=0.5"
   std::string tune_label() const;    // "train.lr=0.001" ("" without [tune])
   std::string seeded_label() const;  // point_label(), tune_label() and "seed=N": this replicate
+  // A run setting, not part of the trial: train to this step, save the resume state and
+  // stop there without a result ("paused"), the rung of a successive-halving tuning
+  // stage (runner/tuned_sweep.h); 0 = train to the end.
+  std::int64_t pause_at_step = 0;
+  // With pause_at_step: finish the trial there instead, as stopped by halving (status
+  // "pruned": a result, the validation curve to that step, no test metrics).
+  bool prune_at_pause = false;
 };
 
 struct Experiment {
@@ -63,6 +71,9 @@ struct Experiment {
   // mean validation loss; the sweep's seeds — a fixed design or the adaptive rounds —
   // then run that setting only (runner/tuned_sweep.h). Disjoint from the sweep's seeds.
   std::vector<std::uint64_t> tune_seeds;
+  // [tune.halving]: the tuning stage in rungs, the worst settings stopped at each
+  // (runner/tuned_sweep.h); with tune.seeds only.
+  std::optional<HalvingSchedule> halving;
   // In the second stage's Experiment: the tuning stage's trials, which the run's index
   // keeps beside `trials` (the reports choose each point's setting from them).
   std::vector<Trial> chosen_from;

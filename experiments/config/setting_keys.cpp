@@ -152,6 +152,16 @@ std::vector<SettingKey<AdaptiveDesign>> declare_adaptive_keys() {
 }
 
 #undef ADAPTIVE_FIELD
+
+std::vector<SettingKey<HalvingSchedule>> declare_halving_keys() {
+  return {key<HalvingSchedule>(
+      "tune.halving",
+      {"keep", 0.5,
+       "the fraction of the settings still running that continues past each rung (rounded "
+       "up): 0.5 halves them, 0.6 keeps 3 of 5",
+       0.01, 0.99},
+      [](HalvingSchedule & s) -> auto& { return s.keep; })};
+}
 #undef REPORT_FIELD
 #undef STUDY_FIELD
 
@@ -219,6 +229,11 @@ const std::vector<SettingKey<AdaptiveDesign>>& adaptive_keys() {
   return keys;
 }
 
+const std::vector<SettingKey<HalvingSchedule>>& halving_keys() {
+  static const std::vector<SettingKey<HalvingSchedule>> keys = declare_halving_keys();
+  return keys;
+}
+
 void read_setting_keys(TomlReader& r, ReportSpec& settings) {
   read_keys(r, settings, report_keys());
 }
@@ -228,12 +243,17 @@ void read_setting_keys(TomlReader& r, StudySettings& settings) {
 void read_setting_keys(TomlReader& r, AdaptiveDesign& settings) {
   read_keys(r, settings, adaptive_keys());
 }
+void read_setting_keys(TomlReader& r, HalvingSchedule& settings) {
+  read_keys(r, settings, halving_keys());
+}
 
 std::string setting_keys_markdown(const std::string& table) {
   std::string rows;
   add_markdown(report_keys(), table, rows);
   add_markdown(study_keys(), table, rows);
   add_markdown(adaptive_keys(), table, rows);
+  if (table == "tune.halving") rows += kHalvingRungsRow;
+  add_markdown(halving_keys(), table, rows);
   return rows.empty() ? "" : kKeyTableHeader + rows;
 }
 
@@ -242,6 +262,8 @@ std::string format_setting_keys() {
   add_lines(report_keys(), out);
   add_lines(study_keys(), out);
   add_lines(adaptive_keys(), out);
+  out += kHalvingRungsLine;
+  add_lines(halving_keys(), out);
   return out;
 }
 
@@ -252,7 +274,8 @@ void add_setting_key_words(std::set<std::string>& words) {
     for (const std::string& c : k.spec.choices) words.insert(c);
   }
   for (const auto& k : adaptive_keys()) add_path_words(k.path(), words);
-  for (const char* table_key : {"baseline", "claims", "d_k"}) words.insert(table_key);
+  for (const auto& k : halving_keys()) add_path_words(k.path(), words);
+  for (const char* table_key : {"baseline", "claims", "d_k", "rungs"}) words.insert(table_key);
 }
 
 }  // namespace ablate::experiments

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "experiments/config/adaptive_design.h"
+#include "experiments/config/halving_schedule.h"
 #include "experiments/config/report_spec.h"
 #include "experiments/config/toml_reader.h"
 #include "nn/options.h"
@@ -45,14 +46,17 @@ struct SettingKey {
 const std::vector<SettingKey<ReportSpec>>& report_keys();
 const std::vector<SettingKey<StudySettings>>& study_keys();
 const std::vector<SettingKey<AdaptiveDesign>>& adaptive_keys();
+// [tune.halving]'s scalar keys (its list `rungs` is read by halving_schedule.cpp).
+const std::vector<SettingKey<HalvingSchedule>>& halving_keys();
 
 // Read every declared key of the reader's table into `settings`.
 void read_setting_keys(TomlReader& r, ReportSpec& settings);
 void read_setting_keys(TomlReader& r, StudySettings& settings);
 void read_setting_keys(TomlReader& r, AdaptiveDesign& settings);
+void read_setting_keys(TomlReader& r, HalvingSchedule& settings);
 
 // The Markdown key table of `table` ("report", "study", "study.attention",
-// "sweep.adaptive"), as
+// "sweep.adaptive", "tune.halving"), as
 // experiments/README.md holds it between <!-- keys: TABLE --> and <!-- /keys -->; "" for
 // a table that has none.
 std::string setting_keys_markdown(const std::string& table);

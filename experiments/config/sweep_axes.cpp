@@ -47,6 +47,7 @@ class AxisReader {
   void read_seeds(const std::string& at, const toml::node& node, std::vector<std::uint64_t>& out);
   void read_zip(const toml::node& node);
   void read_adaptive(const toml::node& node);
+  void read_halving(const toml::node& node);
   void read_zip_group(const toml::table& group);
   bool is_swept(const std::string& key) const;
   void check_data_seed(bool seeds_given);
@@ -55,6 +56,7 @@ class AxisReader {
   // After read_tune: what [sweep.adaptive] and tune.seeds need of the rest of the grid.
   void check_adaptive();
   void check_tune_seeds();
+  void check_halving();
 
  private:
   const PositionIndex& positions_;
@@ -275,6 +277,44 @@ void AxisReader::check_tune_seeds() {
     }
 }
 
+// [tune.halving] (halving_schedule.h).
+void AxisReader::read_halving(const toml::node& node) {
+  const toml::table* table = node.as_table();
+  if (!table) {
+    file_.problem("tune.halving",
+                  "must be a table: rungs = [fractions of train.steps], keep = the fraction kept "
+                  "at each rung (e.g. halving = { rungs = [0.25, 0.5], keep = 0.5 })");
+    return;
+  }
+  TomlReader reader = file_.child(nullptr, "tune").child(table, "halving");
+  HalvingSchedule schedule = read_halving_schedule(reader);
+  reader.finish();
+  out_.halving = schedule;
+}
+
+// Halving stops settings on the tuning seeds only, and ranks them at one step.
+void AxisReader::check_halving() {
+  if (!out_.halving) return;
+  if (out_.tune_seeds.empty())
+    file_.problem("tune.halving",
+                  "needs tune.seeds: halving stops settings on the tuning stage's seeds only "
+                  "(without tune.seeds every setting runs on the compared seeds, which always "
+                  "train in full); give [tune] seeds of their own (e.g. seeds = [100, 101])");
+  std::size_t settings = 1;
+  for (const SweepAxis& a : out_.axes) {
+    if (!a.tune) continue;
+    settings *= a.size();
+    for (const std::string& key : a.keys)
+      if (key == "train.steps" || key == "train.eval_every")
+        file_.problem("tune.halving", "cannot halve a tuning of " + key +
+                                          ": its settings would be ranked at different steps");
+  }
+  if (settings < 2)
+    file_.problem("tune.halving",
+                  "needs at least 2 [tune] settings to choose between (this grid has " +
+                      std::to_string(settings) + ")");
+}
+
 bool AxisReader::is_swept(const std::string& key) const {
   return std::any_of(out_.axes.begin(), out_.axes.end(), [&](const SweepAxis& a) {
     return std::find(a.keys.begin(), a.keys.end(), key) != a.keys.end();
@@ -295,6 +335,8 @@ void AxisReader::read_tune(const toml::node& tune) {
                     "easiest held-out split; sweep it (with sweep.seeds) or fix it");
     else if (key == "seeds")
       read_seeds("tune.seeds", *node, out_.tune_seeds);
+    else if (key == "halving")
+      read_halving(*node);
     else if (key == "zip" || key == "plugins" || key == "plugins_sha256")
       file_.problem("tune." + key,
                     "cannot be tuned: [tune] lists trial keys (e.g. \"train.lr\" = [3e-4, "
@@ -313,6 +355,7 @@ SweepAxes read_sweep_axes(const toml::table& doc, const std::string& path,
   if (const toml::node* tune = doc.get("tune")) reader.read_tune(*tune);
   reader.check_adaptive();
   reader.check_tune_seeds();
+  reader.check_halving();
   return reader.take();
 }
 

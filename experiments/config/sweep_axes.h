@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "experiments/config/adaptive_design.h"
+#include "experiments/config/halving_schedule.h"
 #include "experiments/config/toml_reader.h"
 
 namespace ablate::experiments {
@@ -34,6 +35,7 @@ struct SweepAxes {
   // when every [tune] setting runs on every seed.
   std::vector<std::uint64_t> tune_seeds;
   std::optional<AdaptiveDesign> adaptive;  // [sweep.adaptive]
+  std::optional<HalvingSchedule> halving;  // [tune.halving]
 };
 
 // The axes of the document of `path` (pointing into `doc`: it must outlive them);

@@ -13,6 +13,11 @@ bool is_sweep_setting(const std::string& key) {
   return key == "seeds" || key == "zip" || key == "adaptive";
 }
 
+// Keys of [tune] that are not axes: tune.halving stays a table.
+bool is_tune_setting(const std::string& key) {
+  return key == "halving";
+}
+
 bool is_under(const std::string& key, const std::string& path) {
   return key.size() > path.size() && key.rfind(path + ".", 0) == 0;
 }
@@ -138,7 +143,7 @@ void flatten_grid_tables(toml::table& doc) {
     flatten_table(*sweep, is_sweep_setting);
     for (toml::table* group : zip_groups(doc)) flatten_table(*group, keep_none);
   }
-  if (toml::table* tune = doc["tune"].as_table()) flatten_table(*tune, keep_none);
+  if (toml::table* tune = doc["tune"].as_table()) flatten_table(*tune, is_tune_setting);
 }
 
 std::string apply_to_document(toml::table& doc, const Override& o,
@@ -150,7 +155,8 @@ std::string apply_to_document(toml::table& doc, const Override& o,
     // sweep.model.norm.kind=[...] is the axis "model.norm.kind", as the file writes it.
     std::vector<std::string> keys{top};
     std::size_t rest = 1;
-    if (top == "sweep" && o.keys.size() > 2 && (o.keys[1] == "zip" || o.keys[1] == "adaptive"))
+    if (o.keys.size() > 2 && ((top == "sweep" && (o.keys[1] == "zip" || o.keys[1] == "adaptive")) ||
+                              (top == "tune" && is_tune_setting(o.keys[1]))))
       keys.push_back(o.keys[rest++]);
     if (rest < o.keys.size())
       keys.push_back(dotted_key({o.keys.begin() + std::ptrdiff_t(rest), o.keys.end()}));

@@ -134,7 +134,11 @@ std::string tuning_row(const RunPoints& run, const PointResults& p, int& at_edge
   std::string cells;
   for (const TuningSetting& t : p.settings) {
     std::ostringstream c;
-    c << std::setprecision(4) << t.label << ": " << t.validation_loss;
+    c << std::setprecision(4) << t.label << ": ";
+    if (t.stopped_at > 0)  // never chosen; its loss is the rung's, not a finished trial's
+      c << t.loss_at_stop << " at step " << t.stopped_at << ", stopped by halving";
+    else
+      c << t.validation_loss;
     cells +=
         (cells.empty() ? " " : "; ") + (t.label == p.setting ? "**" + c.str() + "**" : c.str());
   }
@@ -170,8 +174,16 @@ std::string tuning_section(const RunPoints& run) {
   md << " settings |\n|";
   for (std::size_t i = 0; i <= run.keys.size(); ++i) md << "---|";
   md << "\n";
-  int at_edge = 0;
-  for (const PointResults& p : run.points) md << tuning_row(run, p, at_edge);
+  int at_edge = 0, stopped = 0;
+  for (const PointResults& p : run.points) {
+    md << tuning_row(run, p, at_edge);
+    for (const TuningSetting& t : p.settings) stopped += t.stopped_at > 0;
+  }
+  if (stopped)
+    md << "\n"
+       << stopped
+       << " settings were stopped by successive halving ([tune.halving]): ranked at a rung by "
+          "the mean best validation loss so far, they trained no further and are never chosen.\n";
   if (at_edge)
     md << "\n"
        << at_edge << " of " << run.points.size()

@@ -29,6 +29,10 @@ struct TuningSetting {
   std::string label;  // "train.lr=0.001"
   double validation_loss = 0;
   int trials = 0;
+  // [tune.halving]: the rung step the setting was stopped at (0: it trained to the end),
+  // and its mean best validation loss there, which ranked it.
+  std::int64_t stopped_at = 0;
+  double loss_at_stop = 0;
 };
 
 // One sweep point's trials, as the report read them (with [tune]: those of its chosen

@@ -7,6 +7,7 @@
 
 #include "experiments/reports/comparisons.h"
 #include "experiments/reports/run_rows.h"
+#include "experiments/reports/successive_halving.h"
 
 namespace ablate::experiments {
 
@@ -20,8 +21,15 @@ struct Tuning {
   std::string chosen;
 };
 
-// By the point's swept values.
+// By the point's swept values. With [tune.halving], the settings it stopped (replayed
+// from the tuning trials' curves: successive_halving.h) are marked and never chosen.
 std::map<std::map<std::string, std::string>, Tuning> tune_points(const RunRows& run);
+
+// The tuning trials' validation curves of the point with these swept values, by setting
+// in `labels`' order: each trial's metrics.jsonl, and whether it has a result.
+std::vector<SettingCurves> point_tuning_curves(const RunRows& run,
+                                               const std::map<std::string, std::string>& point,
+                                               const std::vector<std::string>& labels);
 
 // The trial index with only the trials of each point's chosen [tune] setting (all of
 // them without [tune]; with tune.seeds, not the tuning stage's): the plots then show what the

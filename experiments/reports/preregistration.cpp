@@ -16,6 +16,7 @@
 #include "experiments/records/code_version.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/claims_report.h"
+#include "experiments/reports/successive_halving.h"
 #include "experiments/stats/verdicts.h"
 
 namespace ablate::experiments {
@@ -103,6 +104,9 @@ std::string tune_grid_text(const json& index) {
     out += (out.empty() ? "" : "; ") + key + " =";
     for (const std::string& v : values) out += " " + v;
   }
+  // Which settings train to the end depends on the halving schedule: frozen with the grid.
+  if (const std::optional<HalvingSchedule> halving = halving_of_index(index))
+    out += "; halving: " + halving_text(*halving);
   return out;
 }
 

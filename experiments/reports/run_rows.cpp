@@ -7,6 +7,7 @@
 #include "experiments/config/report_spec.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
+#include "experiments/reports/successive_halving.h"
 
 namespace ablate::experiments {
 
@@ -116,6 +117,7 @@ RunRows read_run(const std::string& run_dir, nlohmann::json index_json) {
   run.tune_keys = index.value("tune_keys", std::vector<std::string>{});
   if (index.contains("tuning"))
     run.tune_seeds = index["tuning"].value("seeds", std::set<std::uint64_t>{});
+  run.halving = halving_of_index(index);
   run.forecast = index.value("family", "seq2seq") == "forecast";
   // Runs written before trials.json named the task: the family's metrics.
   run.task = index.value("task", std::string(run.forecast ? "forecast" : ""));

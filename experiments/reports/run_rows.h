@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/config/halving_schedule.h"
 #include "experiments/reports/report.h"
 
 namespace ablate::experiments {
@@ -36,6 +37,8 @@ struct RunRows {
   // setting, and only the other seeds' trials are compared.
   std::set<std::uint64_t> tune_seeds;
   bool tuning_row(const TrialRow& r) const { return tune_seeds.count(r.seed) > 0; }
+  // [tune.halving] of a two-stage [tune]: the tuning stage ran in rungs.
+  std::optional<HalvingSchedule> halving;
   std::string primary;
   bool higher_is_better = true;
   bool forecast = false;

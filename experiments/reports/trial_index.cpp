@@ -7,6 +7,7 @@
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/claims_report.h"
 #include "experiments/reports/report.h"
+#include "experiments/reports/successive_halving.h"
 
 namespace ablate::experiments {
 
@@ -60,6 +61,8 @@ json trial_index_json(const Experiment& e) {
   // Which seeds tuned and which judge (Experiment::tune_seeds): the reports choose each
   // point's setting from the first and compare on the second only.
   if (!e.tune_seeds.empty()) index["tuning"] = {{"seeds", e.tune_seeds}, {"sweep_seeds", e.seeds}};
+  // The halving schedule the tuning stage ran (and the reports replay) its rungs by.
+  if (e.halving) index["tuning"]["halving"] = halving_json(*e.halving);
   if (e.adaptive)
     index["adaptive"] = {{"first_seeds", e.seeds},           {"max_seeds", e.adaptive->max_seeds},
                          {"block", e.adaptive->block},       {"design", e.adaptive->design},

@@ -60,9 +60,10 @@ struct Assignment {
   std::int64_t index = 0;
   std::uint64_t seed = 0;
   std::string resume_state;
+  std::int64_t pause_at_step = 0;  // Trial::pause_at_step: a halving rung (halving_stage.h)
   template <class Archive>
   void serialize(Archive& a, unsigned) {
-    a& index& seed& resume_state;
+    a& index& seed& resume_state& pause_at_step;
   }
 };
 
@@ -109,7 +110,8 @@ void worker(mpi::communicator& world, const Broadcast& b) {
     }
     Assignment a;
     world.recv(0, kAssign, a);
-    const Trial t = reseeded(e.trials[std::size_t(a.index)], a.seed);
+    Trial t = reseeded(e.trials[std::size_t(a.index)], a.seed);
+    t.pause_at_step = a.pause_at_step;
     fs::path dir = scratch / t.id;
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -187,7 +189,8 @@ bool Coordinator::hand_out(int rank) {
   if (next_ >= queue_.size() || stop_signal()) return false;  // asked to stop: none starts
   const std::int64_t i = queue_[next_++];
   const Trial& t = current_->trials[std::size_t(i)];
-  Assignment a{std::int64_t(grid_index_.find(t.point_id)->second), t.config.trial_seed, {}};
+  Assignment a{
+      std::int64_t(grid_index_.find(t.point_id)->second), t.config.trial_seed, {}, t.pause_at_step};
   const TrialDir dir = RunDir(summary_->run_dir).trial(t.id);
   if (fs::exists(dir.resume_state())) a.resume_state = read_file(dir.resume_state());
   running_[rank] = {progress_->start(t.id, t.seeded_label(), t.config.train.steps), i};

@@ -59,7 +59,9 @@ std::string trained_under_other_backend(const std::string& trial_dir) {
 
 bool trial_finished(const std::string& trial_dir) {
   const std::optional<TrialSummary> summary = read_summary(trial_dir);  // unreadable: run it again
-  return summary && (summary->status == "ok" || summary->status == "diverged");
+  // Stopped by successive halving (Trial::prune_at_pause) is a result too: not run again.
+  return summary &&
+         (summary->status == "ok" || summary->status == "diverged" || summary->status == "pruned");
 }
 
 namespace {
@@ -227,7 +229,9 @@ void count_outcome(RunSummary& summary, const std::string& status, std::int64_t 
     ++summary.diverged;
   else if (status == "interrupted")
     ++summary.interrupted;
-  else
+  else if (status == "pruned")
+    ++summary.pruned;
+  else if (status != "paused")  // paused at a halving rung: counted when it finishes
     ++summary.failed;
 }
 
@@ -287,6 +291,7 @@ void add_outcome_counts(RunSummary& total, const RunSummary& part) {
   total.diverged += part.diverged;
   total.failed += part.failed;
   total.interrupted += part.interrupted;
+  total.pruned += part.pruned;
   total.resumed += part.resumed;
   for (const auto& [backend, n] : part.other_backend) total.other_backend[backend] += n;
 }

@@ -41,6 +41,7 @@ struct RunSummary {
   std::map<std::string, int> other_backend;
   int interrupted = 0;  // trials stopped by SIGINT / SIGTERM (stop_signal.h), to run again
   int stopped_by = 0;   // that signal, or 0
+  int pruned = 0;       // tuning trials stopped at a rung by [tune.halving] (tuned_sweep.h)
   // [sweep.adaptive]: the round the design reached, and what it says of itself
   // ("complete after round 3: 2 of 3 questions decided", "waiting for ...").
   int rounds = 0;
@@ -95,7 +96,7 @@ void add_outcome_counts(RunSummary& total, const RunSummary& part);
 // continued from a saved state) to the counts.
 void count_outcome(RunSummary& summary, const std::string& status, std::int64_t resumed_from_step);
 
-// True when dir/summary.json records a finished trial (ok or diverged).
+// True when dir/summary.json records a finished trial (ok, diverged, or pruned by halving).
 bool trial_finished(const std::string& trial_dir);
 // The GEMM backend a finished trial recorded (summary.json's computation.gemm_backend)
 // when it is not the one this process uses, else "" (also for a summary from before

@@ -227,6 +227,10 @@ class TrialTraining {
         out_.status = "interrupted";
         return;
       }
+      if (trial_.pause_at_step > 0 && step > trial_.pause_at_step) {
+        pause();
+        return;
+      }
       if (!take_step(step, progress)) return;
       if (step < c_.train.steps && save_due(step)) save_state();
     }
@@ -262,6 +266,17 @@ class TrialTraining {
     saved_at_ = p_.seconds;
     saved_step_ = p_.step;
     if (state_saved_) state_saved_(resume_path_);
+  }
+
+  // A rung of a successive-halving tuning stage (Trial::pause_at_step): the state saved
+  // there for the trial to continue from, or the trial finished there as stopped.
+  void pause() {
+    if (trial_.prune_at_pause) {
+      out_.status = "pruned";
+      return;
+    }
+    if (p_.step > saved_step_) save_state();
+    out_.status = "paused";
   }
 
   void diverged(std::int64_t step, const std::string& error) {
@@ -396,8 +411,10 @@ void write_trial_record(const Trial& trial, const std::string& dir, const Traini
   const TrialDir files(dir);
   if (!metrics_written) write_file_atomically(files.metrics(), "");
   write_file_atomically(files.summary(), to_json(trial_summary(trial, out)).dump(2) + "\n");
+  // Finished: nothing left to resume — but a trial halving stopped keeps its state, to
+  // continue from should the schedule be changed to keep its setting (halving_stage.h).
   std::error_code gone;
-  std::filesystem::remove(files.resume_state(), gone);  // finished: nothing left to resume
+  if (out.status != "pruned") std::filesystem::remove(files.resume_state(), gone);
 }
 
 }  // namespace
@@ -435,9 +452,9 @@ TrialOutcome run_trial(const Trial& trial, const std::string& base_dir, const st
     out.status = "failed";
     out.error = e.what();
   }
-  // An interrupted trial writes no summary.json: it is not finished, and the next run
-  // continues it from its resume state.
-  if (out.status == "interrupted") return out;
+  // An interrupted or paused trial writes no summary.json: it is not finished, and the
+  // next run continues it from its resume state.
+  if (out.status == "interrupted" || out.status == "paused") return out;
   write_trial_record(trial, dir, clock, !p.metrics_log.empty(), out);
   return out;
 }

@@ -9,6 +9,7 @@
 #include "experiments/reports/point_tuning.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/run_rows.h"
+#include "experiments/runner/halving_stage.h"
 
 namespace ablate::experiments {
 
@@ -52,9 +53,11 @@ void add_counts(RunSummary& total, const RunSummary& stage) {
   total.adaptive_note = stage.adaptive_note;
 }
 
-// The tuning stage: its trials still to run (all with --force), then the second stage.
+// The tuning stage: its trials still to run (all with --force), then the second stage;
+// with [tune.halving], rung by rung (halving_stage.h).
 RunSummary run_tuning_stage(const Experiment& e, const RunOptions& options,
                             const RoundRunner& run_round) {
+  if (e.halving) return run_halving_stage(e, options, run_round);
   SweepPlan plan = plan_sweep(e, options);
   if (!plan.pending.empty()) run_round(e, plan, options, "tuning stage");
   return plan.summary;  // its locks released: the second stage takes them anew
@@ -66,7 +69,9 @@ RunSummary run_tuned(const Experiment& e, const RunOptions& options, const Round
   RunSummary total;
   total.run_dir = run_dir_of(e, options);
   std::optional<Experiment> second = second_stage(e, total.run_dir);
-  if (second && !options.force) {
+  // With [tune.halving] the stage is always walked through, rung by rung: cheap when
+  // done, and it continues a stopped setting that a changed schedule now keeps.
+  if (second && !options.force && !e.halving) {
     // The tuning stage is done: its trials count as already done.
     total.total = total.skipped = int(e.trials.size());
   } else {

@@ -34,7 +34,7 @@ std::map<std::string, std::string> documented_commands() {
   const std::string readme = experiments_readme();
   const std::string table = readme.substr(readme.find("## Commands"));
   std::map<std::string, std::string> out;
-  std::regex row("\n\\| `([a-z]+)([^`]*)` \\|");
+  std::regex row("\n\\| `([a-z][a-z-]*)([^`]*)` \\|");  // tune-replay too
   for (auto it = std::sregex_iterator(table.begin(), table.end(), row);
        it != std::sregex_iterator() && it->position() < std::ptrdiff_t(table.find("\n\n", 20));
        ++it)

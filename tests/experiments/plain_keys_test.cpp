@@ -129,6 +129,7 @@ TEST_CASE("experiments/README.md holds the generated key table of every table wi
   for (const auto& k : report_keys()) tables.insert(k.table);
   for (const auto& k : study_keys()) tables.insert(k.table);
   for (const auto& k : adaptive_keys()) tables.insert(k.table);
+  for (const auto& k : halving_keys()) tables.insert(k.table);
   for (const std::string& table : tables) {
     INFO("table '" << table << "' (regenerate with: ablate list --keys-markdown '" << table
                    << "')");
