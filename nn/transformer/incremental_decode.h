@@ -1,29 +1,29 @@
 #pragma once
-// Greedy decoding one position at a time: per decoder layer, the self-attention keys and
-// values of the positions decoded so far are kept, the cross-attention keys and values of
-// the encoder memory are computed once, and step t computes the newest row alone —
-// instead of running the decoder again over the whole prefix (O(L²) work).
+// Greedy decoding one position at a time: the cross-attention keys and values of the
+// encoder memory are computed once, and at step t the top decoder layer, the final norm
+// and the output projection compute the newest position alone. With one decoder layer
+// the self-attention keys and values of the positions already decoded are kept too, so a
+// step computes one row per batch element and nothing else (O(L) work in all, not O(L²)).
+// Below the top layer of a deeper decoder, the layers run on every row, as the full
+// recompute runs them, and the top layer's keys and values are projected from those rows
+// at every step: there the full recompute's own rows change bits with the prefix length
+// (see self_keys_cacheable in the .cpp), so no kept key could be its.
 //
 // The tokens and logits must be the full recompute's, bit for bit (committed results are
-// compared as text). That holds by construction only where the full recompute computes a
-// row the same way whatever the prefix length, so it is limited to what was shown so
-// (tests/nn/incremental_decode_test.cpp), and why_not_incremental() says why not for the
-// rest, which then decodes by the full recompute:
-//   - one decoder layer. Below the top layer the full recompute's own rows change bits
-//     with the prefix length: oneDNN's sgemm runs another kernel for fewer than 16 rows
-//     when N > 64 (the feed-forward's d_ff), and the fused attention's exp and row sums
-//     group elements by where the row falls in the [T, T] block. Keys and values cached
-//     from an earlier step would then differ from the ones the full recompute uses.
-//   - rows of 16-float multiples (d_model, d_ff, d_k, d_v): Eigen's vectorised row
-//     reductions (norms) and element functions (exp, tanh, erf) take another path for
-//     elements outside an aligned 16-float packet; with such widths every row starts on
-//     one, in either computation.
-//   - K and V projections no wider than 64 (H·d_k, H·d_v): small_gemm and oneDNN give
-//     those rows the same bits at every M (measured, and checked by the test), so a key
-//     cached at step j is the one step t's full recompute computes with B·(t+1) rows.
-//   - the fused attention path in evaluation (fixed scale, no rotary or ALiBi positions,
-//     no telemetry or capture), positions added to the embeddings or none, f32 on oneDNN
-//     with f32 products, and a model in evaluation mode (no dropout draws).
+// compared as text). Each newest row is computed on the kernel and in the memory layout
+// the full recompute gives it: products by row_plan.h (the GEMM kernel its B·T rows got),
+// attention by attention_row.h (the fused op's exp and sums, element for element), norms
+// on the full recompute's rows where they are not row-stable. why_not_incremental() names
+// what this does not cover, which then decodes by the full recompute:
+//   - widths that are not 16-float multiples (d_model, d_ff, d_k, d_v): Eigen's
+//     vectorised row reductions and element functions (exp, tanh, erf) take another path
+//     for elements outside an aligned 16-float packet; with such widths every row starts
+//     on one, in either computation;
+//   - anything but the fused attention path in evaluation (a learned scale, rotary or
+//     ALiBi positions, telemetry or capture), positions acting inside attention, other
+//     dtypes than f32, another GEMM backend than oneDNN, bf16 products, and a model in
+//     training mode (dropout draws).
+// tests/nn/incremental_decode_test.cpp decodes both ways over a matrix of models.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,6 +31,7 @@
 #include <functional>
 
 #include "autograd/ops.h"
+#include "nn/transformer/decode_path_record.h"
 #include "nn/transformer/row_plan.h"
 
 namespace ablate::nn {
@@ -39,16 +40,10 @@ class Seq2SeqTransformer;
 class MultiHeadAttention;
 class Norm;
 
-// Which method greedy decodings took, and the first reason the incremental one was not
-// taken ("" while it always was): a run can say which path its decoding ran on.
-struct DecodePathRecord {
-  std::int64_t incremental = 0, full_recompute = 0;  // decodings since construction
-  std::string why_not_incremental;
-};
-
 // nullptr when `model` decodes incrementally with the full recompute's bits, else why not.
 const char* why_not_incremental(Seq2SeqTransformer& model);
 
+// The decoding state of one batch; Seq2SeqTransformer::greedy_decode uses it.
 class IncrementalDecoder {
  public:
   // src [B, Ts] ids, memory [B, Ts, D] the encoder's output (kept by value: it must
@@ -66,7 +61,8 @@ class IncrementalDecoder {
   };
   Var self_attend(const Var& x, const std::vector<std::int32_t>& prefix, std::int64_t T);
   Var cross_attend(const Var& x, std::int64_t T);
-  // The plan for the newest rows (b·T + T - 1) of the full recompute's [B·T] rows.
+  // The newest rows (b·T + T - 1) of the full recompute's [B·T] rows, and their plan.
+  std::vector<std::int64_t> newest_positions(std::int64_t T) const;
   RowPlan newest_rows_plan(std::int64_t T, const std::vector<GemmShape>& shapes) const;
   // f's newest rows [B, 1, ·] with the full recompute's bits: f (whose products have
   // `shapes`) runs on rows for which kernels::gemm picks the kernels B·T rows got.
@@ -79,8 +75,11 @@ class IncrementalDecoder {
 
   Seq2SeqTransformer& model_;
   std::int64_t B_, Ts_, max_len_;
-  Tensor src_mask_;  // b8 [B, Ts], owned
-  Cache self_, cross_;
+  bool cache_self_keys_;  // else the top layer's keys are projected from all rows each step
+  Tensor memory_;         // [B, Ts, D], owned
+  Tensor src_mask_;       // b8 [B, Ts], owned
+  Cache self_, cross_;    // self_ holds keys only when cache_self_keys_
+  Var self_input_;        // without the cache: the top self-attention's input, every row
 };
 
 }  // namespace ablate::nn

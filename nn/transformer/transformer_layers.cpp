@@ -81,6 +81,10 @@ Var DecoderLayer::forward(const Var& y, const Var& memory, const Tensor& target_
        .feed_forward = [&](const Var& h) { return ffn_->forward(h); }});
 }
 
+Var DecoderLayer::self_attention_input(const Var& y, const Tensor& target_mask) {
+  return pre_ ? norm1_->forward(y, target_mask) : y;
+}
+
 Var DecoderLayer::wire(const Var& y, const Tensor& target_mask, const Sublayers& s) {
   auto norm = [&](Norm* n, const Var& x) {
     return s.normalize ? s.normalize(*n, x, target_mask) : n->forward(x, target_mask);

@@ -44,6 +44,9 @@ class DecoderLayer : public Module {
   MultiHeadAttention& self_attention() { return *self_attn_; }
   MultiHeadAttention& cross_attention() { return *cross_attn_; }
   FeedForward& feed_forward() { return *ffn_; }
+  // What the self-attention reads, from the layer's input y: norm1(y) in pre placement,
+  // y itself in post.
+  Var self_attention_input(const Var& y, const Tensor& target_mask);
 
   // The three sublayers as functions of their (normed, in pre placement) input. forward()
   // passes the modules themselves; an incremental decoding step passes attention over

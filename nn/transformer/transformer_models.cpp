@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "nn/interrupt.h"
+#include "nn/transformer/incremental_decode.h"
 
 namespace ablate::nn {
 

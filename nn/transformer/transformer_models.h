@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "nn/layers/embedding.h"
-#include "nn/transformer/incremental_decode.h"
+#include "nn/transformer/decode_path_record.h"
 #include "nn/transformer/transformer_stacks.h"
 
 namespace ablate::nn {

@@ -11,6 +11,7 @@
 
 #include "autograd/kernels/gemm.h"
 #include "autograd/kernels/small_gemm.h"
+#include "nn/transformer/incremental_decode.h"
 #include "nn/transformer/transformer_models.h"
 
 using namespace ablate;
@@ -21,27 +22,28 @@ namespace {
 constexpr std::int32_t kPad = 0, kEos = 2;
 using Method = Seq2SeqTransformer::DecodeMethod;
 
-// The quickstart's model (experiments/studies/quickstart.toml).
-TransformerConfig quickstart() {
+// One decoder layer (what incremental decoding supports).
+TransformerConfig one_decoder_layer(std::int64_t d_model, std::int64_t heads, std::int64_t d_ff,
+                                    std::int64_t encoder_layers, const char* placement) {
   TransformerConfig c;
-  c.d_model = 32;
-  c.heads = 2;
-  c.d_ff = 64;
-  c.encoder_layers = 1;
+  c.d_model = d_model;
+  c.heads = heads;
+  c.d_ff = d_ff;
+  c.encoder_layers = encoder_layers;
   c.decoder_layers = 1;
+  c.placement = placement;
   return c;
 }
 
-// A replication-size model (d_model 64, 4 heads, d_ff 256, pre-norm) with one decoder layer.
+// The quickstart's model (experiments/studies/quickstart.toml).
+TransformerConfig quickstart() {
+  return one_decoder_layer(32, 2, 64, 1, "post");
+}
+
+// A replication-size model (d_model 64, 4 heads, d_ff 256, pre-norm; g2p's but for its
+// second decoder layer).
 TransformerConfig replication_size() {
-  TransformerConfig c;
-  c.d_model = 64;
-  c.heads = 4;
-  c.d_ff = 256;
-  c.encoder_layers = 2;
-  c.decoder_layers = 1;
-  c.placement = "pre";
-  return c;
+  return one_decoder_layer(64, 4, 256, 2, "pre");
 }
 
 // A random model made "trained-ish", as beam_search_test.cpp does: sharper output
@@ -135,6 +137,20 @@ std::vector<Case> supported_cases() {
   variants.config.ffn = Component{"gelu"};
   variants.config.attention.qk = Component{"qk_norm"};
   cases.push_back(variants);
+  // Keys projected from every row at each step (not kept): a deeper decoder, a norm
+  // before the self-attention that is not row-stable, projections wider than 64.
+  Case g2p{"the g2p model: two decoder layers", replication_size(), 40};
+  g2p.config.decoder_layers = 2;
+  cases.push_back(g2p);
+  Case three{"three decoder layers, post, shared QK", quickstart(), 20};
+  three.config.decoder_layers = 3;
+  three.config.attention.qk = Component{"shared"};
+  cases.push_back(three);
+  Case rms_pre{"rms, pre", replication_size(), 40};
+  rms_pre.config.norm = Component{"rms"};
+  cases.push_back(rms_pre);
+  Case wide{"d_model 128, 2 heads", one_decoder_layer(128, 2, 256, 1, "post"), 40};
+  cases.push_back(wide);
   Case dyt{"dyt norm, post", quickstart(), 20};
   dyt.config.norm = Component{"dyt"};
   cases.push_back(dyt);
@@ -184,9 +200,6 @@ TEST_CASE("incremental decoding past 64 positions (oneDNN for the attention scor
 TEST_CASE(
     "configurations incremental decoding does not reproduce fall back to the full recompute") {
   std::vector<std::pair<std::string, TransformerConfig>> refused;
-  TransformerConfig two_layers = replication_size();
-  two_layers.decoder_layers = 2;  // the g2p model
-  refused.push_back({"more than one layer", two_layers});
   TransformerConfig rotary = quickstart();
   rotary.positions = Component{"rotary"};
   refused.push_back({"inside attention", rotary});
@@ -197,9 +210,6 @@ TEST_CASE(
   narrow.d_model = 8;
   narrow.d_ff = 16;
   refused.push_back({"multiple of 16", narrow});
-  TransformerConfig rms_pre = replication_size();
-  rms_pre.norm = Component{"rms"};
-  refused.push_back({"not row-stable", rms_pre});
   TransformerConfig learned_scale = quickstart();
   learned_scale.attention.scale = Component{"learned"};
   refused.push_back({"learned", learned_scale});
