@@ -120,7 +120,7 @@ void BM_AttentionForwardBackward(benchmark::State& state) {
 // where that gives the same bits: nn/transformer/incremental_decode.h). EOS is made
 // unreachable so every batch decodes max_len steps. Sizes: the quickstart's model
 // (d_model 32, 2 heads, d_ff 64, 1 + 1 layers; 10 steps) and a replication-size one
-// (d_model 64, 4 heads, d_ff 256, 2 + 1 layers, pre-norm; 30 steps), batch 64, 40 tokens.
+// (g2p's: d_model 64, 4 heads, d_ff 256, 2 + 2 layers, pre-norm; 30 steps), batch 64, 40 tokens.
 void BM_GreedyDecode(benchmark::State& state, bool replication_size,
                      nn::Seq2SeqTransformer::DecodeMethod method) {
   nn::TransformerConfig c;
@@ -128,7 +128,7 @@ void BM_GreedyDecode(benchmark::State& state, bool replication_size,
   c.heads = replication_size ? 4 : 2;
   c.d_ff = replication_size ? 256 : 64;
   c.encoder_layers = replication_size ? 2 : 1;
-  c.decoder_layers = 1;
+  c.decoder_layers = replication_size ? 2 : 1;
   if (replication_size) c.placement = "pre";
   const std::int64_t B = 64, vocab = 40, source_length = replication_size ? 16 : 8;
   const std::int64_t max_len = replication_size ? 30 : 10;
