@@ -11,6 +11,7 @@
 #include "bench/bench_util.h"
 #include "bench/reference_models.h"
 #include "nn/attention/multi_head_attention.h"
+#include "nn/transformer/transformer_models.h"
 
 using namespace ablate;
 
@@ -114,6 +115,34 @@ void BM_AttentionForwardBackward(benchmark::State& state) {
   bench::report_peak_rss(state);
 }
 
+// Greedy decoding of one batch (evaluation of a seq2seq trial), by the full recompute
+// (the decoder over the whole prefix at every step) and automatically (incrementally,
+// where that gives the same bits: nn/transformer/incremental_decode.h). EOS is made
+// unreachable so every batch decodes max_len steps. Sizes: the quickstart's model
+// (d_model 32, 2 heads, d_ff 64, 1 + 1 layers; 10 steps) and a replication-size one
+// (g2p's: d_model 64, 4 heads, d_ff 256, 2 + 2 layers, pre-norm; 30 steps), batch 64, 40 tokens.
+void BM_GreedyDecode(benchmark::State& state, bool replication_size,
+                     nn::Seq2SeqTransformer::DecodeMethod method) {
+  nn::TransformerConfig c;
+  c.d_model = replication_size ? 64 : 32;
+  c.heads = replication_size ? 4 : 2;
+  c.d_ff = replication_size ? 256 : 64;
+  c.encoder_layers = replication_size ? 2 : 1;
+  c.decoder_layers = replication_size ? 2 : 1;
+  if (replication_size) c.placement = "pre";
+  const std::int64_t B = 64, vocab = 40, source_length = replication_size ? 16 : 8;
+  const std::int64_t max_len = replication_size ? 30 : 10;
+  nn::Seq2SeqTransformer model(c, {.source_vocab = vocab, .target_vocab = vocab}, 1);
+  model.eval();
+  Parameter* bias = model.find_parameter("output.bias");
+  bias->value.set(model.vocabulary().eos, -100.0);
+  std::vector<std::int32_t> ids(std::size_t(B * source_length));
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = 3 + std::int32_t(i * 7 % (vocab - 3));
+  const Tensor src = Tensor::from_data({B, source_length}, ids);
+  for (auto _ : state) benchmark::DoNotOptimize(model.greedy_decode(src, max_len, method));
+  state.counters["incremental"] = double(model.decode_path_record().incremental > 0);
+}
+
 const int registered = [] {
   for (const auto& c : bench::reference_configs()) {
     benchmark::RegisterBenchmark(("train/" + c.name).c_str(), BM_TrainStep, c.name)
@@ -138,6 +167,16 @@ const int registered = [] {
         ->UseRealTime();
   benchmark::RegisterBenchmark("attention/B32_T64_d256_h8", BM_AttentionForwardBackward)
       ->Unit(benchmark::kMillisecond);
+  using Method = nn::Seq2SeqTransformer::DecodeMethod;
+  for (bool replication : {false, true})
+    for (Method method : {Method::full_recompute, Method::automatic})
+      benchmark::RegisterBenchmark(
+          (std::string("greedy_decode/") +
+           (replication ? "replication_B64_L30" : "quickstart_B64_L10") +
+           (method == Method::full_recompute ? "/full_recompute" : "/incremental"))
+              .c_str(),
+          BM_GreedyDecode, replication, method)
+          ->Unit(benchmark::kMillisecond);
   return 0;
 }();
 

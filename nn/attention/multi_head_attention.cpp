@@ -123,6 +123,11 @@ const char* MultiHeadAttention::why_not_fused(bool scale_is_fixed, bool dropping
   return nullptr;
 }
 
+const char* MultiHeadAttention::why_not_fused_in_eval(const PositionEncoding* positions) const {
+  if (record_ || capture_) return "attention telemetry or capture is on (it records every row)";
+  return why_not_fused(scale_->constant_factor().has_value(), false, positions);
+}
+
 Var MultiHeadAttention::forward(const Var& x_q, const Var& x_kv, const Tensor& key_mask,
                                 bool causal, PositionEncoding* positions) {
   const Shape& sq = x_q.shape();

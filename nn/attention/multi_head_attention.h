@@ -61,6 +61,22 @@ class MultiHeadAttention : public Module {
   void allow_fused_path(bool on) { fused_allowed_ = on; }
   const AttentionPathRecord& path_record() const { return path_record_; }
 
+  // The parts an incremental decoder (nn/transformer/incremental_decode.h) runs itself,
+  // one query row at a time on the fused path's arithmetic.
+  QueryKey& query_key() { return *qk_; }
+  ValueProjection& value_projection() { return *v_; }
+  Linear* output_projection() { return w_o_; }
+  std::int64_t d_k() const { return d_k_; }
+  std::int64_t d_v() const { return d_v_; }
+  // Reformer's rule applies: a query may not see its own key while another is allowed.
+  bool excludes_self() const { return self_attention_ && qk_->excludes_self(); }
+  std::optional<double> fixed_scale() const { return scale_->constant_factor(); }
+  // nullptr when an evaluation forward (no dropout) with `positions` takes the fused path
+  // and records nothing beyond the path count, else why not.
+  const char* why_not_fused_in_eval(const PositionEncoding* positions) const;
+  // An incremental step counts as the fused forward the full recompute would have run.
+  void count_fused_forward() { ++path_record_.fused; }
+
  private:
   Tensor build_mask(std::int64_t B, std::int64_t Tq, std::int64_t Tk, const Tensor& key_mask,
                     bool causal) const;

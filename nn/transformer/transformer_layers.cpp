@@ -72,22 +72,32 @@ DecoderLayer::DecoderLayer(const TransformerConfig& c, const BuildContext& ctx)
 
 Var DecoderLayer::forward(const Var& y, const Var& memory, const Tensor& target_mask,
                           const Tensor& memory_mask, PositionEncoding* positions) {
+  return wire(
+      y, target_mask,
+      {.self_attend =
+           [&](const Var& h) { return self_attn_->forward(h, h, target_mask, true, positions); },
+       .cross_attend =
+           [&](const Var& h) { return cross_attn_->forward(h, memory, memory_mask, false); },
+       .feed_forward = [&](const Var& h) { return ffn_->forward(h); }});
+}
+
+Var DecoderLayer::self_attention_input(const Var& y, const Tensor& target_mask) {
+  return pre_ ? norm1_->forward(y, target_mask) : y;
+}
+
+Var DecoderLayer::wire(const Var& y, const Tensor& target_mask, const Sublayers& s) {
+  auto norm = [&](Norm* n, const Var& x) {
+    return s.normalize ? s.normalize(*n, x, target_mask) : n->forward(x, target_mask);
+  };
   if (pre_) {
-    Var h = norm1_->forward(y, target_mask);
-    Var a = residual_add(y, self_attn_->forward(h, h, target_mask, true, positions), residual_,
-                         dropout_);
-    Var b = residual_add(
-        a, cross_attn_->forward(norm2_->forward(a, target_mask), memory, memory_mask, false),
-        residual_, dropout_);
-    return residual_add(b, ffn_->forward(norm3_->forward(b, target_mask)), residual_, dropout_);
+    Var h = norm(norm1_, y);
+    Var a = residual_add(y, s.self_attend(h), residual_, dropout_);
+    Var b = residual_add(a, s.cross_attend(norm(norm2_, a)), residual_, dropout_);
+    return residual_add(b, s.feed_forward(norm(norm3_, b)), residual_, dropout_);
   }
-  Var a = norm1_->forward(
-      residual_add(y, self_attn_->forward(y, y, target_mask, true, positions), residual_, dropout_),
-      target_mask);
-  Var b = norm2_->forward(
-      residual_add(a, cross_attn_->forward(a, memory, memory_mask, false), residual_, dropout_),
-      target_mask);
-  return norm3_->forward(residual_add(b, ffn_->forward(b), residual_, dropout_), target_mask);
+  Var a = norm(norm1_, residual_add(y, s.self_attend(y), residual_, dropout_));
+  Var b = norm(norm2_, residual_add(a, s.cross_attend(a), residual_, dropout_));
+  return norm(norm3_, residual_add(b, s.feed_forward(b), residual_, dropout_));
 }
 
 }  // namespace ablate::nn

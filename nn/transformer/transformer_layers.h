@@ -5,6 +5,8 @@
 // (x = x + f(norm(x)), Xiong et al. 2020). Submodule names follow
 // torch.nn.TransformerEncoderLayer / DecoderLayer: self_attn, multihead_attn,
 // linear1/linear2 (in ffn), norm1..norm3.
+#include <functional>
+
 #include "nn/attention/multi_head_attention.h"
 #include "nn/feed_forward.h"
 #include "nn/layers/dropout.h"
@@ -41,6 +43,20 @@ class DecoderLayer : public Module {
               PositionEncoding* positions);
   MultiHeadAttention& self_attention() { return *self_attn_; }
   MultiHeadAttention& cross_attention() { return *cross_attn_; }
+  FeedForward& feed_forward() { return *ffn_; }
+  // What the self-attention reads, from the layer's input y: norm1(y) in pre placement,
+  // y itself in post.
+  Var self_attention_input(const Var& y, const Tensor& target_mask);
+
+  // The three sublayers as functions of their (normed, in pre placement) input. forward()
+  // passes the modules themselves; an incremental decoding step passes attention over
+  // cached keys and values. Both then share wire(): norms, residuals and dropout.
+  // normalize (optional): how to apply one of the layer's norms; empty: norm.forward.
+  struct Sublayers {
+    std::function<Var(const Var&)> self_attend, cross_attend, feed_forward;
+    std::function<Var(Norm&, const Var&, const Tensor&)> normalize;
+  };
+  Var wire(const Var& y, const Tensor& target_mask, const Sublayers& sublayers);
 
  private:
   bool pre_, residual_;

@@ -1,9 +1,11 @@
 #include "nn/transformer/transformer_models.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "nn/interrupt.h"
+#include "nn/transformer/incremental_decode.h"
 
 namespace ablate::nn {
 
@@ -106,12 +108,19 @@ Var Seq2SeqTransformer::encode(const Tensor& src) {
                            false, src_positions_);
 }
 
+Var Seq2SeqTransformer::embed_target(const Tensor& tgt_in) {
+  return embed(*tgt_embed_, *tgt_positions_, tgt_in);
+}
+
+Var Seq2SeqTransformer::project_output(const Var& h) {
+  return output_ ? output_->forward(h) : matmul(h, leaf(tgt_embed_->weight()), false, true);
+}
+
 Var Seq2SeqTransformer::decode(const Tensor& tgt_in, const Var& memory, const Tensor& src) {
   check_ids(tgt_in, "seq2seq target");
-  Var h = decoder_->forward(embed(*tgt_embed_, *tgt_positions_, tgt_in), memory,
-                            token_mask(tgt_in, vocab_.pad), token_mask(src, vocab_.pad),
-                            tgt_positions_);
-  return output_ ? output_->forward(h) : matmul(h, leaf(tgt_embed_->weight()), false, true);
+  Var h = decoder_->forward(embed_target(tgt_in), memory, token_mask(tgt_in, vocab_.pad),
+                            token_mask(src, vocab_.pad), tgt_positions_);
+  return project_output(h);
 }
 
 Var Seq2SeqTransformer::forward(const Tensor& src, const Tensor& tgt_in) {
@@ -124,33 +133,53 @@ Var Seq2SeqTransformer::forward_embedded(const Var& src_emb, const Var& tgt_emb,
   return decoder_->forward(tgt_emb, memory, tgt_mask, src_mask, tgt_positions_);
 }
 
-Tensor Seq2SeqTransformer::greedy_decode(const Tensor& src, std::int64_t max_len) {
+Tensor Seq2SeqTransformer::greedy_decode(const Tensor& src, std::int64_t max_len,
+                                         DecodeMethod method, std::vector<Tensor>* step_logits) {
   check_ids(src, "greedy_decode source");
   NoGradGuard no_grad;
   std::int64_t B = src.shape()[0];
-  // Each step re-runs the decoder on the whole prefix. On one tape those steps would
-  // pile up (O(max_len²) activations: 1.6 GB per evaluation of a d_model 256 model,
-  // all of it page-faulted in), so the steps run on this thread's decoding tape, reset
-  // between steps, with the encoder output kept as a constant.
+  // The full recompute re-runs the decoder on the whole prefix at every step. On one tape
+  // those steps would pile up (O(max_len²) activations: 1.6 GB per evaluation of a
+  // d_model 256 model, all of it page-faulted in), so the steps run on this thread's
+  // decoding tape, reset between steps, with the encoder output kept as a constant.
   thread_local Tape decoding_tape;
   TapeScope scope(decoding_tape);
   decoding_tape.reset();
   Tensor memory_value = encode(src).value().clone();
+  const char* refused = method == DecodeMethod::full_recompute ? "" : why_not_incremental(*this);
+  std::optional<IncrementalDecoder> incremental;
+  if (!refused) {
+    incremental.emplace(*this, src, memory_value, max_len);
+    ++decode_path_.incremental;
+  } else {
+    ++decode_path_.full_recompute;
+    if (*refused && decode_path_.why_not_incremental.empty())
+      decode_path_.why_not_incremental = refused;
+  }
+  std::int64_t V = vocab_.target_vocab;
+  // The logits [B, V] of the position after the prefix [B, L].
+  auto next_logits = [&](const std::vector<std::int32_t>& prefix, std::int64_t L) {
+    decoding_tape.reset();
+    if (incremental) return incremental->step(prefix, L);
+    Tensor all = decode(Tensor::from_data({B, L}, prefix), constant(memory_value), src).value();
+    Tensor last = decoding_tape.alloc({B, V}, all.dtype());
+    for (std::int64_t b = 0; b < B; ++b)
+      for (std::int64_t v = 0; v < V; ++v) last.set(b * V + v, all.at((b * L + L - 1) * V + v));
+    return last;
+  };
   // prefix [B, 1 + t]: BOS then the tokens chosen so far.
   std::vector<std::int32_t> prefix(std::size_t(B), vocab_.bos);
   std::vector<bool> done(std::size_t(B), false);
   Tensor out = Tensor::full({B, max_len}, vocab_.pad, DType::i32);
-  std::int64_t V = vocab_.target_vocab;
   for (std::int64_t t = 0; t < max_len; ++t) {
     throw_if_interrupted();  // up to max_len decoder calls: a stop must not wait for them
     std::int64_t L = t + 1;
-    Tensor tgt = Tensor::from_data({B, L}, prefix);
-    decoding_tape.reset();
-    Tensor logits = decode(tgt, constant(memory_value), src).value();
+    Tensor logits = next_logits(prefix, L);
+    if (step_logits) step_logits->push_back(logits.clone());
     bool all_done = true;
     std::vector<std::int32_t> next(std::size_t(B * (L + 1)));
     for (std::int64_t b = 0; b < B; ++b) {
-      std::int64_t base = (b * L + (L - 1)) * V, best = 0;
+      std::int64_t base = b * V, best = 0;
       for (std::int64_t v = 1; v < V; ++v)
         if (logits.at(base + v) > logits.at(base + best)) best = v;
       std::int32_t token = done[std::size_t(b)] ? vocab_.pad : std::int32_t(best);

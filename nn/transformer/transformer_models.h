@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "nn/layers/embedding.h"
+#include "nn/transformer/decode_path_record.h"
 #include "nn/transformer/transformer_stacks.h"
 
 namespace ablate::nn {
@@ -38,11 +39,28 @@ class Seq2SeqTransformer : public Module {
   // Greedy decoding, no gradient: [B, ≤ max_len] ids starting after BOS; finished
   // rows are padded. Runs on a per-thread tape of its own, reset between steps, so the
   // current tape is untouched and memory stays at one step's size.
-  Tensor greedy_decode(const Tensor& src, std::int64_t max_len);
+  //   automatic       incrementally (cached keys and values, the newest position alone:
+  //                   nn/transformer/incremental_decode.h) where that gives the full
+  //                   recompute's bits, else the full recompute; decode_path_record() says
+  //                   which ran and why not
+  //   full_recompute  the decoder over the whole prefix at every step (O(max_len²))
+  // step_logits (optional) receives each step's logits [B, target_vocab] of the newest
+  // position, the numbers the tokens were chosen from.
+  enum class DecodeMethod { automatic, full_recompute };
+  Tensor greedy_decode(const Tensor& src, std::int64_t max_len,
+                       DecodeMethod method = DecodeMethod::automatic,
+                       std::vector<Tensor>* step_logits = nullptr);
+  const DecodePathRecord& decode_path_record() const { return decode_path_; }
 
   const VocabularyOptions& vocabulary() const { return vocab_; }
+  const TransformerConfig& config() const { return config_; }
   TransformerEncoder& encoder() { return *encoder_; }
   TransformerDecoder& decoder() { return *decoder_; }
+  PositionEncoding& target_positions() { return *tgt_positions_; }
+  // Target ids [B, T] → the decoder's input [B, T, D] (embeddings, positions, dropout).
+  Var embed_target(const Tensor& tgt_in);
+  // The decoder's output [..., D] → logits [..., target_vocab].
+  Var project_output(const Var& h);
 
  private:
   Var embed(Embedding& table, PositionEncoding& positions, const Tensor& ids);
@@ -57,6 +75,7 @@ class Seq2SeqTransformer : public Module {
   TransformerDecoder* decoder_;
   Linear* output_ = nullptr;  // null when tied
   Dropout* embedding_dropout_ = nullptr;
+  DecodePathRecord decode_path_;
 };
 
 // Encoder over token ids with a classification head on the masked mean of its outputs.

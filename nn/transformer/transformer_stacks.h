@@ -30,6 +30,7 @@ class TransformerDecoder : public Module {
   Var forward(const Var& y, const Var& memory, const Tensor& target_mask, const Tensor& memory_mask,
               PositionEncoding* positions);
   std::vector<DecoderLayer*>& layers() { return layers_; }
+  Norm* final_norm() { return final_norm_; }  // null: none
   void set_recompute(bool on) { recompute_ = on; }
   bool recompute() const { return recompute_; }
 
