@@ -1,0 +1,168 @@
+// The fused attention's prefix path (kernels/attention_prefix.h: rows that see only a
+// prefix of the keys compute only that) gives every output and gradient the bits of
+// the full computation, which stays as the reference behind
+// kernels::set_attention_prefix_path(false). Compared bit for bit over a table of
+// shapes (T up to 130, d_k and d_v from 1 to 64), masks (causal, with padding, with
+// Reformer's exclude-self rule, padding alone, an empty sequence), scales, inputs that
+// are fresh, accumulated into or shared (q = k = v), and values built to reach the
+// path's rare corrections (zero upstream rows, results that underflow to −0).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "autograd/ablate.h"
+#include "autograd/kernels/attention_prefix.h"
+
+using namespace ablate;
+
+namespace {
+
+enum class MaskKind { causal, causal_padded, causal_padded_exclude_self, padded };
+
+struct Case {
+  std::int64_t B, H, T, dk, dv;
+  MaskKind mask;
+  double scale;
+  int inputs;       // 0: fresh gradient buffers, 1: accumulated into, 2: q = k = v
+  bool underflows;  // tiny values so some sums end at −0, zero rows of the upstream gradient
+};
+
+std::string describe(const Case& c) {
+  return "B=" + std::to_string(c.B) + " H=" + std::to_string(c.H) + " T=" + std::to_string(c.T) +
+         " dk=" + std::to_string(c.dk) + " dv=" + std::to_string(c.dv) +
+         " mask=" + std::to_string(int(c.mask)) + " scale=" + std::to_string(c.scale) +
+         " inputs=" + std::to_string(c.inputs) + " underflows=" + std::to_string(c.underflows);
+}
+
+// As nn/attention/multi_head_attention.cpp's build_mask: allowed(b, i, j) = j < length_b
+// && (causal: j <= i); exclude-self drops j == i when the row allows another key.
+Tensor make_mask(const Case& c) {
+  Tensor m = Tensor::zeros({c.B, 1, c.T, c.T}, DType::b8);
+  for (std::int64_t b = 0; b < c.B; ++b) {
+    std::int64_t length = c.mask == MaskKind::causal ? c.T : (c.T * (b + 1)) / (c.B + 1);
+    if (b == 1) length = 0;  // an empty sequence: fully masked rows
+    for (std::int64_t i = 0; i < c.T; ++i) {
+      std::int64_t others = 0;
+      for (std::int64_t j = 0; j < c.T; ++j) {
+        bool allowed = j < length && (c.mask == MaskKind::padded || j <= i);
+        m.set((b * c.T + i) * c.T + j, allowed);
+        others += allowed && j != i;
+      }
+      if (c.mask == MaskKind::causal_padded_exclude_self && others > 0)
+        m.set((b * c.T + i) * c.T + i, 0);
+    }
+  }
+  return m;
+}
+
+struct Result {
+  std::vector<Tensor> tensors;  // output, weights, dq, dk, dv
+};
+
+Tensor input(Generator& g, const Shape& s, const Case& c, std::uint64_t column_pattern) {
+  Tensor t = randn(s, g, DType::f32, 0.0, c.underflows ? 1e-3 : 1.0);
+  if (!c.underflows) return t;
+  // Column 0 of every head: the smallest subnormal, negative for the first half of the
+  // positions and positive after, so short chains underflow to −0 and the tail's +0
+  // products would flip them.
+  const std::int64_t T = s[1], width = s[2];
+  const float tiny = std::numeric_limits<float>::denorm_min();
+  for (std::int64_t b = 0; b < s[0]; ++b)
+    for (std::int64_t t2 = 0; t2 < T; ++t2)
+      for (std::int64_t col = 0; col < width; col += width / c.H)
+        t.set((b * T + t2) * width + col + std::int64_t(column_pattern % 2),
+              t2 < T / 2 ? -tiny : tiny);
+  return t;
+}
+
+Result run(const Case& c, bool prefix_path) {
+  kernels::set_attention_prefix_path(prefix_path);
+  Generator g(std::uint64_t(c.T * 131 + c.dk * 7 + c.dv + c.B * 1000 + int(c.mask) * 17));
+  Parameter q(input(g, {c.B, c.T, c.H * c.dk}, c, 0)), k(input(g, {c.B, c.T, c.H * c.dk}, c, 0)),
+      v(input(g, {c.B, c.T, c.H * c.dv}, c, 0));
+  Tensor upstream = randn({c.B, c.T, c.H * c.dv}, g);
+  if (c.underflows)  // zero rows: every prefix term of their dot is zero
+    for (std::int64_t r = 0; r < c.B * c.T; r += 3)
+      for (std::int64_t col = 0; col < c.H * c.dv; ++col) upstream.set(r * c.H * c.dv + col, 0.0);
+  Tensor extra = randn({c.B, c.T, c.H * c.dk}, g);
+  Tensor mask = make_mask(c);
+  Tape& tape = Tape::current();
+  Tensor weights;
+  Var y;
+  if (c.inputs == 2) {
+    Var x = tape.leaf(q);
+    y = attention(x, x, x, c.H, mask, c.scale, &weights);
+    tape.backward(y, upstream);
+  } else if (c.inputs == 1) {  // gradients already hold a contribution when attention's arrive
+    Var xq = tape.leaf(q), xk = tape.leaf(k), xv = tape.leaf(v);
+    y = attention(xq, xk, xv, c.H, mask, c.scale, &weights);
+    Var loss = sum(y * tape.constant(upstream)) + sum(xq * tape.constant(extra)) +
+               sum(xk * tape.constant(extra));
+    tape.backward(loss);
+  } else {  // fresh buffers: the inputs are intermediate nodes
+    y = attention(tape.leaf(q) * 1.0, tape.leaf(k) * 1.0, tape.leaf(v) * 1.0, c.H, mask, c.scale,
+                  &weights);
+    tape.backward(y, upstream);
+  }
+  Result r{{y.value().clone(), weights.clone(), q.grad.clone(), k.grad.clone(), v.grad.clone()}};
+  tape.reset();
+  kernels::set_attention_prefix_path(true);
+  return r;
+}
+
+bool same_bits(const Tensor& a, const Tensor& b) {
+  return a.numel() == b.numel() &&
+         std::memcmp(a.raw(), b.raw(), std::size_t(a.numel()) * sizeof(float)) == 0;
+}
+
+void check_case(const Case& c) {
+  INFO(describe(c));
+  Result reference = run(c, false);
+  Result prefix = run(c, true);
+  const char* names[] = {"output", "weights", "dq", "dk", "dv"};
+  for (std::size_t t = 0; t < reference.tensors.size(); ++t) {
+    INFO(names[t]);
+    CHECK(same_bits(prefix.tensors[t], reference.tensors[t]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("attention's prefix path gives the full computation's bits", "[unit][attention]") {
+  const std::int64_t lengths[] = {1, 2, 3, 5, 9, 15, 16, 17, 31, 33, 47, 48, 63, 64, 65, 100, 130};
+  const std::int64_t dims[] = {1, 2, 4, 8, 16, 32, 64};
+  const double scales[] = {0.125, 1.3, -0.7, 0.5};
+  const std::int64_t before = kernels::attention_prefix_heads();
+  int n = 0;
+  for (std::int64_t T : lengths)
+    for (std::size_t di = 0; di < std::size(dims); ++di)
+      for (int m = 0; m < 4; ++m) {
+        Case c{1 + n % 3,
+               1 + (n / 3) % 4,
+               T,
+               dims[di],
+               dims[(di + std::size_t(m)) % std::size(dims)],
+               MaskKind(m),
+               scales[std::size_t(n) % std::size(scales)],
+               n % 3,
+               n % 5 == 4};
+        if (c.inputs == 2) c.dv = c.dk;  // q = k = v
+        check_case(c);
+        ++n;
+      }
+  // The comparison above means something only if the prefix path ran.
+  CHECK(kernels::attention_prefix_heads() - before > 1000);
+}
+
+TEST_CASE("attention's prefix path: sums that end at -0 and zero upstream rows keep their bits",
+          "[unit][attention]") {
+  const std::int64_t before = kernels::attention_prefix_heads();
+  for (std::int64_t T : {6, 17, 40, 64})
+    for (std::int64_t d : {1, 4, 16})
+      for (int inputs = 0; inputs < 3; ++inputs)
+        for (MaskKind m : {MaskKind::causal, MaskKind::causal_padded_exclude_self})
+          check_case(Case{2, 2, T, d, d, m, 0.25, inputs, true});
+  CHECK(kernels::attention_prefix_heads() - before > 100);
+}
