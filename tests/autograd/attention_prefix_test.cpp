@@ -101,10 +101,17 @@ Result run(const Case& c, bool prefix_path) {
     Var loss = sum(y * tape.constant(upstream)) + sum(xq * tape.constant(extra)) +
                sum(xk * tape.constant(extra));
     tape.backward(loss);
-  } else {  // fresh buffers: the inputs are intermediate nodes
-    y = attention(tape.leaf(q) * 1.0, tape.leaf(k) * 1.0, tape.leaf(v) * 1.0, c.H, mask, c.scale,
-                  &weights);
+  } else {  // fresh buffers: the inputs are intermediate nodes, read directly (a Parameter's
+            // gradient is added to +0, which would hide the sign of a zero)
+    Var xq = tape.leaf(q) * 1.0, xk = tape.leaf(k) * 1.0, xv = tape.leaf(v) * 1.0;
+    for (const Var& x : {xq, xk, xv}) tape.retain_grad(x);
+    y = attention(xq, xk, xv, c.H, mask, c.scale, &weights);
     tape.backward(y, upstream);
+    Result r{{y.value().clone(), weights.clone(), xq.grad().clone(), xk.grad().clone(),
+              xv.grad().clone()}};
+    tape.reset();
+    kernels::set_attention_prefix_path(true);
+    return r;
   }
   Result r{{y.value().clone(), weights.clone(), q.grad.clone(), k.grad.clone(), v.grad.clone()}};
   tape.reset();
