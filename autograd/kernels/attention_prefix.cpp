@@ -20,9 +20,11 @@
 //
 // Y = P·V: the reference's chain for Y[i, n] continues past e_i with fma(+0, v, acc).
 // For finite v that adds ±0, which leaves acc unchanged unless acc is −0 (−0 + +0 =
-// +0). ranged_gemm stops each chain exactly at e_i; when the result is −0 the tail is
-// replayed in scalar fma (rare: needs an underflow to −0). V must be finite (0·inf is
-// NaN), else the head is declined.
+// +0). ranged_gemm ends the chain somewhere in [e_i, Tk) (the widest row of its block:
+// those extra terms are the reference's own, P's tail holding +0); when the result is
+// −0 the tail from e_i is replayed in scalar fma (replaying terms that kept −0 keeps it
+// again; rare anyway: needs an underflow to −0). V must be finite (0·inf is NaN), else
+// the head is declined.
 //
 // Backward. dP = G·Vᵀ: prefix columns as for S; tail entries are set to +0 (the
 // reference has G_i·V_j there). The dot Σ_j dP_ij P_ij is Eigen's sum over the full row:
@@ -36,9 +38,12 @@
 // head is declined).
 // dV = Pᵀ·G and dK = dSᵀ·Q: for key k the reference's chain over queries starts with
 // the rows whose prefix ends before k (P and dS are ±0 there): fma(±0, x, +0) = +0 for
-// finite x, so starting the chain at the first row that sees k gives the same bits.
+// finite x, so starting the chain at the first row that sees k — or anywhere before it,
+// as ranged_gemm does for a block of keys — gives the same bits.
 // dQ = dS·K: the chain for dQ[i, n] has tail terms ±0, which change only a −0 result;
-// such an element is recomputed in scalar with the reference's tail (rare again).
+// here the tail dS is +0, not the reference's ±0, so ranged_gemm stops each chain exactly
+// at e_i (exact_end), and a −0 result is recomputed in scalar with the reference's tail
+// (rare again).
 //
 // The products run on ranged_gemm only when the reference runs small_gemm for every one
 // of them (prefix_attention_fits), since only then is its order known. Tests:
@@ -58,6 +63,10 @@
 #include "autograd/kernels/small_gemm.h"
 #include "autograd/kernels/softmax_row.h"
 
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
 namespace ablate::kernels {
 
 namespace {
@@ -69,20 +78,65 @@ constexpr float kLowest = std::numeric_limits<float>::lowest();
 // |G|·|V|·d_v below this keeps every dP and dP − dot far from overflow.
 constexpr double kMaxProductBound = 1e36;
 
-bool negative_zero(float x) {
+[[maybe_unused]] bool negative_zero(float x) {
   return std::bit_cast<std::uint32_t>(x) == 0x80000000u;
 }
 
+#if defined(__AVX512F__)
+__mmask16 lanes(std::int64_t n) {
+  return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+}
+#endif
+
 // Largest |x| over rows × cols with row stride ld; infinity if any entry is not finite.
 double max_abs(const float* x, std::int64_t rows, std::int64_t cols, std::int64_t ld) {
+#if defined(__AVX512F__)
+  const __m512 largest = _mm512_set1_ps(std::numeric_limits<float>::max());
+  __m512 m = _mm512_setzero_ps();
+  __mmask16 bad = 0;
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < cols; c += 16) {
+      const __mmask16 in = lanes(cols - c);
+      const __m512 a = _mm512_abs_ps(_mm512_maskz_loadu_ps(in, x + r * ld + c));
+      bad |= _mm512_mask_cmp_ps_mask(in, a, largest, _CMP_NLE_UQ);  // inf or NaN
+      m = _mm512_max_ps(m, a);
+    }
+  return bad ? HUGE_VAL : double(_mm512_reduce_max_ps(m));
+#else
   float m = 0;
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t c = 0; c < cols; ++c) {
       float a = std::fabs(x[r * ld + c]);
-      if (!(a <= std::numeric_limits<float>::max())) return HUGE_VAL;  // inf or NaN
+      if (!(a <= std::numeric_limits<float>::max())) return HUGE_VAL;
       m = std::max(m, a);
     }
   return m;
+#endif
+}
+
+// Bit j set when x[j] (j < n ≤ 16) is −0: the sums that need the reference's tail.
+std::uint32_t negative_zeros(const float* x, std::int64_t n) {
+#if defined(__AVX512F__)
+  const __mmask16 in = lanes(n);
+  return _mm512_mask_cmpeq_epi32_mask(in, _mm512_maskz_loadu_epi32(in, x),
+                                      _mm512_set1_epi32(std::int32_t(0x80000000u)));
+#else
+  std::uint32_t z = 0;
+  for (std::int64_t j = 0; j < n; ++j) z |= std::uint32_t(negative_zero(x[j])) << j;
+  return z;
+#endif
+}
+
+// out[0:n) = acc (or out + acc), n ≤ 16: small_gemm's store of a finished chain.
+void store_chain(float* out, const float* acc, std::int64_t n, bool accumulate) {
+#if defined(__AVX512F__)
+  const __mmask16 in = lanes(n);
+  __m512 a = _mm512_maskz_loadu_ps(in, acc);
+  if (accumulate) a = _mm512_add_ps(_mm512_maskz_loadu_ps(in, out), a);
+  _mm512_mask_storeu_ps(out, in, a);
+#else
+  for (std::int64_t j = 0; j < n; ++j) out[j] = accumulate ? out[j] + acc[j] : acc[j];
+#endif
 }
 
 // exp over the block [rows·cols] where some row's prefix reaches, as Eigen's exp over
@@ -185,12 +239,17 @@ bool prefix_attention_forward(const AttentionHeadDims& d, const float* Q, const 
   }
   ranged_gemm(false, false, d.Tq, d.dv, d.Tk, P, d.Tk, V, d.ldv, Y, d.ldv, false,
               RowRanges{nullptr, end, nullptr});
-  for (std::int64_t i = 0; i < d.Tq; ++i)
-    for (std::int64_t n = 0; n < d.dv; ++n) {
-      float& y = Y[i * d.ldv + n];
-      if (!negative_zero(y)) continue;
-      for (std::int64_t j = end[i]; j < d.Tk; ++j) y = std::fma(0.0f, V[j * d.ldv + n], y);
-    }
+  for (std::int64_t i = 0; i < d.Tq; ++i) {
+    if (end[i] == d.Tk) continue;
+    for (std::int64_t c = 0; c < d.dv; c += 16)
+      for (std::uint32_t z =
+               negative_zeros(Y + i * d.ldv + c, std::min<std::int64_t>(16, d.dv - c));
+           z; z &= z - 1) {
+        const std::int64_t n = c + std::countr_zero(z);
+        float& y = Y[i * d.ldv + n];
+        for (std::int64_t j = end[i]; j < d.Tk; ++j) y = std::fma(0.0f, V[j * d.ldv + n], y);
+      }
+  }
   ++g_prefix_heads;
   return true;
 }
@@ -249,7 +308,8 @@ bool prefix_attention_backward(const AttentionHeadDims& d, const float* Q, const
     return false;
   const std::int64_t* end = prefixes.end.data();
   const std::int64_t* first = prefixes.first_row.data();
-  std::vector<float> dots(std::size_t(d.Tq));
+  thread_local std::vector<float> dots;
+  dots.resize(std::size_t(d.Tq));
   const bool scores = g.dq || g.dk;
   if (scores && !prefix_softmax_backward(d, V, P, G, scale, end, dP, dots)) return false;
   if (g.dv)
@@ -257,14 +317,18 @@ bool prefix_attention_backward(const AttentionHeadDims& d, const float* Q, const
                 RowRanges{first, nullptr, nullptr});
   if (g.dq) {
     ranged_gemm(false, false, d.Tq, d.dk, d.Tk, dP, d.Tk, K, d.ldq, dQ_scratch, d.dk, false,
-                RowRanges{nullptr, end, nullptr});
+                RowRanges{nullptr, end, nullptr, true});
     for (std::int64_t i = 0; i < d.Tq; ++i)
-      for (std::int64_t n = 0; n < d.dk; ++n) {
-        float acc = dQ_scratch[i * d.dk + n];
-        if (negative_zero(acc) && end[i] < d.Tk)
-          acc = reference_dq_tail(d, K, V, G, scale, dots[std::size_t(i)], i, n, end[i], acc);
-        float& out = g.dq[i * d.ldq + n];
-        out = g.accumulate_q ? out + acc : acc;  // as small_gemm: C + chain
+      for (std::int64_t c = 0; c < d.dk; c += 16) {
+        float* acc = dQ_scratch + i * d.dk + c;
+        const std::int64_t width = std::min<std::int64_t>(16, d.dk - c);
+        if (end[i] < d.Tk)
+          for (std::uint32_t z = negative_zeros(acc, width); z; z &= z - 1) {
+            const std::int64_t n = c + std::countr_zero(z);
+            acc[n - c] = reference_dq_tail(d, K, V, G, scale, dots[std::size_t(i)], i, n, end[i],
+                                           acc[n - c]);
+          }
+        store_chain(g.dq + i * d.ldq + c, acc, width, g.accumulate_q);
       }
   }
   if (g.dk)

@@ -23,16 +23,15 @@ struct Operands {
   std::int64_t ldb;
   float* C;
   std::int64_t ldc;
-  bool accumulate;
+  bool accumulate, exact_end;
 };
 
-// k in [k0, k1) for R rows from i0. Banded: row r takes the term only when k is in its
-// own range, by a masked FMA (a cleared mask leaves acc untouched), so every row's chain
-// is exactly its range even where the rows computed together differ.
+// k in [k0, k1) for R rows from i0. Banded: row r takes the term only when k is before
+// its own end ke[r], by a masked FMA (a cleared mask leaves acc untouched), so every
+// row's chain ends exactly at its end even where the rows computed together differ.
 template <int V, int R, bool Banded>
 inline void add_terms(__m512 (&acc)[R][V], std::int64_t i0, std::int64_t k0, std::int64_t k1,
-                      const __mmask16 (&mask)[V], const Operands& o, const std::int64_t* kb,
-                      const std::int64_t* ke) {
+                      const __mmask16 (&mask)[V], const Operands& o, const std::int64_t* ke) {
   const float* __restrict A = o.A;
   const float* __restrict B = o.B;
   for (std::int64_t k = k0; k < k1; ++k) {
@@ -43,7 +42,7 @@ inline void add_terms(__m512 (&acc)[R][V], std::int64_t i0, std::int64_t k0, std
     for (int r = 0; r < R; ++r) {
       __m512 a = _mm512_set1_ps(A[(i0 + r) * o.a_row + k * o.a_col]);
       if constexpr (Banded) {
-        const __mmask16 on = k >= kb[r] && k < ke[r] ? __mmask16(0xFFFF) : __mmask16(0);
+        const __mmask16 on = k < ke[r] ? __mmask16(0xFFFF) : __mmask16(0);
 #pragma GCC unroll 4
         for (int v = 0; v < V; ++v) acc[r][v] = _mm512_mask3_fmadd_ps(a, b[v], acc[r][v], on);
       } else {
@@ -68,14 +67,14 @@ void ranged_row_block(std::int64_t i0, std::int64_t N, const std::int64_t* kb,
   for (int r = 0; r < R; ++r)
 #pragma GCC unroll 4
     for (int v = 0; v < V; ++v) acc[r][v] = _mm512_setzero_ps();
-  const std::int64_t b_lo = *std::min_element(kb, kb + R), b_hi = *std::max_element(kb, kb + R);
+  const std::int64_t b_lo = *std::min_element(kb, kb + R);
   const std::int64_t e_lo = *std::min_element(ke, ke + R), e_hi = *std::max_element(ke, ke + R);
-  if (b_hi <= e_lo) {  // a common middle where every row takes every term
-    add_terms<V, R, true>(acc, i0, b_lo, b_hi, mask, o, kb, ke);
-    add_terms<V, R, false>(acc, i0, b_hi, e_lo, mask, o, kb, ke);
-    add_terms<V, R, true>(acc, i0, e_lo, e_hi, mask, o, kb, ke);
-  } else {
-    add_terms<V, R, true>(acc, i0, b_lo, e_hi, mask, o, kb, ke);
+  if (!o.exact_end) {
+    add_terms<V, R, false>(acc, i0, b_lo, e_hi, mask, o, ke);
+  } else {  // every row takes [b_lo, e_lo); past that, each row stops at its own end
+    const std::int64_t common = std::max(b_lo, e_lo);
+    add_terms<V, R, false>(acc, i0, b_lo, common, mask, o, ke);
+    add_terms<V, R, true>(acc, i0, common, e_hi, mask, o, ke);
   }
   // As small_gemm: the chain is stored, or added to C after it.
 #pragma GCC unroll 8
@@ -129,7 +128,8 @@ void ranged_gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std
     B = transposed;
     ldb = N;
   }
-  const Operands o{A, trans_a ? 1 : lda, trans_a ? lda : 1, B, ldb, C, ldc, accumulate};
+  const Operands o{A,   trans_a ? 1 : lda, trans_a ? lda : 1, B, ldb, C,
+                   ldc, accumulate,        ranges.exact_end};
   // Blocks of 8 rows (4 when a row needs more than 32 columns, by ranged_rows): the
   // block's columns are its rows' widest, and each row keeps its own k range.
   constexpr int R = 8;
