@@ -55,7 +55,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <string_view>
 
 #include "autograd/kernels/eigen_maps.h"
 #include "autograd/kernels/gemm.h"
@@ -71,7 +73,12 @@ namespace ablate::kernels {
 
 namespace {
 
-thread_local bool g_prefix_path = true;
+bool prefix_path_from_environment() {
+  const char* v = std::getenv("ABLATE_ATTENTION_PREFIX");
+  return v && std::string_view(v) == "1";
+}
+
+thread_local bool g_prefix_path = prefix_path_from_environment();
 thread_local std::int64_t g_prefix_heads = 0;
 
 constexpr float kLowest = std::numeric_limits<float>::lowest();
@@ -136,6 +143,22 @@ void store_chain(float* out, const float* acc, std::int64_t n, bool accumulate) 
   _mm512_mask_storeu_ps(out, in, a);
 #else
   for (std::int64_t j = 0; j < n; ++j) out[j] = accumulate ? out[j] + acc[j] : acc[j];
+#endif
+}
+
+// r[j] − mx where r[j] is not the lowest float (masked), as the reference's softmax
+// shifts a row: one subtraction per entry either way.
+void shift_row(float* r, std::int64_t n, float mx) {
+#if defined(__AVX512F__)
+  const __m512 lowest = _mm512_set1_ps(kLowest), m = _mm512_set1_ps(mx);
+  for (std::int64_t j = 0; j < n; j += 16) {
+    const __mmask16 in = lanes(n - j);
+    const __m512 x = _mm512_maskz_loadu_ps(in, r + j);
+    const __mmask16 masked = _mm512_mask_cmp_ps_mask(in, x, lowest, _CMP_EQ_OQ);
+    _mm512_mask_storeu_ps(r + j, in, _mm512_mask_sub_ps(x, in & ~masked, x, m));
+  }
+#else
+  for (std::int64_t j = 0; j < n; ++j) r[j] = r[j] == kLowest ? kLowest : r[j] - mx;
 #endif
 }
 
@@ -227,8 +250,7 @@ bool prefix_attention_forward(const AttentionHeadDims& d, const float* Q, const 
     float* r = P + i * d.Tk;
     const std::int64_t n = end[i];
     const float mx = scale_mask_max(r, n, scale, mask + i * d.Tk);
-    if (mx != kLowest)
-      for (std::int64_t j = 0; j < n; ++j) r[j] = r[j] == kLowest ? kLowest : r[j] - mx;
+    if (mx != kLowest) shift_row(r, n, mx);
     std::fill(r + n, r + d.Tk, kLowest);
   }
   prefix_exp(P, d.Tq, d.Tk, end);

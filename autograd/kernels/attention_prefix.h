@@ -12,8 +12,12 @@
 
 namespace ablate::kernels {
 
-// On by default; off makes the attention op compute every head in full (the reference
-// the tests compare with). Per thread, like the GEMM settings.
+// Whether fused attention takes this path. Off by default: bit-identical and tested,
+// but not yet faster at the sizes measured (bench/kernels_bench.cpp,
+// BM_CausalAttentionForwardBackward: about even at T = 64, slower at T = 10 and 32;
+// the per-head bookkeeping costs what the skipped half saves). ABLATE_ATTENTION_PREFIX=1
+// in the environment turns it on for every thread (for end-to-end checks:
+// scripts/reproduce.sh); tests and benchmarks set it per thread.
 void set_attention_prefix_path(bool on);
 bool attention_prefix_path();
 // Heads this thread computed on the prefix path so far, forward and backward (tests use

@@ -78,6 +78,7 @@ Tensor input(Generator& g, const Shape& s, const Case& c, std::uint64_t column_p
 }
 
 Result run(const Case& c, bool prefix_path) {
+  const bool saved_setting = kernels::attention_prefix_path();
   kernels::set_attention_prefix_path(prefix_path);
   Generator g(std::uint64_t(c.T * 131 + c.dk * 7 + c.dv + c.B * 1000 + int(c.mask) * 17));
   Parameter q(input(g, {c.B, c.T, c.H * c.dk}, c, 0)), k(input(g, {c.B, c.T, c.H * c.dk}, c, 0)),
@@ -110,12 +111,12 @@ Result run(const Case& c, bool prefix_path) {
     Result r{{y.value().clone(), weights.clone(), xq.grad().clone(), xk.grad().clone(),
               xv.grad().clone()}};
     tape.reset();
-    kernels::set_attention_prefix_path(true);
+    kernels::set_attention_prefix_path(saved_setting);
     return r;
   }
   Result r{{y.value().clone(), weights.clone(), q.grad.clone(), k.grad.clone(), v.grad.clone()}};
   tape.reset();
-  kernels::set_attention_prefix_path(true);
+  kernels::set_attention_prefix_path(saved_setting);
   return r;
 }
 
