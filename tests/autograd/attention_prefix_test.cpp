@@ -25,33 +25,37 @@ struct Case {
   std::int64_t B, H, T, dk, dv;
   MaskKind mask;
   double scale;
-  int inputs;       // 0: fresh gradient buffers, 1: accumulated into, 2: q = k = v
-  bool underflows;  // tiny values so some sums end at −0, zero rows of the upstream gradient
+  int inputs;           // 0: fresh gradient buffers, 1: accumulated into, 2: q = k = v
+  bool underflows;      // tiny values so some sums end at −0, zero rows of the upstream gradient
+  std::int64_t Tk = 0;  // keys (cross-attention); 0: T, as self-attention
+  std::int64_t keys() const { return Tk ? Tk : T; }
 };
 
 std::string describe(const Case& c) {
   return "B=" + std::to_string(c.B) + " H=" + std::to_string(c.H) + " T=" + std::to_string(c.T) +
-         " dk=" + std::to_string(c.dk) + " dv=" + std::to_string(c.dv) +
-         " mask=" + std::to_string(int(c.mask)) + " scale=" + std::to_string(c.scale) +
-         " inputs=" + std::to_string(c.inputs) + " underflows=" + std::to_string(c.underflows);
+         " Tk=" + std::to_string(c.keys()) + " dk=" + std::to_string(c.dk) +
+         " dv=" + std::to_string(c.dv) + " mask=" + std::to_string(int(c.mask)) +
+         " scale=" + std::to_string(c.scale) + " inputs=" + std::to_string(c.inputs) +
+         " underflows=" + std::to_string(c.underflows);
 }
 
 // As nn/attention/multi_head_attention.cpp's build_mask: allowed(b, i, j) = j < length_b
 // && (causal: j <= i); exclude-self drops j == i when the row allows another key.
 Tensor make_mask(const Case& c) {
-  Tensor m = Tensor::zeros({c.B, 1, c.T, c.T}, DType::b8);
+  const std::int64_t Tk = c.keys();
+  Tensor m = Tensor::zeros({c.B, 1, c.T, Tk}, DType::b8);
   for (std::int64_t b = 0; b < c.B; ++b) {
-    std::int64_t length = c.mask == MaskKind::causal ? c.T : (c.T * (b + 1)) / (c.B + 1);
+    std::int64_t length = c.mask == MaskKind::causal ? Tk : (Tk * (b + 1)) / (c.B + 1);
     if (b == 1) length = 0;  // an empty sequence: fully masked rows
     for (std::int64_t i = 0; i < c.T; ++i) {
       std::int64_t others = 0;
-      for (std::int64_t j = 0; j < c.T; ++j) {
+      for (std::int64_t j = 0; j < Tk; ++j) {
         bool allowed = j < length && (c.mask == MaskKind::padded || j <= i);
-        m.set((b * c.T + i) * c.T + j, allowed);
+        m.set((b * c.T + i) * Tk + j, allowed);
         others += allowed && j != i;
       }
-      if (c.mask == MaskKind::causal_padded_exclude_self && others > 0)
-        m.set((b * c.T + i) * c.T + i, 0);
+      if (c.mask == MaskKind::causal_padded_exclude_self && i < Tk && others > 0)
+        m.set((b * c.T + i) * Tk + i, 0);
     }
   }
   return m;
@@ -81,13 +85,14 @@ Result run(const Case& c, bool prefix_path) {
   const bool saved_setting = kernels::attention_prefix_path();
   kernels::set_attention_prefix_path(prefix_path);
   Generator g(std::uint64_t(c.T * 131 + c.dk * 7 + c.dv + c.B * 1000 + int(c.mask) * 17));
-  Parameter q(input(g, {c.B, c.T, c.H * c.dk}, c, 0)), k(input(g, {c.B, c.T, c.H * c.dk}, c, 0)),
-      v(input(g, {c.B, c.T, c.H * c.dv}, c, 0));
+  Parameter q(input(g, {c.B, c.T, c.H * c.dk}, c, 0)),
+      k(input(g, {c.B, c.keys(), c.H * c.dk}, c, 0)),
+      v(input(g, {c.B, c.keys(), c.H * c.dv}, c, 0));
   Tensor upstream = randn({c.B, c.T, c.H * c.dv}, g);
   if (c.underflows)  // zero rows: every prefix term of their dot is zero
     for (std::int64_t r = 0; r < c.B * c.T; r += 3)
       for (std::int64_t col = 0; col < c.H * c.dv; ++col) upstream.set(r * c.H * c.dv + col, 0.0);
-  Tensor extra = randn({c.B, c.T, c.H * c.dk}, g);
+  Tensor extra = randn({c.B, c.T, c.H * c.dk}, g), extra_k = randn({c.B, c.keys(), c.H * c.dk}, g);
   Tensor mask = make_mask(c);
   Tape& tape = Tape::current();
   Tensor weights;
@@ -100,7 +105,7 @@ Result run(const Case& c, bool prefix_path) {
     Var xq = tape.leaf(q), xk = tape.leaf(k), xv = tape.leaf(v);
     y = attention(xq, xk, xv, c.H, mask, c.scale, &weights);
     Var loss = sum(y * tape.constant(upstream)) + sum(xq * tape.constant(extra)) +
-               sum(xk * tape.constant(extra));
+               sum(xk * tape.constant(extra_k));
     tape.backward(loss);
   } else {  // fresh buffers: the inputs are intermediate nodes, read directly (a Parameter's
             // gradient is added to +0, which would hide the sign of a zero)
@@ -173,4 +178,16 @@ TEST_CASE("attention's prefix path: sums that end at -0 and zero upstream rows k
         for (MaskKind m : {MaskKind::causal, MaskKind::causal_padded_exclude_self})
           check_case(Case{2, 2, T, d, d, m, 0.25, inputs, true});
   CHECK(kernels::attention_prefix_heads() - before > 100);
+}
+
+TEST_CASE("attention's prefix path: cross-attention with padded keys keeps its bits",
+          "[unit][attention]") {
+  const std::int64_t before = kernels::attention_prefix_heads();
+  const std::int64_t queries[] = {5, 17, 40, 64}, keys[] = {9, 33, 64, 48};
+  for (std::size_t t = 0; t < std::size(queries); ++t)
+    for (std::int64_t d : {2, 16})
+      for (int inputs = 0; inputs < 2; ++inputs)
+        for (MaskKind m : {MaskKind::padded, MaskKind::causal_padded})
+          check_case(Case{3, 2, queries[t], d, 2 * d, m, 0.3, inputs, false, keys[t]});
+  CHECK(kernels::attention_prefix_heads() - before > 50);
 }
