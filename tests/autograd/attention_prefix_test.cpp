@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct Case {
   bool underflows;      // tiny values so some sums end at −0, zero rows of the upstream gradient
   std::int64_t Tk = 0;  // keys (cross-attention); 0: T, as self-attention
   std::int64_t keys() const { return Tk ? Tk : T; }
+  int poison = 0;  // an infinity in 1: q, 2: k, 3: v, 4: the upstream gradient
 };
 
 std::string describe(const Case& c) {
@@ -36,7 +38,7 @@ std::string describe(const Case& c) {
          " Tk=" + std::to_string(c.keys()) + " dk=" + std::to_string(c.dk) +
          " dv=" + std::to_string(c.dv) + " mask=" + std::to_string(int(c.mask)) +
          " scale=" + std::to_string(c.scale) + " inputs=" + std::to_string(c.inputs) +
-         " underflows=" + std::to_string(c.underflows);
+         " poison=" + std::to_string(c.poison) + " underflows=" + std::to_string(c.underflows);
 }
 
 // As nn/attention/multi_head_attention.cpp's build_mask: allowed(b, i, j) = j < length_b
@@ -92,6 +94,15 @@ Result run(const Case& c, bool prefix_path) {
   if (c.underflows)  // zero rows: every prefix term of their dot is zero
     for (std::int64_t r = 0; r < c.B * c.T; r += 3)
       for (std::int64_t col = 0; col < c.H * c.dv; ++col) upstream.set(r * c.H * c.dv + col, 0.0);
+  if (c.poison) {  // where the full computation multiplies it by a skipped zero: the first
+    // query of the empty sequence (b = 1: q, upstream), the last key of b = 0 (k, v)
+    Tensor& t = c.poison == 1   ? q.value
+                : c.poison == 2 ? k.value
+                : c.poison == 3 ? v.value
+                                : upstream;
+    const std::int64_t T = t.shape()[1], at = c.poison == 1 || c.poison == 4 ? T : T - 1;
+    t.set(at * t.shape()[2], std::numeric_limits<double>::infinity());
+  }
   Tensor extra = randn({c.B, c.T, c.H * c.dk}, g), extra_k = randn({c.B, c.keys(), c.H * c.dk}, g);
   Tensor mask = make_mask(c);
   Tape& tape = Tape::current();
@@ -190,4 +201,14 @@ TEST_CASE("attention's prefix path: cross-attention with padded keys keeps its b
         for (MaskKind m : {MaskKind::padded, MaskKind::causal_padded})
           check_case(Case{3, 2, queries[t], d, 2 * d, m, 0.3, inputs, false, keys[t]});
   CHECK(kernels::attention_prefix_heads() - before > 50);
+}
+
+TEST_CASE(
+    "attention's prefix path: an infinity the skipped zeros would multiply is left to the "
+    "full computation",
+    "[unit][attention]") {
+  for (int poison = 1; poison <= 4; ++poison)
+    for (std::int64_t T : {20, 64})
+      for (int inputs = 0; inputs < 2; ++inputs)
+        check_case(Case{2, 2, T, 16, 16, MaskKind::causal, 0.25, inputs, false, 0, poison});
 }
