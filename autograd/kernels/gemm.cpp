@@ -317,6 +317,12 @@ std::string gemm_backend_description() {
   return g_description;
 }
 
+bool gemm_runs_small_gemm(std::int64_t M, std::int64_t N, std::int64_t K) {
+  // gemm's own dispatch below, for f32: empty products and the lazy Eigen product first.
+  return M > 0 && N > 0 && K > 0 && M + N + K > kLazyProductMaxDims &&
+         gemm_backend() == GemmBackend::onednn && small_gemm_fits(M, N, K);
+}
+
 template <class T>
 void gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const T* A,
           std::int64_t lda, const T* B, std::int64_t ldb, T* C, std::int64_t ldc, bool accumulate) {

@@ -35,6 +35,11 @@ std::string gemm_backend_description();
 void set_gemm_threads(int threads);
 int gemm_threads();
 
+// True when gemm<float> of this shape runs small_gemm (small_gemm.h), whose sums over k
+// run in order per element: a caller reproducing its results exactly (attention's
+// prefix path, kernels/attention_prefix.h) may then use that order.
+bool gemm_runs_small_gemm(std::int64_t M, std::int64_t N, std::int64_t K);
+
 template <class T>
 void gemm(bool trans_a, bool trans_b, std::int64_t M, std::int64_t N, std::int64_t K, const T* A,
           std::int64_t lda, const T* B, std::int64_t ldb, T* C, std::int64_t ldc, bool accumulate);

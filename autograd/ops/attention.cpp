@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <type_traits>
 
+#include "autograd/kernels/attention_prefix.h"
 #include "autograd/kernels/checks.h"
 #include "autograd/kernels/eigen_maps.h"
 #include "autograd/kernels/gemm.h"
@@ -57,6 +59,14 @@ void softmax_block(T* x, std::int64_t rows, std::int64_t D, T scale, const std::
   }
 }
 
+// The prefix path (kernels/attention_prefix.h) is f32 on the small_gemm kernel, and needs
+// a mask to find the prefixes in.
+template <class T>
+bool prefix_path_applies(const kernels::AttentionHeadDims& d, const std::uint8_t* mask) {
+  return std::is_same_v<T, float> && mask && kernels::attention_prefix_path() &&
+         kernels::prefix_attention_fits(d);
+}
+
 }  // namespace
 
 Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads, const Tensor& mask,
@@ -86,9 +96,21 @@ Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads, cons
     T* py = y.data<T>();
     const std::uint8_t* pm = mask.defined() ? mask.data<std::uint8_t>() : nullptr;
     std::int64_t ldq = d.H * d.dk, ldv = d.H * d.dv;
-    for (std::int64_t b = 0; b < d.B; ++b)
+    const kernels::AttentionHeadDims hd{d.Tq, d.Tk, d.dk, d.dv, ldq, ldv};
+    const bool prefix_path = prefix_path_applies<T>(hd, pm);
+    kernels::KeyPrefixes prefixes;
+    for (std::int64_t b = 0; b < d.B; ++b) {
+      // Rows that see only a prefix of the keys compute only that (kernels/attention_prefix.h).
+      const bool prefix =
+          prefix_path && kernels::key_prefixes(pm + b * d.Tq * d.Tk, d.Tq, d.Tk, prefixes);
       for (std::int64_t h = 0; h < d.H; ++h) {
         T* P = pp + (b * d.H + h) * d.Tq * d.Tk;
+        if constexpr (std::is_same_v<T, float>)
+          if (prefix && kernels::prefix_attention_forward(
+                            hd, pq + b * d.Tq * ldq + h * d.dk, pk + b * d.Tk * ldq + h * d.dk,
+                            pv + b * d.Tk * ldv + h * d.dv, pm + b * d.Tq * d.Tk, T(scale),
+                            prefixes, P, py + b * d.Tq * ldv + h * d.dv))
+            continue;
         // S = Q_bh · K_bhᵀ, then P = softmax(scale · S) in place, row by row.
         kernels::gemm<T>(false, true, d.Tq, d.Tk, d.dk, pq + b * d.Tq * ldq + h * d.dk, ldq,
                          pk + b * d.Tk * ldq + h * d.dk, ldq, P, d.Tk, false);
@@ -97,6 +119,7 @@ Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads, cons
         kernels::gemm<T>(false, false, d.Tq, d.dv, d.Tk, P, d.Tk, pv + b * d.Tk * ldv + h * d.dv,
                          ldv, py + b * d.Tq * ldv + h * d.dv, ldv, false);
       }
+    }
   });
   // dV = Pᵀ·dY, dP = dY·Vᵀ, dS = scale · P ⊙ (dP - rowsum(dP ⊙ P)), dQ = dS·K, dK = dSᵀ·Q.
   return op.finish(y, [](BackwardContext& c) {
@@ -125,12 +148,32 @@ Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads, cons
       Tensor dp_buffer = c.scratch(Shape{d.Tq, d.Tk}, c.dtype());
       T* dP = dp_buffer.data<T>();
       std::int64_t ldq = d.H * d.dk, ldv = d.H * d.dv;
-      for (std::int64_t b = 0; b < d.B; ++b)
+      const kernels::AttentionHeadDims hd{d.Tq, d.Tk, d.dk, d.dv, ldq, ldv};
+      const Tensor& mask = c.saved(0);
+      const std::uint8_t* pm = mask.defined() ? mask.data<std::uint8_t>() : nullptr;
+      const bool prefix_path = prefix_path_applies<T>(hd, pm);
+      Tensor dq_buffer = prefix_path ? c.scratch(Shape{d.Tq, d.dk}, c.dtype()) : Tensor();
+      kernels::KeyPrefixes prefixes;
+      for (std::int64_t b = 0; b < d.B; ++b) {
+        const bool prefix =
+            prefix_path && kernels::key_prefixes(pm + b * d.Tq * d.Tk, d.Tq, d.Tk, prefixes);
         for (std::int64_t h = 0; h < d.H; ++h) {
           const T* P = pp + (b * d.H + h) * d.Tq * d.Tk;
           const T* G = g + b * d.Tq * ldv + h * d.dv;
           std::int64_t qo = b * d.Tq * ldq + h * d.dk, ko = b * d.Tk * ldq + h * d.dk;
           std::int64_t vo = b * d.Tk * ldv + h * d.dv;
+          if constexpr (std::is_same_v<T, float>) {
+            kernels::AttentionHeadGrads hg{grad[0] ? grad[0] + qo : nullptr,
+                                           grad[1] ? grad[1] + ko : nullptr,
+                                           grad[2] ? grad[2] + vo : nullptr,
+                                           slot[0].accumulate,
+                                           slot[1].accumulate,
+                                           slot[2].accumulate};
+            if (prefix &&
+                kernels::prefix_attention_backward(hd, pq + qo, pk + ko, pv + vo, P, G, scale,
+                                                   prefixes, dP, dq_buffer.data<T>(), hg))
+              continue;
+          }
           if (grad[2])
             kernels::gemm<T>(true, false, d.Tk, d.dv, d.Tq, P, d.Tk, G, ldv, grad[2] + vo, ldv,
                              slot[2].accumulate);
@@ -149,6 +192,7 @@ Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads, cons
             kernels::gemm<T>(true, false, d.Tk, d.dk, d.Tq, dP, d.Tk, pq + qo, ldq, grad[1] + ko,
                              ldq, slot[1].accumulate);
         }
+      }
     });
   });
 }
