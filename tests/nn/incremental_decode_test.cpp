@@ -265,8 +265,11 @@ TEST_CASE("K/V projection rows have the same bits on small_gemm and oneDNN at ev
   REQUIRE(kernels::gemm_backend() == kernels::GemmBackend::onednn);
   std::mt19937 rng(3);
   std::normal_distribution<float> normal;
-  for (auto [N, K] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+  for (const auto& shape : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {32, 32}, {64, 64}, {16, 32}, {48, 64}, {32, 64}}) {
+    // Named copies, not structured bindings: the lambda below captures them, which
+    // clang (the sanitizer build) refuses for bindings before C++20's P1091 lands there.
+    const std::int64_t N = shape.first, K = shape.second;
     INFO("N " << N << " K " << K);
     const std::int64_t max_rows = 2600;  // B 64 × 40 positions
     std::vector<float> a(std::size_t(max_rows * K)), w(std::size_t(N * K)), bias{};
