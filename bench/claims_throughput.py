@@ -157,6 +157,57 @@ def report(builds, files, raw, designs):
     return "\n".join(lines)
 
 
+def measure(builds, files, rounds, overrides, env):
+    """Runs every file under every build, rounds alternating the builds' order.
+    builds: {name: (binary, design wanted)}. Returns (raw, designs):
+    raw[build][file] a list of run_file results, designs[build][file] the handling used."""
+    names = list(builds)
+    tmp = tempfile.mkdtemp(prefix="claims-variants-")
+    designs, chosen = {}, {}
+    try:
+        for b, (binary, wanted) in builds.items():
+            for f in files:
+                design, path, extra = choose_design(binary, f, wanted, tmp)
+                designs.setdefault(b, {})[f] = design
+                chosen[(b, f)] = (path, extra + overrides)
+                print(f"[design] {b} {f}: {design}", file=sys.stderr)
+        raw = {b: {f: [] for f in files} for b in names}
+        for r in range(rounds):
+            for f in files:
+                for b in (names if r % 2 == 0 else list(reversed(names))):
+                    path, extra = chosen[(b, f)]
+                    result = run_file(builds[b][0], path, extra, env)
+                    raw[b][f].append(result)
+                    print(f"[claims round {r + 1}] {f:15s} {b:12s} CPU {result['cpu']:7.1f} s  "
+                          f"wall {result['wall']:6.1f} s  {result['trials']} trials  "
+                          f"{result['decided']}/{result['claims']} claims decided", file=sys.stderr, flush=True)
+                    if raw[b][f][0]["verdicts"] != result["verdicts"]:
+                        print(f"warning: {b} {f}: round {r + 1}'s verdicts differ from round 1's", file=sys.stderr)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return raw, designs
+
+
+def per_decided_claim(raw, build):
+    """(CPU seconds per decided claim, decided, claims) over every file: medians over rounds."""
+    cpu = sum(median([r["cpu"] for r in runs]) for runs in raw[build].values())
+    decided = sum(runs[0]["decided"] for runs in raw[build].values())
+    claims = sum(runs[0]["claims"] for runs in raw[build].values())
+    return (cpu / decided if decided else float("nan")), decided, claims
+
+
+def reversed_verdicts(raw, a, b):
+    """Claims decided one way by build a and the other way by build b (any round)."""
+    out = []
+    for f in raw[a]:
+        for ra, rb in zip(raw[a][f], raw[b][f]):
+            for claim, va in ra["verdicts"].items():
+                vb = rb["verdicts"].get(claim, "")
+                if va.startswith(DECIDED) and vb.startswith(DECIDED) and va.split()[0] != vb.split()[0]:
+                    out.append(f"{f}: {claim}: {a} {va}, {b} {vb}")
+    return sorted(set(out))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ablate", default=os.path.join(REPO, "build", "experiments", "ablate"))
@@ -181,29 +232,9 @@ def main():
         builds[args.baseline_name] = (args.baseline, args.baseline_design)
     names = list(builds)
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    tmp = tempfile.mkdtemp(prefix="claims-variants-")
-    designs, chosen = {}, {}
-    for b, (binary, wanted) in builds.items():
-        for f in files:
-            design, path, overrides = choose_design(binary, f, wanted, tmp)
-            designs.setdefault(b, {})[f] = design
-            chosen[(b, f)] = (path, overrides + args.set)
-            print(f"[design] {b} {f}: {design}", file=sys.stderr)
     ceiling = args.ceiling if os.path.exists(args.ceiling) else None
     ceilings = [measure_ceiling(ceiling, env, "start")] if ceiling else []
-    raw = {b: {f: [] for f in files} for b in names}
-    for r in range(args.rounds):
-        for f in files:
-            for b in (names if r % 2 == 0 else list(reversed(names))):
-                path, overrides = chosen[(b, f)]
-                result = run_file(builds[b][0], path, overrides, env)
-                raw[b][f].append(result)
-                print(f"[round {r + 1}] {f:15s} {b:12s} CPU {result['cpu']:7.1f} s  wall {result['wall']:6.1f} s  "
-                      f"{result['trials']} trials  {result['decided']}/{result['claims']} claims decided",
-                      file=sys.stderr, flush=True)
-                if raw[b][f][0]["verdicts"] != result["verdicts"]:
-                    print(f"warning: {b} {f}: round {r + 1}'s verdicts differ from round 1's", file=sys.stderr)
-    shutil.rmtree(tmp, ignore_errors=True)
+    raw, designs = measure(builds, files, args.rounds, args.set, env)
     if ceiling:
         ceilings.append(measure_ceiling(ceiling, env, "end"))
     print(f"# Seconds per decided claim, {datetime.date.today()}, --jobs {JOBS}, {args.rounds} round(s)"
@@ -211,6 +242,11 @@ def main():
           + (", ".join(f"{c:.1f}" for c in ceilings) + " GFLOP/s (start, end)" if ceilings else "not measured")
           + "\n")
     print(report(names, files, raw, designs))
+    if len(names) == 2:
+        flipped = reversed_verdicts(raw, *names)
+        print(f"\nDecided verdicts reversed between the builds: {len(flipped)}")
+        for line in flipped:
+            print(f"- {line}")
     for b in names:
         for f in files:
             for claim, v in raw[b][f][0]["verdicts"].items():

@@ -27,6 +27,13 @@ Rounds alternate the order of the peers (3 by default); the FLOP ceiling of a co
 (build/bench/bench_ceiling) is measured at the start, the middle and the end. PyTorch
 runs with the fastest OpenBLAS core type measured on this host (bench/openblas_probe.py).
 
+With --claims-baseline, the same run measures CPU-seconds per decided claim
+(bench/claims_throughput.py) and seq2seq evaluation time (bench/decode_throughput.py;
+--decode-baseline, by default the same build) against that build, and ends with the
+targets side by side: trials/hour against the baseline and PyTorch, seconds per decided
+claim (and decided verdicts reversed), decoding time with identical predictions, and the
+ceiling readings.
+
 "identical" compares, in every round, every trial of the ablate run with the baseline
 run's: a trial in one run and not the other, its metrics.jsonl (every evaluation, the
 training loss and gradient norms; clock readings aside), summary.json's status, size and
@@ -35,6 +42,9 @@ wrote (samples.txt, predictions.tsv, attention.json, ...) byte for byte.
 `--require-identical` makes any difference an error.
 
     /usr/bin/python3 bench/sweep_throughput.py --baseline OLD/build/experiments/ablate --baseline-name OLD
+    /usr/bin/python3 bench/sweep_throughput.py --baseline C777528/build/experiments/ablate --baseline-name c777528 \
+        --claims-baseline 5B2E066/build/experiments/ablate --claims-baseline-name 5b2e066 --require-identical
+                                                                 # the three targets side by side
     /usr/bin/python3 bench/sweep_throughput.py --mix            # the replications' mix and the workload's
     /usr/bin/python3 bench/sweep_throughput.py --compare-runs DIR_A DIR_B   # the identical check alone
     python3 bench/sweep_throughput.py --self-test   # the check catches a missing trial, a changed prediction...
@@ -370,10 +380,7 @@ def summarize(args, peers, raw, diffs, torch_version=None):
     fmt = lambda x, s: "n/a" if x != x else format(x, s)
     ratio = lambda x: "n/a" if x != x else f"{x:.2f}×"
     for name, members in groups:
-        secs = {}
-        for p in peers:
-            per = [median([r["seconds"] for r in raw[p][w] if r.get("trials")]) for w in members]
-            secs[p] = sum(per) if per and all(x == x for x in per) else float("nan")
+        secs = {p: whole_seconds(raw, p, members) for p in peers}
         trials = sum(max((r["trials"] for r in raw["ablate"][w]), default=0) for w in members)
         hourly = {p: trials * 3600 / secs[p] if secs[p] == secs[p] and secs[p] > 0 else float("nan")
                   for p in peers}
@@ -389,6 +396,50 @@ def summarize(args, peers, raw, diffs, torch_version=None):
                      + " | ".join(fmt(hourly[p], ".0f") for p in peers) + f" | {ratio(vs_base)} | "
                      + f"{ratio(torch_best / secs['ablate'])} | {same} |")
     return "\n".join(lines)
+
+
+def whole_seconds(raw, peer, workloads):
+    per = [median([r["seconds"] for r in raw[peer][w] if r.get("trials")]) for w in workloads]
+    return sum(per) if per and all(x == x for x in per) else float("nan")
+
+
+def targets(args, raw, diffs, claims, decode, ceilings, torch_version):
+    """The issue's three targets side by side: measured ratio, goal, met or not."""
+    rows = ["| target | measured | goal | met |", "|---|---:|---:|---|"]
+    yes = lambda ok: "yes" if ok else "**no**"
+    ours = whole_seconds(raw, "ablate", args.workloads)
+    if "baseline" in raw:
+        same = not any(diffs.get(w) for w in args.workloads)
+        ratio = whole_seconds(raw, "baseline", args.workloads) / ours
+        rows.append(f"| trials/hour vs {args.baseline_name}, whole workload, bit-identical f32 | {ratio:.2f}×"
+                    f"{'' if same else ' (results differ)'} | ≥ 1.5× | {yes(ratio >= 1.5 and same)} |")
+    torch = [whole_seconds(raw, p, args.workloads) for p in ("torch", "torch_ensemble") if p in raw]
+    torch = [t for t in torch if t == t]
+    if torch:
+        ratio = min(torch) / ours
+        rows.append(f"| trials/hour vs PyTorch {torch_version or ''} (Debian's python3-torch, the only one "
+                    f"installable here; its best mode) | {ratio:.2f}× | ≥ 2.5× | {yes(ratio >= 2.5)} |")
+    if claims:
+        import claims_throughput
+        raw_c = claims[0]
+        base = args.claims_baseline_name
+        mine, d_mine, n_mine = claims_throughput.per_decided_claim(raw_c, "ablate")
+        theirs, d_theirs, n_theirs = claims_throughput.per_decided_claim(raw_c, base)
+        flipped = claims_throughput.reversed_verdicts(raw_c, "ablate", base)
+        ratio = theirs / mine
+        rows.append(f"| CPU-seconds per decided claim, {base} / ablate ({theirs:.1f} / {mine:.1f}; decided "
+                    f"{d_theirs}/{n_theirs} and {d_mine}/{n_mine}; {len(flipped)} verdicts reversed) | "
+                    f"{ratio:.2f}× | ≥ 2×, none reversed | {yes(ratio >= 2 and not flipped)} |")
+    if decode:
+        import decode_throughput
+        for model, (a, b, ratio, same) in decode_throughput.speedups(decode, "ablate",
+                                                                     args.decode_baseline_name).items():
+            rows.append(f"| seq2seq evaluation, {model}, vs {args.decode_baseline_name} ({b:.3f} → {a:.3f} s "
+                        f"per 1,000 sequences{'' if same else '; predictions differ'}) | {ratio:.2f}× | ≥ 2×, "
+                        f"identical predictions | {yes(ratio >= 2 and same)} |")
+    rows.append(f"\nf32 FMA ceiling of a core in the same run: "
+                + (", ".join(f"{c:.1f}" for c in ceilings) + " GFLOP/s" if ceilings else "not measured") + ".")
+    return "\n".join(rows)
 
 
 def parse_args():
@@ -411,6 +462,17 @@ def parse_args():
                     help="an override for every ablate run (a smoke test: train.steps=20); "
                          "not with the PyTorch peers, which read the files as they are")
     ap.add_argument("--steps", type=int, help="train every trial of every peer this many steps (a smoke test)")
+    ap.add_argument("--claims-baseline", metavar="BIN",
+                    help="also measure CPU-seconds per decided claim (bench/claims_throughput.py) against this build")
+    ap.add_argument("--claims-baseline-name", default="claims baseline")
+    ap.add_argument("--claims-baseline-design", default="auto",
+                    help="its design handling (bench/claims_throughput.py: auto, as-is, drop, fixed, ...)")
+    ap.add_argument("--claims-rounds", type=int, help="rounds of the claims workload (default: --rounds)")
+    ap.add_argument("--claims-files", help="comma-separated files of bench/claims_workload/ (default: all)")
+    ap.add_argument("--decode-baseline", metavar="BIN",
+                    help="also time seq2seq evaluation (bench/decode_throughput.py) against this build "
+                         "(default: --claims-baseline)")
+    ap.add_argument("--decode-baseline-name", help="its label (default: --claims-baseline-name)")
     ap.add_argument("--mix", action="store_true", help="print the replications' trial mix and exit")
     ap.add_argument("--self-test", action="store_true",
                     help="check that the identical check catches a missing trial, a changed prediction, "
@@ -442,6 +504,15 @@ def parse_args():
     if args.steps:
         OVERRIDES.append(f"train.steps={args.steps}")
         STEPS.append(args.steps)
+    if args.claims_baseline and not args.decode_baseline:
+        args.decode_baseline = args.claims_baseline
+    args.decode_baseline_name = args.decode_baseline_name or args.claims_baseline_name
+    if args.claims_baseline:
+        import claims_throughput
+        args.claims_files = [f for f in (args.claims_files or ",".join(claims_throughput.FILES)).split(",") if f]
+        for f in args.claims_files:
+            if f not in claims_throughput.FILES:
+                sys.exit(f"error: --claims-files: unknown {f!r} (allowed: {', '.join(claims_throughput.FILES)})")
     return args
 
 
@@ -489,6 +560,17 @@ def main():
                     print(f"[round {r + 1}] {w}: DIFFERS: {d}", file=sys.stderr)
         if ceiling and args.rounds > 1 and r + 1 == args.rounds // 2:
             ceilings.append(measure_ceiling(ceiling, env, "middle"))
+    claims = decode = None
+    if args.claims_baseline:
+        import claims_throughput
+        builds = {"ablate": (args.ablate, "auto"), args.claims_baseline_name: (args.claims_baseline,
+                                                                               args.claims_baseline_design)}
+        claims = claims_throughput.measure(builds, args.claims_files, args.claims_rounds or args.rounds,
+                                           list(OVERRIDES), env)
+    if args.decode_baseline:
+        import decode_throughput
+        decode = decode_throughput.measure({"ablate": args.ablate, args.decode_baseline_name: args.decode_baseline},
+                                           args.rounds, env, list(OVERRIDES))
     if ceiling:
         ceilings.append(measure_ceiling(ceiling, env, "end"))
     print(f"# Sweep throughput, {datetime.date.today()}, --jobs {JOBS}, {args.rounds} round(s), peers "
@@ -512,6 +594,16 @@ def main():
     print(summarize(args, args.peers, raw, diffs, torch_version))
     for d in found[:50]:
         print(f"- {d}")
+    if claims:
+        import claims_throughput
+        print(f"\n## Seconds per decided claim (bench/claims_workload/, {args.claims_rounds or args.rounds} round(s))\n")
+        print(claims_throughput.report(list(claims[0]), args.claims_files, *claims))
+    if decode:
+        import decode_throughput
+        print(f"\n## Seq2seq evaluation time (greedy decoding by `ablate predict`, {args.rounds} round(s))\n")
+        print(decode_throughput.report(decode, "ablate", args.decode_baseline_name))
+    print("\n## The targets\n")
+    print(targets(args, raw, diffs, claims, decode, ceilings, torch_version))
     workload_mix = [m for w in args.workloads for m in raw["ablate"][w][0].get("mix", [])]
     if not OVERRIDES:
         print()
@@ -523,10 +615,14 @@ def main():
                     r.pop("outputs", None)
         with open(args.json, "w") as f:
             json.dump({"date": str(datetime.date.today()), "ceilings": ceilings, "raw": raw,
+                       "claims": claims and claims[0], "claims_designs": claims and claims[1], "decode": decode,
                        "differences": found, "torch": torch_version,
                        "openblas_coretype": torch_env.get("OPENBLAS_CORETYPE")}, f, indent=1)
     if args.require_identical and found:
         sys.exit(f"error: {len(found)} differences from the baseline's runs (above)")
+    if args.require_identical and decode and not all(by[args.decode_baseline_name]["identical"]
+                                                     for by in decode.values()):
+        sys.exit("error: the decoded predictions differ from the baseline's (above)")
 
 
 if __name__ == "__main__":
