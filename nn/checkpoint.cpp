@@ -4,6 +4,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "nn/excerpt.h"
+
 namespace ablate::nn {
 
 namespace {
@@ -21,10 +23,17 @@ std::vector<std::pair<std::string, Tensor>> module_state(const Module& module) {
   return state;
 }
 
+// The first kListedKeys keys, then a count: the names come from the file, which may
+// list tens of thousands of them (a real mismatch, a model one layer deeper, lists ~20).
+constexpr std::size_t kListedKeys = 50;
+
 void append_section(std::string& out, const char* title, const std::vector<std::string>& keys) {
   if (keys.empty()) return;
   out += std::string(title) + " (" + std::to_string(keys.size()) + "):\n";
-  for (const std::string& k : keys) out += "  " + k + "\n";
+  for (std::size_t i = 0; i < keys.size() && i < kListedKeys; ++i)
+    out += "  " + excerpt(keys[i], 160) + "\n";
+  if (keys.size() > kListedKeys)
+    out += "  ... and " + std::to_string(keys.size() - kListedKeys) + " more\n";
 }
 
 }  // namespace

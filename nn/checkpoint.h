@@ -23,7 +23,7 @@ struct LoadReport {
   std::vector<std::string> unexpected;  // in the file, not in the module
   std::vector<std::string> mismatched;  // "name: file F32 [4, 3], model F32 [3, 4]"
   bool ok() const { return missing.empty() && unexpected.empty() && mismatched.empty(); }
-  std::string str() const;  // one line per key, grouped by kind
+  std::string str() const;  // by kind: the first 50 keys a line each, then a count
 };
 
 // Names of tensors saved beside the module's (through `extra`) start with one of these:

@@ -6,7 +6,10 @@
 // metadata value would silently vanish); and nesting deeper than a real header ever
 // goes is refused before it is built, so no later step meets a value nested 100,000
 // deep (the parse itself is iterative, but anything recursive over the value — a
-// dump() into an error message — would overflow the stack).
+// dump() into an error message — would overflow the stack); and a header may list at
+// most kMaxSafetensorsEntries entries. The checks run in a SAX pass before the value
+// is built, in time linear-logarithmic in the header's size.
+#include <cstddef>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +18,9 @@ namespace ablate::nn {
 
 // A safetensors header nests 3 deep: the object, a tensor's entry, its shape array.
 inline constexpr int kMaxSafetensorsHeaderDepth = 8;
+// Tensors (and "__metadata__") a header may list: far above any model's (the base
+// reference model has ~200), far below what would keep a reader busy.
+inline constexpr std::size_t kMaxSafetensorsEntries = 65536;
 
 // Throws std::runtime_error "<path>: ..." naming what is wrong (values echoed through
 // excerpt(), so bounded and printable).

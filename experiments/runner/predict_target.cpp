@@ -10,6 +10,7 @@
 
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
+#include "nn/excerpt.h"
 
 namespace ablate::experiments {
 
@@ -61,8 +62,12 @@ std::string swept_key(const std::string& key, const RunIndex& index, const std::
              k[k.size() - key.size() - 1] == '.')
       matches.push_back(k);
   if (matches.size() == 1) return matches[0];
+  constexpr std::size_t kListedKeys = 20;  // trials.json may list any number of keys
   std::string keys;
-  for (const std::string& k : index.swept_keys) keys += (keys.empty() ? "" : ", ") + k;
+  for (std::size_t i = 0; i < index.swept_keys.size() && i < kListedKeys; ++i)
+    keys += (keys.empty() ? "" : ", ") + excerpt(index.swept_keys[i], 160);
+  if (index.swept_keys.size() > kListedKeys)
+    keys += ", ... (" + std::to_string(index.swept_keys.size()) + " keys)";
   throw std::invalid_argument(
       "--point " + key + ": " + (matches.empty() ? "not a swept key" : "ambiguous") + " of " + run +
       " (its swept keys: " + (keys.empty() ? "none, a single point" : keys) + ")");
@@ -90,20 +95,30 @@ std::string listing(const std::vector<const IndexedTrial*>& trials) {
   return out;
 }
 
-// Each point once, with its seeds: what a run holds, however many seeds it has.
+// Each point once, with its seeds: what a run holds, however many seeds it has. At most
+// kListed points, kListedSeeds seeds a point and 160 bytes a label: trials.json may
+// come from someone else and hold 100,000 of any of them.
 std::string points_listing(const std::vector<IndexedTrial>& trials) {
-  std::vector<std::pair<std::string, std::string>> points;  // label, seeds
+  constexpr std::size_t kListed = 20, kListedSeeds = 10;
+  std::vector<std::pair<std::string, std::vector<std::uint64_t>>> points;  // label, seeds
+  std::map<std::string, std::size_t> position;  // label -> its index in points
   for (const IndexedTrial& t : trials) {
-    auto p = std::find_if(points.begin(), points.end(),
-                          [&](const auto& q) { return q.first == t.label; });
-    if (p == points.end())
-      points.emplace_back(t.label, std::to_string(t.seed));
-    else
-      p->second += ", " + std::to_string(t.seed);
+    const auto [at, added] = position.emplace(t.label, points.size());
+    if (added) points.push_back({t.label, {}});
+    points[at->second].second.push_back(t.seed);
   }
   std::string out;
-  for (const auto& [label, seeds] : points)
-    out += "\n  " + (label.empty() ? "(the only point)" : label) + "  seeds " + seeds;
+  for (std::size_t i = 0; i < points.size() && i < kListed; ++i) {
+    const auto& [label, seeds] = points[i];
+    std::string listed;
+    for (std::size_t k = 0; k < seeds.size() && k < kListedSeeds; ++k)
+      listed += (k ? ", " : "") + std::to_string(seeds[k]);
+    if (seeds.size() > kListedSeeds) listed += ", ... (" + std::to_string(seeds.size()) + " seeds)";
+    out += "\n  " + (label.empty() ? std::string("(the only point)") : excerpt(label, 160)) +
+           "  seeds " + listed;
+  }
+  if (points.size() > kListed)
+    out += "\n  ... and " + std::to_string(points.size() - kListed) + " more points";
   return out;
 }
 
