@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/build_paths.h"
+#include "tests/docs/markdown_files.h"
 
 #include <cctype>
 #include <filesystem>
@@ -18,6 +19,8 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using ablate::testing::markdown_files;
+using ablate::testing::read_text;
 
 namespace {
 
@@ -118,32 +121,9 @@ std::vector<MarkdownProblem> markdown_problems(const std::string& text, const fs
   return problems;
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Every *.md file of the source tree, outside .git, build directories (build*) and
-// ablate's default output directory runs/ (none of them is committed).
-std::vector<fs::path> markdown_files(const fs::path& root) {
-  std::vector<fs::path> files;
-  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
-       ++it) {
-    const std::string name = it->path().filename().string();
-    if (it->is_directory() && (name == ".git" || name == "runs" || name.rfind("build", 0) == 0)) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_regular_file() && it->path().extension() == ".md") files.push_back(it->path());
-  }
-  return files;
-}
-
-const fs::path kRoot = fs::path(ABLATE_SOURCE_DIR).lexically_normal();
-
 }  // namespace
+
+const fs::path& kRoot = ablate::testing::kSourceRoot;
 
 TEST_CASE("committed Markdown links only to files inside the repository and cites no tracker",
           "[docs]") {
