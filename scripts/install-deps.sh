@@ -41,7 +41,7 @@ test_packages=(
                                   # Clang, its ASan/UBSan/libFuzzer runtimes, the symbolizer,
                                   # and OpenMP for Clang
   npm                             # the shipped g2p and lm experiments' tests fetch their data
-  clang-format clang-tidy         # scripts/check-code.sh: the format and function-size checks
+  clang-format universal-ctags    # scripts/check-code.sh: the format and function-size checks
   chromium                        # the browser test of report.html (tests/browser/)
   python3                         # /usr/bin/python3: the browser test's driver
 )

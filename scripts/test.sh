@@ -2,7 +2,7 @@
 # README command (b): install what is missing (install-deps.sh test: command (a)'s
 # packages plus Catch2, Google Benchmark, Clang 14 and its runtimes, ccache, npm),
 # build everything (library, CLI, tests, benchmarks) in Release, check the code's habits
-# (scripts/check-code.sh: clang-format, functions of at most 80 lines under experiments/,
+# (scripts/check-code.sh: clang-format, functions of at most 80 lines under nn/ and experiments/,
 # files of at most 500 lines or a stated reason), fetch the datasets
 # the real-data experiments read (their own step: the tests never use the network),
 # run the unit, e2e, long and smoke tiers (and the fuzz corpora replayed without libFuzzer);
@@ -25,7 +25,7 @@ if [[ -f build/CMakeCache.txt ]] &&
   cmake -S . -B build -DABLATE_BUILD_TESTS=ON -DABLATE_BUILD_BENCH=ON > /dev/null
 fi
 run_phase "Release build" bash scripts/build.sh
-run_phase "code checks (format, function and file size)" bash scripts/check-code.sh build
+run_phase "code checks (format, function and file size)" bash scripts/check-code.sh
 run_phase "datasets" bash scripts/fetch-data.sh build/experiments/ablate
 run_phase "Release suite (unit, e2e, long, smoke, fuzz replays)" bash scripts/ctest-tiers.sh build '^(unit|e2e|long|smoke|fuzz)$'
 run_phase "sanitizer build" bash scripts/sanitize.sh --build-only
