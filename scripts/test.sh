@@ -2,7 +2,7 @@
 # README command (b): install what is missing (install-deps.sh test: command (a)'s
 # packages plus Catch2, Google Benchmark, Clang 14 and its runtimes, ccache, npm),
 # build everything (library, CLI, tests, benchmarks) in Release, check the code's habits
-# (scripts/check-code.sh: clang-format, functions of at most 80 lines under nn/ and experiments/,
+# (scripts/check-code.sh: clang-format, functions of at most 80 lines under autograd/, nn/, experiments/,
 # files of at most 500 lines or a stated reason), fetch the datasets
 # the real-data experiments read (their own step: the tests never use the network),
 # run the unit, e2e, long and smoke tiers (and the fuzz corpora replayed without libFuzzer);

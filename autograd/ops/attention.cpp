@@ -67,6 +67,130 @@ bool prefix_path_applies(const kernels::AttentionHeadDims& d, const std::uint8_t
          kernels::prefix_attention_fits(d);
 }
 
+// Every (batch, head) of the forward: S = Q·Kᵀ, P = softmax(scale·S) in place, Y = P·V
+// written into its heads' columns of [B, Tq, H·d_v]; rows that see only a prefix of the
+// keys compute only that where the prefix path applies (kernels/attention_prefix.h).
+template <class T>
+void attention_forward(const AttentionDims& d, const T* pq, const T* pk, const T* pv,
+                       const std::uint8_t* pm, T scale, T* pp, T* py) {
+  std::int64_t ldq = d.H * d.dk, ldv = d.H * d.dv;
+  const kernels::AttentionHeadDims hd{d.Tq, d.Tk, d.dk, d.dv, ldq, ldv};
+  const bool prefix_path = prefix_path_applies<T>(hd, pm);
+  kernels::KeyPrefixes prefixes;
+  for (std::int64_t b = 0; b < d.B; ++b) {
+    const bool prefix =
+        prefix_path && kernels::key_prefixes(pm + b * d.Tq * d.Tk, d.Tq, d.Tk, prefixes);
+    for (std::int64_t h = 0; h < d.H; ++h) {
+      T* P = pp + (b * d.H + h) * d.Tq * d.Tk;
+      if constexpr (std::is_same_v<T, float>)
+        if (prefix && kernels::prefix_attention_forward(
+                          hd, pq + b * d.Tq * ldq + h * d.dk, pk + b * d.Tk * ldq + h * d.dk,
+                          pv + b * d.Tk * ldv + h * d.dv, pm + b * d.Tq * d.Tk, scale, prefixes, P,
+                          py + b * d.Tq * ldv + h * d.dv))
+          continue;
+      kernels::gemm<T>(false, true, d.Tq, d.Tk, d.dk, pq + b * d.Tq * ldq + h * d.dk, ldq,
+                       pk + b * d.Tk * ldq + h * d.dk, ldq, P, d.Tk, false);
+      softmax_block<T>(P, d.Tq, d.Tk, scale, pm ? pm + b * d.Tq * d.Tk : nullptr);
+      kernels::gemm<T>(false, false, d.Tq, d.dv, d.Tk, P, d.Tk, pv + b * d.Tk * ldv + h * d.dv, ldv,
+                       py + b * d.Tq * ldv + h * d.dv, ldv, false);
+    }
+  }
+}
+
+// Where each input's gradient goes. Each (b, h) writes its own block of dQ, dK and dV,
+// so a fresh buffer is written and a used one added into — unless two inputs share a
+// buffer (self-attention without projections), where the blocks overlap: then all
+// accumulate into zeros.
+template <class T>
+struct AttentionGrads {
+  std::array<BackwardContext::GradSlot, 3> slot{};
+  std::array<T*, 3> grad{};
+};
+
+template <class T>
+AttentionGrads<T> attention_grads(BackwardContext& c) {
+  bool shared = c.input(0).raw() == c.input(1).raw() || c.input(0).raw() == c.input(2).raw() ||
+                c.input(1).raw() == c.input(2).raw();
+  AttentionGrads<T> out;
+  for (int i = 0; i < 3; ++i) {
+    if (!c.needs_grad(i)) continue;
+    out.slot[std::size_t(i)] =
+        shared ? BackwardContext::GradSlot{c.input_grad(i), true} : c.input_grad_slot(i);
+    out.grad[std::size_t(i)] = out.slot[std::size_t(i)].grad.template data<T>();
+  }
+  return out;
+}
+
+// One (b, h) of the general path: dV = Pᵀ·dY, dP = dY·Vᵀ,
+// dS = scale · P ⊙ (dP - rowsum(dP ⊙ P)), dQ = dS·K, dK = dSᵀ·Q.
+template <class T>
+void attention_head_backward(const AttentionDims& d, const T* q, const T* k, const T* v, const T* P,
+                             const T* G, T scale, T* dP, const AttentionGrads<T>& a,
+                             std::int64_t qo, std::int64_t ko, std::int64_t vo) {
+  std::int64_t ldq = d.H * d.dk, ldv = d.H * d.dv;
+  if (a.grad[2])
+    kernels::gemm<T>(true, false, d.Tk, d.dv, d.Tq, P, d.Tk, G, ldv, a.grad[2] + vo, ldv,
+                     a.slot[2].accumulate);
+  if (!a.grad[0] && !a.grad[1]) return;
+  kernels::gemm<T>(false, true, d.Tq, d.Tk, d.dv, G, ldv, v, ldv, dP, d.Tk, false);
+  for (std::int64_t i = 0; i < d.Tq; ++i) {
+    kernels::ConstArrayMap<T> pr(P + i * d.Tk, d.Tk);
+    kernels::ArrayMap<T> dr(dP + i * d.Tk, d.Tk);
+    T dot = (dr * pr).sum();
+    dr = scale * pr * (dr - dot);
+  }
+  if (a.grad[0])
+    kernels::gemm<T>(false, false, d.Tq, d.dk, d.Tk, dP, d.Tk, k, ldq, a.grad[0] + qo, ldq,
+                     a.slot[0].accumulate);
+  if (a.grad[1])
+    kernels::gemm<T>(true, false, d.Tk, d.dk, d.Tq, dP, d.Tk, q, ldq, a.grad[1] + ko, ldq,
+                     a.slot[1].accumulate);
+}
+
+template <class T>
+void attention_backward(BackwardContext& c) {
+  AttentionDims d =
+      attention_dims(c.input(0).shape(), c.input(1).shape(), c.input(2).shape(), c.integer(0));
+  const T* pq = c.input(0).data<T>();
+  const T* pk = c.input(1).data<T>();
+  const T* pv = c.input(2).data<T>();
+  const T* pp = c.saved(1).data<T>();
+  const T* g = c.output_grad().template data<T>();
+  T scale = T(c.scalar(0));
+  const AttentionGrads<T> a = attention_grads<T>(c);
+  Tensor dp_buffer = c.scratch(Shape{d.Tq, d.Tk}, c.dtype());
+  T* dP = dp_buffer.data<T>();
+  std::int64_t ldq = d.H * d.dk, ldv = d.H * d.dv;
+  const kernels::AttentionHeadDims hd{d.Tq, d.Tk, d.dk, d.dv, ldq, ldv};
+  const Tensor& mask = c.saved(0);
+  const std::uint8_t* pm = mask.defined() ? mask.data<std::uint8_t>() : nullptr;
+  const bool prefix_path = prefix_path_applies<T>(hd, pm);
+  Tensor dq_buffer = prefix_path ? c.scratch(Shape{d.Tq, d.dk}, c.dtype()) : Tensor();
+  kernels::KeyPrefixes prefixes;
+  for (std::int64_t b = 0; b < d.B; ++b) {
+    const bool prefix =
+        prefix_path && kernels::key_prefixes(pm + b * d.Tq * d.Tk, d.Tq, d.Tk, prefixes);
+    for (std::int64_t h = 0; h < d.H; ++h) {
+      const T* P = pp + (b * d.H + h) * d.Tq * d.Tk;
+      const T* G = g + b * d.Tq * ldv + h * d.dv;
+      std::int64_t qo = b * d.Tq * ldq + h * d.dk, ko = b * d.Tk * ldq + h * d.dk;
+      std::int64_t vo = b * d.Tk * ldv + h * d.dv;
+      if constexpr (std::is_same_v<T, float>) {
+        kernels::AttentionHeadGrads hg{a.grad[0] ? a.grad[0] + qo : nullptr,
+                                       a.grad[1] ? a.grad[1] + ko : nullptr,
+                                       a.grad[2] ? a.grad[2] + vo : nullptr,
+                                       a.slot[0].accumulate,
+                                       a.slot[1].accumulate,
+                                       a.slot[2].accumulate};
+        if (prefix && kernels::prefix_attention_backward(hd, pq + qo, pk + ko, pv + vo, P, G, scale,
+                                                         prefixes, dP, dq_buffer.data<T>(), hg))
+          continue;
+      }
+      attention_head_backward<T>(d, pq + qo, pk + ko, pv + vo, P, G, scale, dP, a, qo, ko, vo);
+    }
+  }
+}
+
 }  // namespace
 
 Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads, const Tensor& mask,
@@ -89,111 +213,12 @@ Var attention(const Var& q, const Var& k, const Var& v, std::int64_t heads, cons
   if (weights) *weights = p;
   Tensor y = op.output(Shape{d.B, d.Tq, d.H * d.dv}, q.dtype());
   dispatch_float(q.dtype(), "attention", [&]<class T>() {
-    const T* pq = op.input(0).data<T>();
-    const T* pk = op.input(1).data<T>();
-    const T* pv = op.input(2).data<T>();
-    T* pp = p.data<T>();
-    T* py = y.data<T>();
-    const std::uint8_t* pm = mask.defined() ? mask.data<std::uint8_t>() : nullptr;
-    std::int64_t ldq = d.H * d.dk, ldv = d.H * d.dv;
-    const kernels::AttentionHeadDims hd{d.Tq, d.Tk, d.dk, d.dv, ldq, ldv};
-    const bool prefix_path = prefix_path_applies<T>(hd, pm);
-    kernels::KeyPrefixes prefixes;
-    for (std::int64_t b = 0; b < d.B; ++b) {
-      // Rows that see only a prefix of the keys compute only that (kernels/attention_prefix.h).
-      const bool prefix =
-          prefix_path && kernels::key_prefixes(pm + b * d.Tq * d.Tk, d.Tq, d.Tk, prefixes);
-      for (std::int64_t h = 0; h < d.H; ++h) {
-        T* P = pp + (b * d.H + h) * d.Tq * d.Tk;
-        if constexpr (std::is_same_v<T, float>)
-          if (prefix && kernels::prefix_attention_forward(
-                            hd, pq + b * d.Tq * ldq + h * d.dk, pk + b * d.Tk * ldq + h * d.dk,
-                            pv + b * d.Tk * ldv + h * d.dv, pm + b * d.Tq * d.Tk, T(scale),
-                            prefixes, P, py + b * d.Tq * ldv + h * d.dv))
-            continue;
-        // S = Q_bh · K_bhᵀ, then P = softmax(scale · S) in place, row by row.
-        kernels::gemm<T>(false, true, d.Tq, d.Tk, d.dk, pq + b * d.Tq * ldq + h * d.dk, ldq,
-                         pk + b * d.Tk * ldq + h * d.dk, ldq, P, d.Tk, false);
-        softmax_block<T>(P, d.Tq, d.Tk, T(scale), pm ? pm + b * d.Tq * d.Tk : nullptr);
-        // Y_bh = P · V_bh, written into its heads' columns of [B, Tq, H·d_v].
-        kernels::gemm<T>(false, false, d.Tq, d.dv, d.Tk, P, d.Tk, pv + b * d.Tk * ldv + h * d.dv,
-                         ldv, py + b * d.Tq * ldv + h * d.dv, ldv, false);
-      }
-    }
+    attention_forward<T>(d, op.input(0).data<T>(), op.input(1).data<T>(), op.input(2).data<T>(),
+                         mask.defined() ? mask.data<std::uint8_t>() : nullptr, T(scale),
+                         p.data<T>(), y.data<T>());
   });
-  // dV = Pᵀ·dY, dP = dY·Vᵀ, dS = scale · P ⊙ (dP - rowsum(dP ⊙ P)), dQ = dS·K, dK = dSᵀ·Q.
   return op.finish(y, [](BackwardContext& c) {
-    AttentionDims d =
-        attention_dims(c.input(0).shape(), c.input(1).shape(), c.input(2).shape(), c.integer(0));
-    dispatch_float(c.dtype(), "attention backward", [&]<class T>() {
-      const T* pq = c.input(0).data<T>();
-      const T* pk = c.input(1).data<T>();
-      const T* pv = c.input(2).data<T>();
-      const T* pp = c.saved(1).data<T>();
-      const T* g = c.output_grad().template data<T>();
-      T scale = T(c.scalar(0));
-      // Each (b, h) writes its own block of dQ, dK and dV, so a fresh buffer is written
-      // and a used one added into — unless two inputs share a buffer (self-attention
-      // without projections), where the blocks overlap: then all accumulate into zeros.
-      bool shared = c.input(0).raw() == c.input(1).raw() || c.input(0).raw() == c.input(2).raw() ||
-                    c.input(1).raw() == c.input(2).raw();
-      std::array<BackwardContext::GradSlot, 3> slot{};
-      std::array<T*, 3> grad{};
-      for (int i = 0; i < 3; ++i) {
-        if (!c.needs_grad(i)) continue;
-        slot[std::size_t(i)] =
-            shared ? BackwardContext::GradSlot{c.input_grad(i), true} : c.input_grad_slot(i);
-        grad[std::size_t(i)] = slot[std::size_t(i)].grad.template data<T>();
-      }
-      Tensor dp_buffer = c.scratch(Shape{d.Tq, d.Tk}, c.dtype());
-      T* dP = dp_buffer.data<T>();
-      std::int64_t ldq = d.H * d.dk, ldv = d.H * d.dv;
-      const kernels::AttentionHeadDims hd{d.Tq, d.Tk, d.dk, d.dv, ldq, ldv};
-      const Tensor& mask = c.saved(0);
-      const std::uint8_t* pm = mask.defined() ? mask.data<std::uint8_t>() : nullptr;
-      const bool prefix_path = prefix_path_applies<T>(hd, pm);
-      Tensor dq_buffer = prefix_path ? c.scratch(Shape{d.Tq, d.dk}, c.dtype()) : Tensor();
-      kernels::KeyPrefixes prefixes;
-      for (std::int64_t b = 0; b < d.B; ++b) {
-        const bool prefix =
-            prefix_path && kernels::key_prefixes(pm + b * d.Tq * d.Tk, d.Tq, d.Tk, prefixes);
-        for (std::int64_t h = 0; h < d.H; ++h) {
-          const T* P = pp + (b * d.H + h) * d.Tq * d.Tk;
-          const T* G = g + b * d.Tq * ldv + h * d.dv;
-          std::int64_t qo = b * d.Tq * ldq + h * d.dk, ko = b * d.Tk * ldq + h * d.dk;
-          std::int64_t vo = b * d.Tk * ldv + h * d.dv;
-          if constexpr (std::is_same_v<T, float>) {
-            kernels::AttentionHeadGrads hg{grad[0] ? grad[0] + qo : nullptr,
-                                           grad[1] ? grad[1] + ko : nullptr,
-                                           grad[2] ? grad[2] + vo : nullptr,
-                                           slot[0].accumulate,
-                                           slot[1].accumulate,
-                                           slot[2].accumulate};
-            if (prefix &&
-                kernels::prefix_attention_backward(hd, pq + qo, pk + ko, pv + vo, P, G, scale,
-                                                   prefixes, dP, dq_buffer.data<T>(), hg))
-              continue;
-          }
-          if (grad[2])
-            kernels::gemm<T>(true, false, d.Tk, d.dv, d.Tq, P, d.Tk, G, ldv, grad[2] + vo, ldv,
-                             slot[2].accumulate);
-          if (!grad[0] && !grad[1]) continue;
-          kernels::gemm<T>(false, true, d.Tq, d.Tk, d.dv, G, ldv, pv + vo, ldv, dP, d.Tk, false);
-          for (std::int64_t i = 0; i < d.Tq; ++i) {
-            kernels::ConstArrayMap<T> pr(P + i * d.Tk, d.Tk);
-            kernels::ArrayMap<T> dr(dP + i * d.Tk, d.Tk);
-            T dot = (dr * pr).sum();
-            dr = scale * pr * (dr - dot);
-          }
-          if (grad[0])
-            kernels::gemm<T>(false, false, d.Tq, d.dk, d.Tk, dP, d.Tk, pk + ko, ldq, grad[0] + qo,
-                             ldq, slot[0].accumulate);
-          if (grad[1])
-            kernels::gemm<T>(true, false, d.Tk, d.dk, d.Tq, dP, d.Tk, pq + qo, ldq, grad[1] + ko,
-                             ldq, slot[1].accumulate);
-        }
-      }
-    });
+    dispatch_float(c.dtype(), "attention backward", [&]<class T>() { attention_backward<T>(c); });
   });
 }
 
