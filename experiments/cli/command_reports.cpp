@@ -8,6 +8,8 @@
 #include "experiments/reports/compare_runs.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/run_record.h"
+#include "experiments/study/study_json.h"
+#include "experiments/study/study_rebuild.h"
 
 #include "experiments/cli/commands.h"
 
@@ -38,7 +40,12 @@ int report(const std::vector<std::string>& args) {
         dir +
         ": neither a run directory (no trials.json; run `ablate run` first) nor a "
         "results folder (no record.jsonl; see --from-results)");
+  // A study's values, checked before any report is written (study.md is rebuilt from them).
+  const std::string study_json = dir + "/study.json";
+  const bool study = std::filesystem::exists(study_json);
+  const nlohmann::json study_values = study ? read_study_json(study_json) : nlohmann::json();
   ReportSummary r = run_directory ? write_reports(dir) : rebuild_reports_from_record(dir);
+  if (study) rebuild_study(dir, study_values);
   std::cout << dir << ": " << r.finished << " of " << r.expected << " trials finished";
   if (r.failed) std::cout << ", " << r.failed << " failed";
   if (r.missing) std::cout << ", " << r.missing << " missing";
@@ -46,6 +53,7 @@ int report(const std::vector<std::string>& args) {
   std::cout << "\n  table:   " << run.summary_table() << "\n  results: " << run.results()
             << "\n  compared: " << run.comparisons() << "\n  page:    " << run.report_html()
             << "  (open in a browser)\n";
+  if (study) std::cout << "  study:   " << dir << "/study.md\n";
   for (const std::string& id : r.missing_ids) std::cout << "  missing: " << id << "\n";
   return r.failed ? 1 : 0;
 }

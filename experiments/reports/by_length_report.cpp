@@ -31,7 +31,7 @@ std::string by_length_section(const RunPoints& run) {
                    "generalisation")
      << ". Intervals and verdicts per " << (context ? "context" : "length")
      << ": comparisons.csv (metric " << primary << kind << "<L>). Plot: plots/" << primary << "_by_"
-     << (context ? "context" : "length") << ".png.\n\n| point |";
+     << (context ? "context" : "length") << ".svg.\n\n| point |";
   for (const std::string& h : headers) md << " " << h << " |";
   md << "\n|---|";
   for (std::size_t i = 0; i < headers.size(); ++i) md << "---|";

@@ -140,7 +140,7 @@ std::vector<Figure> attention_figures(const PlotRun& run, const std::string& run
     std::string script =
         script_header(stem, "Attention weights of " + name + " on the first validation example") +
         gp_render_each(stem, int(std::max<std::size_t>(900, 480 * panels + 120)), 600, body.str());
-    figures.push_back({stem, heatmap_data(heads, mask), script});
+    figures.push_back({stem, heatmap_data(heads, mask), script, /*raster=*/true});
   }
   return figures;
 }

@@ -15,6 +15,9 @@ struct Figure {
   std::string stem;    // file name without extension, also the data file's name
   std::string data;    // data/<stem>.dat, whitespace-separated, blocks for `index`
   std::string script;  // <stem>.gp
+  // A heatmap: summary.md shows its PNG, not its SVG, which draws a rectangle per cell
+  // and is several times larger (a results folder commits the image summary.md shows).
+  bool raster = false;
 };
 
 // Validation loss and training loss against step: a thin faint line per seed in its

@@ -22,15 +22,16 @@ std::vector<std::string> write_plots(const std::string& run_dir, const nlohmann:
 
   std::string dir = RunDir(run_dir).plots();
   std::filesystem::create_directories(dir + "/data");
-  std::vector<std::string> pngs;
+  std::vector<std::string> images;
   for (const Figure& f : figures) {
     write_file_atomically(dir + "/data/" + f.stem + ".dat", f.data);
     write_file_atomically(dir + "/" + f.stem + ".gp", f.script);
     render_plot(dir, f.stem);
-    // Relative to the run directory (summary.md's links).
-    pngs.push_back(std::string(RunDir::kPlots) + "/" + f.stem + ".png");
+    // Relative to the run directory (summary.md's links): the SVG, smaller than the
+    // PNG for lines and sharp at any size, or for a heatmap the PNG.
+    images.push_back(std::string(RunDir::kPlots) + "/" + f.stem + (f.raster ? ".png" : ".svg"));
   }
-  return pngs;
+  return images;
 }
 
 }  // namespace ablate::experiments

@@ -14,7 +14,8 @@
 // <stem>.svg and <stem>.png, drawn by <stem>.gp from data/<stem>.dat; a user can edit
 // the .gp and rerun it from plots/. Only finished ("ok") trials are drawn (see
 // plot_run.h), and with [tune] only each point's chosen setting (`trial_index` as
-// report.cpp filters it). Returns the PNG paths relative to run_dir, for summary.md;
+// report.cpp filters it). Returns the images' paths relative to run_dir, for summary.md
+// (the SVG, or the PNG of a heatmap: Figure::raster);
 // empty when there is nothing to plot. Throws std::runtime_error naming the script,
 // with gnuplot's stderr, if gnuplot is missing or fails.
 #include <nlohmann/json.hpp>

@@ -1,6 +1,7 @@
 #include "experiments/reports/run_record.h"
 
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -13,14 +14,17 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/csv_cells.h"
 #include "experiments/io/json_file.h"
 #include "experiments/io/scratch_folder.h"
+#include "experiments/records/record_trial_defaults.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/markdown_sections.h"
 #include "experiments/reports/plot_run.h"
+#include "experiments/reports/record_summaries.h"
 #include "nn/excerpt.h"
 
 namespace ablate::experiments {
@@ -30,7 +34,12 @@ using json = nlohmann::json;
 
 namespace {
 
-constexpr int kVersion = 1;
+// Version 2 keeps the summary parts most trials share once, in the header's
+// "trial_defaults" (version 1, still read, repeated them on every line).
+constexpr int kVersion = 2;
+constexpr int kOldestReadVersion = 1;
+constexpr const char* kTrialDefaults = "trial_defaults";
+constexpr const char* kSummaryLacks = "summary_lacks";
 constexpr const char* kFromRunDirectory = "run directory";
 constexpr const char* kFromResultsCsv = RunDir::kResults;
 
@@ -54,9 +63,14 @@ json scalar_values(const json& evaluation) {
   return out;
 }
 
-std::string record_line(const std::string& id, const json& summary, const json* evaluations,
-                        const json* attention = nullptr, const std::string* samples = nullptr) {
+// A trial's line: its summary without the parts equal to the defaults
+// (record_trial_defaults.h).
+std::string record_line(const std::string& id, json summary, const json& defaults,
+                        const json* evaluations, const json* attention = nullptr,
+                        const std::string* samples = nullptr) {
+  const json lacks = drop_trial_defaults(summary, defaults);
   json line{{"id", id}, {"summary", summary}};
+  if (!lacks.empty()) line[kSummaryLacks] = lacks;
   if (evaluations) line["evaluations"] = *evaluations;
   if (attention) line["attention"] = *attention;
   if (samples) line["samples"] = *samples;
@@ -64,126 +78,18 @@ std::string record_line(const std::string& id, const json& summary, const json* 
 }
 
 std::string header_line(const std::string& source, const json& index, const std::string& run_dir,
-                        const std::string& kept_sections) {
+                        const std::string& kept_sections, const json& defaults) {
   json header{{"record", "ablate run record"},
               {"version", kVersion},
               {"source", source},
               {RunDir::kTrialIndex, portable_index(index)}};
+  if (!defaults.empty()) header[kTrialDefaults] = defaults;
   const RunDir run(run_dir);
   if (fs::exists(run.preregistration()))
     header[RunDir::kPreregistration] = read_json_file(run.preregistration());
   if (fs::exists(run.experiment())) header[RunDir::kExperiment] = read_file(run.experiment());
   if (!kept_sections.empty()) header["kept_sections"] = kept_sections;
   return header.dump() + "\n";
-}
-
-// The fields the reports read without asking first (report.cpp's results.csv), null
-// where a summary lacks them; a part that is not an object is an error naming `where`.
-void complete_summary(json& s, const std::string& where) {
-  for (const char* part : {"final", "best", "test"}) {
-    if (!s.contains(part))
-      s[part] = json::object();
-    else if (!s[part].is_object())
-      throw std::runtime_error(where + ": summary." + part + " must be an object");
-  }
-  for (const char* key : {"steps", "params", "wall_seconds", "steps_per_second"})
-    if (!s.contains(key)) s[key] = nullptr;
-  for (const char* key : {"train_loss", "val_loss"})
-    if (!s["final"].contains(key)) s["final"][key] = nullptr;
-  for (const char* key : {"step", "val_loss"})
-    if (!s["best"].contains(key)) s["best"][key] = nullptr;
-}
-
-// ---- results.csv → summaries ----
-
-// A results.csv cell as the summary.json value it was printed from (report.cpp's
-// number(): six significant digits, or a string such as "inf").
-json cell_value(const std::string& cell) {
-  if (!cell.empty() && cell.size() < 19 &&
-      cell.find_first_not_of("0123456789", cell[0] == '-') == std::string::npos && cell != "-")
-    return std::stoll(cell);  // a count: steps, a step, parameters
-  const char* begin = cell.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(begin, &end);
-  if (end != begin && *end == '\0' && errno != ERANGE && std::isfinite(v)) return v;
-  return cell;
-}
-
-// A trial's summary.json as far as its results.csv row holds it.
-json summary_from_row(const std::vector<std::string>& header, const std::vector<std::string>& row,
-                      const std::set<std::string>& telemetry, std::size_t first_value_column) {
-  json s = json::object();
-  for (std::size_t c = first_value_column; c < header.size() && c < row.size(); ++c) {
-    const std::string& name = header[c];
-    const std::string& cell = row[c];
-    if (cell.empty()) continue;
-    if (name == "status")
-      s["status"] = cell;
-    else if (name == "best_step")
-      s["best"]["step"] = cell_value(cell);
-    else if (telemetry.count(name))
-      s["telemetry"][name] = cell_value(cell);
-    else if (name == "attention_path")
-      s["computation"]["attention"]["path"] = cell;
-    else if (name == "gemm_backend" || name == "precision")
-      s["computation"][name] = cell;
-    else if (name.starts_with("test_"))
-      s["test"][name.substr(5)] = cell_value(cell);
-    else if (name.starts_with("final_"))
-      s["final"][name.substr(6)] = cell_value(cell);
-    else if (name.starts_with("best_"))
-      s["best"][name.substr(5)] = cell_value(cell);
-    else
-      s[name] = cell_value(cell);
-  }
-  complete_summary(s, RunDir::kResults);
-  return s;
-}
-
-bool is_telemetry_column(const std::string& name) {
-  return name == "init_grad_norm" || name.starts_with("init_grad_ratio_") ||
-         name.starts_with("bn_");
-}
-
-// A results.csv as trial id → column → cell.
-std::map<std::string, std::map<std::string, std::string>> csv_cells_by_trial(
-    const std::string& csv) {
-  std::map<std::string, std::map<std::string, std::string>> out;
-  std::istringstream in(csv);
-  std::string line;
-  if (!std::getline(in, line)) return out;
-  const std::vector<std::string> header = split_csv_cells(line);
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    const std::vector<std::string> cells = split_csv_cells(line);
-    auto& row = out[cells[0]];
-    for (std::size_t c = 0; c < header.size(); ++c)
-      row[header[c]] = c < cells.size() ? cells[c] : "";
-  }
-  return out;
-}
-
-// Where a rebuilt results.csv says something else than the original, for a message ("" when
-// nowhere): the same trials, columns and cells, in whatever column order the ablate that
-// wrote each one used.
-std::string first_difference(const std::string& original, const std::string& rebuilt) {
-  const auto a = csv_cells_by_trial(original), b = csv_cells_by_trial(rebuilt);
-  for (const auto& [id, row] : a) {
-    auto other = b.find(id);
-    if (other == b.end()) return "trial " + excerpt(id) + " is not rebuilt";
-    for (const auto& [column, cell] : row) {
-      auto c = other->second.find(column);
-      if (c == other->second.end()) return "column " + excerpt(column) + " is not rebuilt";
-      if (c->second != cell)
-        return "trial " + id + ", " + excerpt(column) + ": \"" + excerpt(cell) +
-               "\" rebuilt as \"" + excerpt(c->second) + "\"";
-    }
-    if (other->second.size() != row.size())
-      return "the rebuilt file has columns the original does not";
-  }
-  if (a.size() != b.size()) return "the rebuilt file has trials the original does not";
-  return "";
 }
 
 std::string folder_name(const std::string& dir) {
@@ -229,10 +135,16 @@ ParsedRecord parse_run_record(const std::string& path) {
     const json header = next(true);
     if (!header.is_object() || header.value("record", json()) != "ablate run record")
       throw std::runtime_error(where() + ": not an ablate run record (its first line names none)");
-    if (header.value("version", json()) != kVersion)
-      throw std::runtime_error(where() + ": record version " +
-                               excerpt(header.value("version", json()).dump()) +
-                               "; this ablate reads version " + std::to_string(kVersion));
+    const json version = header.value("version", json());
+    if (!version.is_number_integer() || version.get<std::int64_t>() < kOldestReadVersion ||
+        version.get<std::int64_t>() > kVersion)
+      throw std::runtime_error(where() + ": record version " + excerpt(version.dump()) +
+                               "; this ablate reads versions " +
+                               std::to_string(kOldestReadVersion) + " to " +
+                               std::to_string(kVersion));
+    const json defaults = header.value(kTrialDefaults, json::object());
+    if (!defaults.is_object())
+      throw std::runtime_error(where() + ": " + kTrialDefaults + " must be an object");
     out.meta.source = header.value("source", "");
     if (out.meta.source != kFromRunDirectory && out.meta.source != kFromResultsCsv)
       throw std::runtime_error(where() + ": source must be \"run directory\" or \"results.csv\"");
@@ -259,6 +171,9 @@ ParsedRecord parse_run_record(const std::string& path) {
         throw std::runtime_error(where() + ": trial " + id + " is given twice");
       json summary = t.at("summary");
       if (!summary.is_object()) throw std::runtime_error(where() + ": summary must be an object");
+      const json lacks = t.value(kSummaryLacks, json::array());
+      if (!lacks.is_array()) throw std::runtime_error(where() + ": summary_lacks must be an array");
+      restore_trial_defaults(summary, defaults, lacks);
       complete_summary(summary, where());
       std::string metrics;
       if (t.contains("evaluations")) {
@@ -323,7 +238,12 @@ void write_run_record(const std::string& run_dir, const json& plotted_index) {
   const PlotRun plotted = load_plot_run(run_dir, plotted_index);
   const PlotTrial* drawn = attention_trial(plotted);
   const std::string attention_id = drawn ? drawn->id : "";
-  std::string out = header_line(kFromRunDirectory, index, run_dir, "");
+  struct Line {
+    std::string id;
+    json summary, evaluations, attention;
+    std::optional<std::string> samples;
+  };
+  std::vector<Line> lines;
   for (const json& t : index.at("trials")) {
     const std::string id = t.at("id").get<std::string>();
     const TrialDir dir = run.trial(id);
@@ -351,9 +271,17 @@ void write_run_record(const std::string& run_dir, const json& plotted_index) {
     } catch (const json::type_error&) {  // not UTF-8
       keep_samples = false;
     }
-    out += record_line(id, summary, &evaluations, attention.is_object() ? &attention : nullptr,
-                       keep_samples ? &samples : nullptr);
+    lines.push_back({id, summary, evaluations, attention,
+                     keep_samples ? std::optional<std::string>(samples) : std::nullopt});
   }
+  std::vector<json> summaries;
+  for (const Line& l : lines) summaries.push_back(l.summary);
+  const json defaults = trial_defaults(summaries);
+  std::string out = header_line(kFromRunDirectory, index, run_dir, "", defaults);
+  for (const Line& l : lines)
+    out += record_line(l.id, l.summary, defaults, &l.evaluations,
+                       l.attention.is_object() ? &l.attention : nullptr,
+                       l.samples ? &*l.samples : nullptr);
   write_file_atomically(run.record(), out);
 }
 
@@ -398,8 +326,8 @@ void derive_run_record(const std::string& results_dir, const Experiment& experim
     const std::vector<std::string>& row = rows.at(t["id"].get<std::string>());
     const std::size_t status = first_value;
     if (row.size() <= status || row[status] == "missing") continue;
-    record_trials +=
-        record_line(t["id"], summary_from_row(header, row, telemetry, first_value), nullptr);
+    record_trials += record_line(t["id"], summary_from_row(header, row, telemetry, first_value),
+                                 json::object(), nullptr);
   }
 
   // Rebuild in a scratch folder: first to learn which sections of the original
@@ -410,8 +338,9 @@ void derive_run_record(const std::string& results_dir, const Experiment& experim
     fs::create_directories(copy.path());
     write_file_atomically(copy.experiment(), experiment.text_as_run());
     auto write_record = [&](const std::string& kept) {
-      write_file_atomically(copy.record(),
-                            header_line(kFromResultsCsv, index, copy.path(), kept) + record_trials);
+      write_file_atomically(
+          copy.record(),
+          header_line(kFromResultsCsv, index, copy.path(), kept, json::object()) + record_trials);
     };
     write_record("");
     rebuild_reports_from_record(copy.path());

@@ -5,12 +5,15 @@
 // ablate that runs it, without the run directory and without training again.
 //
 // JSON Lines, one object a line (a changed trial changes one line of a diff):
-//   line 1   {"record": "ablate run record", "version": 1, "source": ...,
+//   line 1   {"record": "ablate run record", "version": 2, "source": ...,
 //             "trials.json": the run index (without source_dir, a local path),
+//             "trial_defaults": the summary parts most trials share (provenance,
+//               files, code_version, computation), kept once instead of on every line,
 //             "preregistration.json": the frozen claims, when the run has them,
 //             "experiment.toml": the experiment file as run,
 //             "kept_sections": markdown, only in a record derived from results.csv}
-//   then     {"id": ..., "summary": the trial's summary.json,
+//   then     {"id": ..., "summary": the trial's summary.json without the parts equal to
+//               trial_defaults ("summary_lacks": the default parts it does not have),
 //             "evaluations": its metrics.jsonl, each evaluation's scalar values,
 //             "attention": its attention.json, for the trial the plots draw it of,
 //             "samples": a language model's samples.txt, which summary.md shows}
@@ -23,8 +26,9 @@
 // original summary.md such a record cannot rebuild (curve metrics, samples, gradient
 // norms by layer, plots) are kept verbatim under a heading saying so.
 //
-// A record may come from elsewhere: every id is checked (16 hexadecimal digits, in the
-// index, once) before anything is written, and errors name the file and line.
+// Version 1 (every part on every line) is read as well. A record may come from elsewhere: every id
+// is checked (16 hexadecimal digits, in the index, once) before anything is written, and errors
+// name the file and line.
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>

@@ -182,7 +182,7 @@ std::string literal_section(const json& l, std::vector<std::string>& plots,
        "set title 'Blog code, literally: gradient w.r.t. the label, x = [1..20] / divisor'\n"
        "plot 'data/study_literal_ratio.dat' using 1:2 with linespoints title 'max/min',"
        " '' using 1:3 with linespoints title 'max |g|'\n");
-  plots.push_back(std::string(RunDir::kPlots) + "/study_literal_ratio.png");
+  plots.push_back(std::string(RunDir::kPlots) + "/study_literal_ratio.svg");
   return md.str();
 }
 
@@ -270,7 +270,7 @@ std::string corrected_section(const json& c, std::vector<std::string>& plots,
        "set title 'Corrected: d CE(softmax(z/s)) / dz, z = 1..20'\n"
        "plot 'data/study_corrected_ratio.dat' using 1:2 with linespoints title 'max/min',"
        " '' using 1:3 axes x1y2 with linespoints title 'max prob'\n");
-  plots.push_back(std::string(RunDir::kPlots) + "/study_corrected_ratio.png");
+  plots.push_back(std::string(RunDir::kPlots) + "/study_corrected_ratio.svg");
   return md.str();
 }
 
@@ -432,7 +432,7 @@ std::string attention_section(const json& a, std::vector<std::string>& plots,
   std::map<std::string, std::ostringstream> series;
   md << attention_table(a, series) << variance_verdict(a);
   plot_attention(dir, series);
-  plots.push_back(std::string(RunDir::kPlots) + "/study_attention.png");
+  plots.push_back(std::string(RunDir::kPlots) + "/study_attention.svg");
   return md.str();
 }
 
@@ -458,7 +458,7 @@ void write_study_report(const std::string& run_dir, const json& study) {
   md << "## Plots\n";
   for (const std::string& p : plots) md << "\n![" << p << "](" << p << ")\n";
   if (study.contains("training"))
-    md << "\n![plots/val_loss.png](plots/val_loss.png)\n\nTraining curves per sweep point above; "
+    md << "\n![plots/val_loss.svg](plots/val_loss.svg)\n\nTraining curves per sweep point above; "
           "the sweep's "
           "full table is in [summary.md](summary.md), per-module gradient norms and attention "
           "statistics per "

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "tests/build_paths.h"
 #include "tests/experiments/experiment_files.h"
@@ -39,6 +40,48 @@ std::string run_once(const ScratchDir& dir) {
   INFO(r.output);
   REQUIRE(r.status == 0);
   return dir.str() + "/runs/recorded";
+}
+
+// report.html says what the folder's CSVs say: the comparisons it embeds are
+// comparisons.csv's columns and rows, and its table of trials has a row for each trial
+// of results.csv (when the folder has one).
+void check_report_html_against_csvs(const std::string& folder) {
+  const std::string html = read_text(folder + "/report.html");
+  const std::string open = "<script type=\"application/json\" id=\"report-data\">";
+  const std::size_t begin = html.find(open);
+  REQUIRE(begin != std::string::npos);
+  const std::size_t end = html.find("</script>", begin);
+  const nlohmann::json data =
+      nlohmann::json::parse(html.substr(begin + open.size(), end - begin - open.size()));
+  const auto comparisons = csv_rows(read_text(folder + "/comparisons.csv"));
+  REQUIRE_FALSE(comparisons.empty());
+  CHECK(data["comparisons"]["columns"].get<std::vector<std::string>>() == comparisons[0]);
+  REQUIRE(data["comparisons"]["rows"].size() == comparisons.size() - 1);
+  for (std::size_t i = 1; i < comparisons.size(); ++i)
+    CHECK(data["comparisons"]["rows"][i - 1].get<std::vector<std::string>>() == comparisons[i]);
+  if (!fs::exists(folder + "/results.csv")) return;  // `ablate compare`'s page has no trials
+  const auto results = csv_rows(read_text(folder + "/results.csv"));
+  const std::size_t table = html.find("id=\"results-table\"");
+  REQUIRE(table != std::string::npos);
+  const std::string body = html.substr(table, html.find("</table>", table) - table);
+  std::size_t rows = 0;
+  for (std::size_t at = body.find("<tr"); at != std::string::npos; at = body.find("<tr", at + 1))
+    ++rows;
+  CHECK(rows == results.size());  // the header and a row per trial
+  for (std::size_t i = 1; i < results.size(); ++i) CHECK_THAT(body, Catch::Contains(results[i][0]));
+}
+
+// Every image summary.md (and study.md) shows is a committed file of the folder.
+void check_images_committed(const fs::path& committed, const std::string& md_name) {
+  if (!fs::exists(committed / md_name)) return;
+  const std::string md = read_text((committed / md_name).string());
+  for (std::size_t at = md.find("]("); at != std::string::npos; at = md.find("](", at + 1)) {
+    const std::size_t close = md.find(')', at);
+    const std::string target = md.substr(at + 2, close - at - 2);
+    if (!target.starts_with("plots/")) continue;
+    INFO(md_name << " shows " << target);
+    CHECK(fs::exists(committed / target));
+  }
 }
 
 }  // namespace
@@ -82,6 +125,56 @@ TEST_CASE(
   INFO(compared.output);
   CHECK(compared.status == 0);
   CHECK(fs::exists(dir.str() + "/compared/comparisons.csv"));
+}
+
+// Protects records committed before the header kept the shared summary parts once:
+// version 1 (every part on every trial's line) still rebuilds the same reports, and a
+// trial without a part the others share gets it back without it.
+TEST_CASE("a version 1 record and a trial lacking a shared part rebuild exactly", "[record][e2e]") {
+  ScratchDir dir("record_v1");
+  const std::string run = run_once(dir);
+  const auto lines = lines_of(read_text(run + "/record.jsonl"));
+  nlohmann::json header = nlohmann::json::parse(lines[0]);
+  REQUIRE(header["version"] == 2);
+  const nlohmann::json defaults = header["trial_defaults"];
+  REQUIRE(defaults.contains("provenance"));
+  REQUIRE(defaults.contains("code_version"));
+  // Version 1: the defaults written out on every line.
+  header["version"] = 1;
+  header.erase("trial_defaults");
+  std::string v1 = header.dump() + "\n";
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    nlohmann::json t = nlohmann::json::parse(lines[i]);
+    CHECK_FALSE(t["summary"].contains("provenance"));  // kept once, in the header
+    t["summary"].update(defaults);
+    v1 += t.dump() + "\n";
+  }
+  const std::string folder = dir.str() + "/v1/recorded";
+  fs::create_directories(folder);
+  dir.file("v1/recorded/record.jsonl", v1);
+  const CommandResult r = run_command(kCli + " report " + folder);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  for (const char* name : {"results.csv", "comparisons.csv", "claims.csv"})
+    CHECK(read_text(folder + "/" + name) == read_text(run + "/" + name));
+  CHECK(without_origin_note(read_text(folder + "/summary.md")) == read_text(run + "/summary.md"));
+
+  // A trial's summary.json without "code_version" is written back without it.
+  const std::string trial_id = nlohmann::json::parse(lines[1])["id"];
+  const std::string summary = run + "/trials/" + trial_id + "/summary.json";
+  nlohmann::json s = nlohmann::json::parse(read_text(summary));
+  REQUIRE(s.contains("code_version"));
+  s.erase("code_version");
+  dir.file("runs/recorded/trials/" + trial_id + "/summary.json", s.dump(2) + "\n");
+  REQUIRE(run_command(kCli + " report " + run).status == 0);
+  const auto rewritten = lines_of(read_text(run + "/record.jsonl"));
+  const nlohmann::json line = nlohmann::json::parse(rewritten[1]);
+  CHECK(line["summary_lacks"] == nlohmann::json::array({"code_version"}));
+  const std::string kept = dir.str() + "/lacking/recorded";
+  fs::create_directories(kept);
+  fs::copy_file(run + "/record.jsonl", kept + "/record.jsonl");
+  REQUIRE(run_command(kCli + " report " + kept).status == 0);
+  CHECK(read_text(kept + "/results.csv") == read_text(run + "/results.csv"));
 }
 
 // Protects results kept without their run directory: the record derived from
@@ -171,8 +264,15 @@ TEST_CASE("a damaged or hostile record.jsonl is refused at its line and nothing 
   const std::vector<Case> cases = {
       {"not JSON", "{\"record\":\n", "record.jsonl:1"},
       {"not a record", "{\"trials.json\":{}}\n", "record.jsonl:1: not an ablate run record"},
-      {"another version", with(header, "\"version\":1", "\"version\":2") + "\n",
-       "record.jsonl:1: record version 2; this ablate reads version 1"},
+      {"another version", with(header, "\"version\":2", "\"version\":3") + "\n",
+       "record.jsonl:1: record version 3; this ablate reads versions 1 to 2"},
+      {"defaults of the wrong type",
+       with(header, "\"trial_defaults\":{", "\"trial_defaults\":[],\"x\":{") + "\n",
+       "record.jsonl:1: trial_defaults must be an object"},
+      {"summary_lacks of the wrong type",
+       header + "\n" + with(trial, "\"summary\":{", "\"summary_lacks\":\"files\",\"summary\":{") +
+           "\n",
+       "record.jsonl:2: summary_lacks must be an array"},
       {"a path as a trial id",
        with(header, "\"id\":\"" + id + "\"", "\"id\":\"../../escaped\"") + "\n",
        "record.jsonl:1: trials.json: trial id \"../../escaped\" is not 16 hexadecimal digits"},
@@ -223,12 +323,16 @@ TEST_CASE("every committed results folder is what ablate report rebuilds from it
     INFO(r.output);
     REQUIRE(r.status == 0);
     for (const char* name :
-         {"results.csv", "comparisons.csv", "claims.csv", "summary.md", "report.html"}) {
+         {"results.csv", "comparisons.csv", "claims.csv", "summary.md", "study.json", "study.md"}) {
       INFO(name);
       REQUIRE(fs::exists(committed / name) == fs::exists(copy + "/" + name));
       if (fs::exists(committed / name))
         CHECK(read_text(copy + "/" + name) == read_text((committed / name).string()));
     }
+    // report.html is not committed (.gitignore): it is made here, and says what the CSVs say.
+    check_report_html_against_csvs(copy);
+    check_images_committed(committed, "summary.md");
+    check_images_committed(committed, "study.md");
   }
   // Every shipped experiment and replication has its folder
   // (experiments/studies/results/README.md), and vaswani_table3 and xiong_warmup have
@@ -242,7 +346,8 @@ TEST_CASE("every committed results folder is what ablate report rebuilds from it
                                       " --baseline f28c66102367d558 --out " + compared);
   INFO(r.output);
   REQUIRE(r.status == 0);
-  for (const char* name : {"comparisons.csv", "comparisons.md", "report.html"})
+  for (const char* name : {"comparisons.csv", "comparisons.md"})
     CHECK(read_text(compared + "/" + name) ==
           read_text((results / "norms" / "vs_none" / name).string()));
+  check_report_html_against_csvs(compared);
 }
