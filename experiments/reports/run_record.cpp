@@ -20,6 +20,7 @@
 #include "experiments/io/csv_cells.h"
 #include "experiments/io/json_file.h"
 #include "experiments/io/scratch_folder.h"
+#include "experiments/records/metrics_log.h"
 #include "experiments/records/record_trial_defaults.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/markdown_sections.h"
@@ -56,10 +57,9 @@ json portable_index(json index) {
 
 // An evaluation of metrics.jsonl with its scalar values only: the per-module
 // breakdowns (gradient norms by layer, BatchNorm drift by module) are summary.json's.
-json scalar_values(const json& evaluation) {
-  json out = json::object();
-  for (auto it = evaluation.begin(); it != evaluation.end(); ++it)
-    if (!it.value().is_object() && !it.value().is_array()) out[it.key()] = it.value();
+json scalar_values(const MetricsLine& m) {
+  json out{{"step", m.step}};
+  for (const auto& [key, value] : m.values) out[key] = value;
   return out;
 }
 
@@ -253,13 +253,8 @@ void write_run_record(const std::string& run_dir, const json& plotted_index) {
     const json summary = parse_json_or_discarded(dir.summary());
     if (summary.is_discarded()) continue;  // unreadable: the reports count it missing too
     json evaluations = json::array();
-    if (fs::exists(dir.metrics())) {
-      std::istringstream in(read_file(dir.metrics()));
-      for (std::string line; std::getline(in, line);) {
-        const json e = json::parse(line, nullptr, /*allow_exceptions=*/false);
-        if (e.is_object()) evaluations.push_back(scalar_values(e));
-      }
-    }
+    for (const MetricsLine& m : read_metrics_log(dir.metrics()).lines)
+      evaluations.push_back(scalar_values(m));
     const json attention = id == attention_id ? parse_json_or_discarded(dir.attention()) : json();
     // A language model's samples (summary.md shows them); only valid UTF-8 can be a
     // JSON string, and a trial's samples are its own output, so anything else is left out.

@@ -15,6 +15,7 @@
 #include "experiments/config/task_cache.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/models/model_factory.h"
+#include "experiments/records/metrics_log.h"
 #include "experiments/records/provenance.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/records/trial_summary.h"
@@ -42,25 +43,6 @@ double peak_rss_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return double(u.ru_maxrss) / 1024.0;
-}
-
-json to_json(const Evaluation& e) {
-  json j{{"step", e.step}, {"train_loss", e.train_loss}, {"val_loss", e.loss},
-         {"lr", e.lr},     {"grad_norm", e.grad_norm},   {"seconds", e.seconds}};
-  for (const auto& [k, v] : e.metrics) j[k] = v;
-  if (!e.grad_norms.empty()) {
-    json g = json::object();
-    for (const auto& [name, norm] : e.grad_norms) g[name] = norm;
-    j["grad_norms"] = g;
-  }
-  if (!e.attention.empty()) {
-    json a = json::object();
-    for (const Evaluation::AttentionStats& s : e.attention)
-      a[s.module] = {{"entropy", s.entropy}, {"max_prob", s.max_prob}};
-    j["attention"] = a;
-  }
-  if (!e.norm_drift.empty()) j["norm_drift"] = norm_drift_json(e.norm_drift);
-  return j;
 }
 
 // The attention path of every module's forwards so far, summed; the first reason (in
@@ -353,7 +335,7 @@ class TrialTraining {
     e.seconds = clock_.elapsed();
     p_.loss_sum = 0;
     p_.loss_count = 0;
-    p_.metrics_log += to_json(e).dump() + "\n";
+    p_.metrics_log += metrics_line(e);
     write_file_atomically(TrialDir(dir_).metrics(), p_.metrics_log);
     out_.final = e;
     if (e.loss < p_.best_val) {

@@ -11,6 +11,7 @@
 
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
+#include "experiments/records/metrics_log.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/records/trial_summary.h"
 #include "experiments/reports/plot_gnuplot.h"
@@ -32,16 +33,6 @@ json mean_std(const std::vector<double>& v) {
   for (double x : v) s += (x - m) * (x - m);
   s = v.size() > 1 ? std::sqrt(s / double(v.size() - 1)) : 0;
   return {{"mean", m}, {"std", s}, {"n", v.size()}};
-}
-
-// Last JSON line of a metrics.jsonl (null when absent).
-json last_evaluation(const std::string& path) {
-  if (!fs::exists(path)) return nullptr;
-  std::istringstream in(read_file(path));
-  json last;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) last = json::parse(line);
-  return last;
 }
 
 }  // namespace
@@ -66,14 +57,14 @@ json training_summary(const std::string& run_dir) {
     const TrialDir dir = RunDir(run_dir).trial(t["id"].get<std::string>());
     if (!fs::exists(dir.summary())) continue;
     if (trial_summary_from_json(read_json_file(dir.summary())).status != "ok") continue;
-    json e = last_evaluation(dir.metrics());
-    if (!e.is_object() || !e.contains("attention")) continue;
+    const MetricsLog log = read_metrics_log(dir.metrics());
+    if (log.lines.empty()) continue;
     double h = 0, mp = 0;
     int n = 0;
-    for (auto& [module, stats] : e["attention"].items())
-      for (std::size_t i = 0; i < stats["entropy"].size(); ++i, ++n) {
-        h += stats["entropy"][i].get<double>();
-        mp += stats["max_prob"][i].get<double>();
+    for (const Evaluation::AttentionStats& stats : log.lines.back().attention)
+      for (std::size_t i = 0; i < stats.entropy.size(); ++i, ++n) {
+        h += stats.entropy[i];
+        mp += stats.max_prob[i];
       }
     if (n) {
       telemetry[label].entropy.push_back(h / n);
