@@ -89,8 +89,9 @@ TEST_CASE("every command's --help shows its usage, arguments and examples", "[cl
              Catch::Contains("usage: ablate run FILE [KEY=VALUE ...]"));
 }
 
-TEST_CASE("the help and docs/reference/commands.md name the same commands, options and exit statuses",
-          "[cli][issue34]") {
+TEST_CASE(
+    "the help and docs/reference/commands.md name the same commands, options and exit statuses",
+    "[cli][issue34]") {
   const std::string overall = run_command(kCli + " --help").output;
   for (const auto& [command, synopsis] : documented_commands()) {
     INFO(command);

@@ -154,7 +154,8 @@ inline std::string read_text(const std::string& path) {
 // table (the key tables, the calibration tables, the commands and exit statuses).
 inline std::string reference_page(const std::string& name) {
   const std::string path = std::string(ABLATE_TEST_DATA_DIR) + "/../docs/reference/" + name + ".md";
-  if (!std::filesystem::is_regular_file(path)) throw std::runtime_error("no reference page " + path);
+  if (!std::filesystem::is_regular_file(path))
+    throw std::runtime_error("no reference page " + path);
   return read_text(path);
 }
 
