@@ -181,7 +181,7 @@ canonical_name() {
 
 # The datasets (`ablate data get` names) a file reads: every data:<name>/ path it
 # writes, and the defaults of the tasks that read one unless told otherwise
-# (experiments/README.md, [task]: lm reads sotu, g2p cmudict).
+# (docs/reference/task.md: lm reads sotu, g2p cmudict).
 datasets_of() {
   local file=$1
   {

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Would a skewness-corrected statistic control the group-sequential design's error under
-skew? A simulation behind experiments/README.md ("Calibration", skewed gains).
+skew? A simulation behind docs/reference/adaptive.md ("Calibration", skewed gains).
 
 One-sided tests at the design's looks (5, 10, ..., 40 seeds; Kim-DeMets alpha t^2
 spending, alpha = 0.05), boundaries simulated under normal gains for each statistic,

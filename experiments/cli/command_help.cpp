@@ -13,7 +13,7 @@ const std::vector<CommandHelp>& command_helps() {
        "  KEY=VALUE    overrides of the file's values, applied in order: a bare word is a\n"
        "               string (model.norm.kind=rms), anything else a TOML value\n"
        "               (train.steps=2000, 'sweep.seeds=[0,1,2]'); an override of a swept key\n"
-       "               replaces its axis (experiments/README.md, \"Overrides\")\n",
+       "               replaces its axis (docs/reference/commands.md, \"Overrides\")\n",
        "  ablate run experiments/studies/quickstart.toml --jobs 2\n"
        "      # the quickstart sweep; table in runs/quickstart/summary.md\n"
        "  ablate run experiments/studies/quickstart.toml --quick\n"

@@ -2,8 +2,8 @@
 // What `ablate --help` and `ablate <command> --help` print besides the options: each
 // command's usage line, what it does, its positional arguments and examples that run
 // from the repository's root, and the exit statuses every command shares. One entry
-// per command (command_help.cpp); experiments/README.md's "Commands" table and "Exit
-// status" table say the same, and tests/experiments/cli_help_test.cpp holds them to it.
+// per command (command_help.cpp); docs/reference/commands.md's table of commands and
+// its "Exit status" table say the same, and tests/experiments/cli_help_test.cpp holds them to it.
 #include <string>
 #include <vector>
 

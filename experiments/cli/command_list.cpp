@@ -54,7 +54,7 @@ int list(const std::vector<std::string>& args) {
                                                "also list what this plugin adds (repeatable)")(
       "keys-markdown", po::value(&markdown_table)->value_name("TABLE"),
       "print the Markdown table of the keys of TABLE (\"\", model, model.layers, model.attention, "
-      "model.norm, train, report, study, study.attention), as experiments/README.md holds it")(
+      "model.norm, train, report, study, study.attention), as docs/reference/ holds it")(
       "fuzz-dictionary",
       "print the experiment-file fuzzer's dictionary of keys and names (tests/fuzz/)");
   po::variables_map vm;

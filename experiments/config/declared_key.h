@@ -2,7 +2,7 @@
 // What every declared key of an experiment file shares, whether it configures a trial
 // (plain_keys.h) or the run ([report], [study]: setting_keys.h): reading it by its
 // nn::OptionSpec (type from the default, range, choices) and showing it the same way in
-// `ablate list` and the generated key tables of experiments/README.md.
+// `ablate list` and the generated key tables of docs/reference/.
 #include <limits>
 #include <set>
 #include <string>

@@ -258,7 +258,7 @@ std::vector<PlainKey> computation_keys() {
 }
 
 // Every section's keys, in the order they are read — and listed: `ablate list` and
-// the key tables of experiments/README.md follow it.
+// the key tables of docs/reference/ follow it.
 std::vector<PlainKey> declare() {
   std::vector<PlainKey> keys;
   for (auto section : {top_level_keys, model_keys, model_subtable_keys, training_keys,

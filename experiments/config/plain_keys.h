@@ -4,7 +4,7 @@
 // lives, its type and default (an nn::OptionSpec, as component options are), what it
 // means, how it enters the trial's identity, and the TrialConfig field it sets. The
 // declaration drives reading the file, writing the resolved config.toml, `ablate
-// list`, the key tables of experiments/README.md (a test compares them) and the
+// list`, the key tables of docs/reference/ (a test compares them) and the
 // round-trip test of every key. Adding an option is one line in plain_keys.cpp.
 //
 // Identity policy (how a key enters config.toml, whose hash is the trial id):
@@ -48,7 +48,7 @@ void read_plain_keys(TomlReader& r, TrialConfig& c);
 // Writes the plain keys of `table` into `out`, following each key's identity policy.
 void write_plain_keys(const TrialConfig& c, const std::string& table, toml::table& out);
 
-// The Markdown table of the plain keys of `table` (experiments/README.md holds it
+// The Markdown table of the plain keys of `table` (a page of docs/reference/ holds it
 // between <!-- keys: TABLE --> and <!-- /keys -->).
 std::string plain_keys_markdown(const std::string& table);
 // One line per key, for `ablate list`.

@@ -2,7 +2,7 @@
 // The keys of the tables that configure a run rather than a trial — [report] and
 // [study] — declared once, as the trial's plain keys are (plain_keys.h): the
 // declaration drives reading them, `ablate list`, their key tables in
-// experiments/README.md (a test compares them) and the fuzz dictionary. None is part of
+// docs/reference/ (a test compares them) and the fuzz dictionary. None is part of
 // a trial's identity. Tables inside them that are not scalar keys ([report.baseline],
 // [[report.claims]], study.attention.d_k's list) are read by their own code.
 #include <cstdint>
@@ -57,7 +57,7 @@ void read_setting_keys(TomlReader& r, HalvingSchedule& settings);
 
 // The Markdown key table of `table` ("report", "study", "study.attention",
 // "sweep.adaptive", "tune.halving"), as
-// experiments/README.md holds it between <!-- keys: TABLE --> and <!-- /keys -->; "" for
+// a page of docs/reference/ holds it between <!-- keys: TABLE --> and <!-- /keys -->; "" for
 // a table that has none.
 std::string setting_keys_markdown(const std::string& table);
 // One line per key, for `ablate list`.

@@ -1,6 +1,6 @@
 #pragma once
 // Reading a trial's configuration from TOML and writing it back (the structs are plain
-// data in records/trial_config.h). experiments/README.md documents each key.
+// data in records/trial_config.h). docs/reference/ documents each key.
 #include <string>
 #include <vector>
 

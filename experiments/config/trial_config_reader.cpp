@@ -1,5 +1,5 @@
 // TOML → TrialConfig, validating as it reads (see trial_config.h and
-// experiments/README.md for the schema).
+// docs/reference/ for the schema).
 #include <algorithm>
 #include <limits>
 #include <regex>

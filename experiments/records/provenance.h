@@ -1,6 +1,6 @@
 #pragma once
 // Where a result came from beyond its config: summary.json's and trials.json's
-// `provenance` (experiments/README.md, "What a run leaves behind", lists every field).
+// `provenance` (docs/reference/run-directory.md, "Where a result came from", lists every field).
 //   code        ablate's version, the git commit, whether the working tree differed
 //               from it and the SHA-256 of that difference (build_info.h)
 //   build       compiler, build type, C++ flags, the instruction sets compiled for

@@ -1,7 +1,7 @@
 #pragma once
 // One trial, fully resolved: every default filled in, every component's options
 // validated against its registry schema (config/trial_config.h reads and writes it).
-// experiments/README.md documents each key.
+// docs/reference/ documents each key, one page per table.
 #include <cstdint>
 #include <map>
 #include <string>

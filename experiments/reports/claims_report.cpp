@@ -123,7 +123,7 @@ std::string optional_number(bool present, double v) {
   return present ? exact_number(v) : std::string();
 }
 
-// claims.csv's columns (experiments/README.md).
+// claims.csv's columns (docs/reference/statistics.md).
 constexpr const char* kClaimsCsvHeader =
     "claim,metric,point_id,point,baseline_point,expect,margin,n,method,diff,ci_low,ci_high,"
     "bootstrap_ci_low,"

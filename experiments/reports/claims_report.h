@@ -16,7 +16,7 @@ namespace ablate::experiments {
 
 struct RunPoints;
 
-// claims.csv (columns in experiments/README.md) and summary.md's Claims section, from
+// claims.csv (columns in docs/reference/statistics.md) and summary.md's Claims section, from
 // the run's comparison rows; both "" without claims.
 struct ClaimsReport {
   std::string csv, markdown;

@@ -102,7 +102,7 @@ std::vector<ComparisonRow> compare_points(const std::vector<PointResults>& point
 
 struct AdaptiveSchedule;
 
-// comparisons.csv: a header and one line per row (columns in experiments/README.md);
+// comparisons.csv: a header and one line per row (columns in docs/reference/statistics.md);
 // with an adaptive design's `schedule`, its sequential columns after them.
 std::string comparisons_csv(const std::vector<PointResults>& points,
                             const std::vector<ComparisonRow>& rows,

@@ -34,7 +34,7 @@ struct ReportPage {
 
 std::string report_html(const ReportPage& page);
 
-// The largest report.html of a committed results folder, stated in experiments/README.md
+// The largest report.html of a committed results folder, stated in docs/reference/run-directory.md
 // and checked by the browser test: the ~0.85 MB of libraries and the run's own data.
 inline constexpr std::size_t kReportHtmlMaxBytes = 4 * 1024 * 1024;
 

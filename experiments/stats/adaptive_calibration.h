@@ -61,7 +61,7 @@ struct AdaptiveCalibration {
   Calibration decisions;  // false decisions: the adaptive design's (≤ α), the naive one's (> α)
   std::vector<AdaptivePowerRow> power;  // A/A first, then growing effects
   bool passes() const;
-  std::string markdown() const;  // both tables, as experiments/README.md shows them
+  std::string markdown() const;  // both tables, as docs/reference/adaptive.md shows them
 };
 
 // A power table's last two cells: the fixed design's seeds of equal power and the seeds

@@ -79,7 +79,7 @@ struct Calibration {
   int datasets = 0;  // per scenario
   std::vector<CalibrationRow> rows;
   bool passes() const;
-  std::string markdown() const;  // the table experiments/README.md shows
+  std::string markdown() const;  // the table docs/reference/statistics.md shows
 };
 
 // `datasets` simulated studies per scenario, drawn from `seed`.

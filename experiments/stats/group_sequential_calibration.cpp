@@ -63,7 +63,7 @@ constexpr double kSeedsTarget = 17;
 // one-tail-sensitive to skew — the mean and the sd of skewed gains move together, so
 // the t statistic is skewed the other way — and the group-sequential design's early
 // looks, at 5 seeds and a small share of α, meet the far tail where that is worst
-// (experiments/README.md, "Calibration of adaptive sweeps"). kAtMostAlpha here judges
+// (docs/reference/adaptive.md, "Calibration"). kAtMostAlpha here judges
 // them.
 constexpr const char kSkewBound[] = "";
 constexpr const char kSkewNote[] =

@@ -70,7 +70,7 @@ struct GroupSequentialCalibration {
   Calibration decisions;  // false decisions (≤ α) and coverage, every row its datasets
   std::vector<GroupSequentialPowerRow> power;  // per first block: A/A, then growing effects
   bool passes() const;
-  std::string markdown() const;  // both tables, as experiments/README.md shows them
+  std::string markdown() const;  // both tables, as docs/reference/adaptive.md shows them
 };
 
 // `datasets` simulated studies per scenario (fewer for the families of 7), from `seed`.

@@ -1,6 +1,6 @@
 #pragma once
 // The rules that turn a comparison's numbers into words — one place, used by
-// comparisons.csv, summary.md, claims.csv and `ablate compare`. experiments/README.md
+// comparisons.csv, summary.md, claims.csv and `ablate compare`. docs/reference/statistics.md
 // ("How a verdict is reached") states them with a worked example each.
 //
 // A claim (config/claims_spec.h) asks two one-sided questions of each comparison it

@@ -1,7 +1,7 @@
 #pragma once
 // The analytic parts of the scaling-gradient study: why attention divides its scores
 // by sqrt(d_k), after the blog post "深入分析transformer" (2021-03-25; its experiment
-// is described in experiments/README.md, "Studies"). Every number is computed
+// is described in docs/reference/study.md). Every number is computed
 // through our tape (ablate ops + Tape::backward, Parameters as leaves) on a private
 // tape, so the study also exercises the autograd; the closed forms live in
 // tests/experiments/gradient_study_test.cpp.

@@ -4,7 +4,7 @@
 // into the same run directory, and writes study.json, study.md and the study's plots
 // next to the sweep's reports. The one study today is "scaling_gradient": why
 // attention divides scores by sqrt(d_k), after the blog post "深入分析transformer"
-// (2021-03-25; experiments/README.md, "Studies", describes what it runs).
+// (2021-03-25; docs/reference/study.md describes what it runs).
 #include <iosfwd>
 #include <string>
 

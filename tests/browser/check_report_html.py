@@ -46,7 +46,7 @@ import sys
 import tempfile
 import zlib
 
-MAX_BYTES = 4 * 1024 * 1024  # kReportHtmlMaxBytes (report_html.h), experiments/README.md
+MAX_BYTES = 4 * 1024 * 1024  # kReportHtmlMaxBytes (report_html.h), docs/reference/run-directory.md
 LIBRARY_SCRIPT = re.compile(r"<script>/\* (vega|vega-lite|vega-embed) [0-9.]+ \*/.*?</script>", re.S)
 
 

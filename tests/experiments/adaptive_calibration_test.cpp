@@ -7,7 +7,7 @@
 // seeds on average at 1 sd); the confidence sequence (experiments/stats/
 // adaptive_calibration.h) keeps every false decision at or below α while the naive design
 // (a fixed-n t-test or TOST at every look) on the same data exceeds it; a huge effect is
-// decided at the first look; and the tables experiments/README.md shows are the ones the
+// decided at the first look; and the tables docs/reference/adaptive.md shows are the ones the
 // command prints.
 #include <catch2/catch.hpp>
 
@@ -36,7 +36,7 @@ std::vector<std::vector<double>> normal_studies(int studies, double effect) {
 // One case for each design's default run: ctest gives each case a process of its own.
 TEST_CASE(
     "adaptive calibration: the group-sequential design keeps every judged false decision within "
-    "α and meets its targets of power and seeds, and experiments/README.md shows its tables",
+    "α and meets its targets of power and seeds, and docs/reference/adaptive.md shows its tables",
     "[stats][docs]") {
   const stats::GroupSequentialCalibration c = stats::calibrate_group_sequential(4000, 20261203);
   INFO(c.markdown());
@@ -75,14 +75,14 @@ TEST_CASE(
   }
   CHECK(targets == 2);
   CHECK(c.passes());
-  // Protects the documentation: experiments/README.md shows the tables of the default
-  // run, not tables from another version of the rules.
-  CHECK_THAT(experiments_readme(), Catch::Contains(c.markdown()));
+  // Protects the documentation: docs/reference/adaptive.md shows the tables of the
+  // default run, not tables from another version of the rules.
+  CHECK_THAT(reference_page("adaptive"), Catch::Contains(c.markdown()));
 }
 
 TEST_CASE(
     "adaptive calibration: every false decision of the confidence sequence is within α, the naive "
-    "design's exceeds α on the same data, and experiments/README.md shows those tables",
+    "design's exceeds α on the same data, and docs/reference/adaptive.md shows those tables",
     "[stats][docs]") {
   const stats::AdaptiveCalibration c = stats::calibrate_adaptive(4000, 20261203);
   INFO(c.markdown());
@@ -105,10 +105,9 @@ TEST_CASE(
   CHECK(c.power[0].decided.passes);
   CHECK(c.power[0].mean_seeds > 39);  // the A/A study almost always runs to the budget
   CHECK(c.passes());
-  // Protects the documentation: experiments/README.md shows the tables of the default
-  // run, not tables from another version of the rules.
-  const std::string readme = experiments_readme();
-  CHECK_THAT(readme, Catch::Contains(c.markdown()));
+  // Protects the documentation: docs/reference/adaptive.md shows the tables of the
+  // default run, not tables from another version of the rules.
+  CHECK_THAT(reference_page("adaptive"), Catch::Contains(c.markdown()));
 }
 
 TEST_CASE("adaptive calibration: an effect of 10 sd is decided better at the first look, 5 seeds",

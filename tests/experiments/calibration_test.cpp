@@ -2,7 +2,7 @@
 // on synthetic studies of known truth the verdict rules keep their false "agrees",
 // "disagrees" and "better" rates at or below α, their intervals cover, their power at
 // the MDE is the 80 % it promises, and equal scores get no verdict — and the table
-// experiments/README.md shows is the one the command prints.
+// docs/reference/statistics.md shows is the one the command prints.
 #include <catch2/catch.hpp>
 
 #include "tests/build_paths.h"
@@ -18,7 +18,7 @@ using namespace ablate::experiments::testing;
 // 30 s), so the README check shares it.
 TEST_CASE(
     "calibration: every simulated error rate, coverage and power is within its bound, and "
-    "experiments/README.md shows that table",
+    "docs/reference/statistics.md shows that table",
     "[stats][docs]") {
   const stats::Calibration c = stats::calibrate(4000, 20261203);
   INFO(c.markdown());
@@ -32,10 +32,9 @@ TEST_CASE(
   }
   CHECK(judged >= 13);
   CHECK(c.passes());
-  // Protects the documentation: experiments/README.md shows the table of the default
-  // run, not a table from another version of the rules.
-  const std::string readme = experiments_readme();
-  CHECK_THAT(readme, Catch::Contains(c.markdown()));
+  // Protects the documentation: docs/reference/statistics.md shows the table of the
+  // default run, not a table from another version of the rules.
+  CHECK_THAT(reference_page("statistics"), Catch::Contains(c.markdown()));
 }
 
 TEST_CASE("calibration: ablate selftest stats prints the table and exits 0, mistakes exit 2",

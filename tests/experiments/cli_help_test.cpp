@@ -1,6 +1,6 @@
 // The command line says how to use it: every command's --help shows its real usage,
 // arguments and examples (not Boost's internal option names), agrees with
-// experiments/README.md's tables of commands and exit statuses, --version works after
+// docs/reference/commands.md's tables of commands and exit statuses, --version works after
 // any command, a locked run directory has its own exit status, messages print commands
 // the user can run as printed, and the progress line fits the terminal. Each case failed
 // against the build of c777528 (ABLATE_CLI_UNDER_TEST, tests/README.md).
@@ -29,10 +29,12 @@ std::string source_tree() {
   return other ? other : std::string(ABLATE_TEST_DATA_DIR) + "/..";
 }
 
-// experiments/README.md's "Commands" table: each command's first cell, by command.
+// docs/reference/commands.md's table of commands: each command's first cell, by command.
 std::map<std::string, std::string> documented_commands() {
-  const std::string readme = experiments_readme();
-  const std::string table = readme.substr(readme.find("## Commands"));
+  const std::string page = reference_page("commands");
+  const std::size_t header = page.find("\n| command | what it does |\n");
+  if (header == std::string::npos) return {};
+  const std::string table = page.substr(header);
   std::map<std::string, std::string> out;
   std::regex row("\n\\| `([a-z][a-z-]*)([^`]*)` \\|");  // tune-replay too
   for (auto it = std::sregex_iterator(table.begin(), table.end(), row);
@@ -87,8 +89,9 @@ TEST_CASE("every command's --help shows its usage, arguments and examples", "[cl
              Catch::Contains("usage: ablate run FILE [KEY=VALUE ...]"));
 }
 
-TEST_CASE("the help and experiments/README.md name the same commands, options and exit statuses",
-          "[cli][issue34]") {
+TEST_CASE(
+    "the help and docs/reference/commands.md name the same commands, options and exit statuses",
+    "[cli][issue34]") {
   const std::string overall = run_command(kCli + " --help").output;
   for (const auto& [command, synopsis] : documented_commands()) {
     INFO(command);
@@ -100,13 +103,15 @@ TEST_CASE("the help and experiments/README.md name the same commands, options an
     for (const std::string& o : documented) CHECK(helped.count(o) == 1);
     for (const std::string& o : helped) CHECK(documented.count(o) == 1);
   }
-  // Every row of the README's exit-status table, word for word.
-  const std::string all = experiments_readme();
-  const std::string from_table = all.substr(all.find("**Exit status**"));
-  const std::string readme = from_table.substr(0, from_table.find("\n\n", from_table.find("|---")));
+  // Every row of the page's exit-status table, word for word.
+  const std::string all = reference_page("commands");
+  REQUIRE(all.find("\n## Exit status\n") != std::string::npos);
+  const std::string from_table = all.substr(all.find("\n## Exit status\n"));
+  const std::string statuses =
+      from_table.substr(0, from_table.find("\n\n", from_table.find("|---")));
   std::regex row("\n\\| ([0-9]+) \\| ([^|]+) \\|");
   std::size_t rows = 0;
-  for (auto it = std::sregex_iterator(readme.begin(), readme.end(), row);
+  for (auto it = std::sregex_iterator(statuses.begin(), statuses.end(), row);
        it != std::sregex_iterator(); ++it, ++rows) {
     std::string code = (*it)[1].str();
     code.resize(std::max<std::size_t>(code.size(), 3), ' ');

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -13,8 +14,10 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tests/build_paths.h"
@@ -147,9 +150,24 @@ inline std::string read_text(const std::string& path) {
   return s.str();
 }
 
-// experiments/README.md as committed, for the tests that check it shows a generated table.
-inline std::string experiments_readme() {
-  return read_text(std::string(ABLATE_TEST_DATA_DIR) + "/../experiments/README.md");
+// docs/reference/NAME.md as committed, for the tests that check a page shows a generated
+// table (the key tables, the calibration tables, the commands and exit statuses).
+inline std::string reference_page(const std::string& name) {
+  const std::string path = std::string(ABLATE_TEST_DATA_DIR) + "/../docs/reference/" + name + ".md";
+  if (!std::filesystem::is_regular_file(path))
+    throw std::runtime_error("no reference page " + path);
+  return read_text(path);
+}
+
+// Every page of docs/reference/, by name (the file name without .md), in name order.
+inline std::vector<std::pair<std::string, std::string>> reference_pages() {
+  std::vector<std::pair<std::string, std::string>> pages;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(ABLATE_TEST_DATA_DIR) +
+                                                               "/../docs/reference"))
+    if (entry.path().extension() == ".md")
+      pages.emplace_back(entry.path().stem().string(), read_text(entry.path().string()));
+  std::sort(pages.begin(), pages.end());
+  return pages;
 }
 
 // results.csv without its last two columns (wall_seconds, steps_per_second — timings

@@ -1,7 +1,7 @@
 // Every plain key is declared once (experiments/config/plain_keys.h) and the
 // declaration drives everything else: each key set to a value other than its default
 // is read, written into the resolved config.toml (per its identity policy) and changes
-// the trial id; experiments/README.md's key tables are the generated ones; a swept key
+// the trial id; docs/reference/'s key tables are the generated ones; a swept key
 // whose values resolve to the same trial is an error naming it.
 #include <catch2/catch.hpp>
 
@@ -121,9 +121,9 @@ TEST_CASE(
   CHECK(checked == int(plain_keys().size()));
 }
 
-TEST_CASE("experiments/README.md holds the generated key table of every table with declared keys",
+TEST_CASE("docs/reference/ holds the generated key table of every table with declared keys",
           "[keys][docs]") {
-  const std::string readme = experiments_readme();
+  const auto pages = reference_pages();
   std::set<std::string> tables;
   for (const PlainKey& k : plain_keys()) tables.insert(k.table);
   for (const auto& k : report_keys()) tables.insert(k.table);
@@ -135,15 +135,34 @@ TEST_CASE("experiments/README.md holds the generated key table of every table wi
                    << "')");
     const std::string start =
         "<!-- keys: " + (table.empty() ? std::string("(top level)") : table) + " -->\n";
-    std::size_t begin = readme.find(start);
-    REQUIRE(begin != std::string::npos);
-    begin += start.size();
-    std::size_t end = readme.find("<!-- /keys -->", begin);
-    REQUIRE(end != std::string::npos);
-    const std::string settings = setting_keys_markdown(table);
-    CHECK(readme.substr(begin, end - begin) ==
-          (settings.empty() ? plain_keys_markdown(table) : settings));
+    // Exactly one page holds the table, once.
+    int held = 0;
+    for (const auto& [name, page] : pages) {
+      std::size_t begin = page.find(start);
+      if (begin == std::string::npos) continue;
+      INFO("docs/reference/" << name << ".md");
+      ++held;
+      CHECK(page.find(start, begin + 1) == std::string::npos);
+      begin += start.size();
+      std::size_t end = page.find("<!-- /keys -->", begin);
+      REQUIRE(end != std::string::npos);
+      const std::string settings = setting_keys_markdown(table);
+      CHECK(page.substr(begin, end - begin) ==
+            (settings.empty() ? plain_keys_markdown(table) : settings));
+    }
+    CHECK(held == 1);
   }
+  // And no page holds a table of keys that are not declared (a stale marker: one that
+  // starts a line; prose may name the marker's form).
+  const std::string marker = "\n<!-- keys: ";
+  for (const auto& [name, page] : pages)
+    for (std::size_t at = page.find(marker); at != std::string::npos;
+         at = page.find(marker, at + 1)) {
+      const std::size_t from = at + marker.size();
+      const std::string table = page.substr(from, page.find(" -->", from) - from);
+      INFO("docs/reference/" << name << ".md: <!-- keys: " << table << " -->");
+      CHECK(tables.count(table == "(top level)" ? std::string() : table) == 1);
+    }
 }
 
 TEST_CASE("a swept key whose values give the same trial is an error naming it", "[keys][e2e]") {

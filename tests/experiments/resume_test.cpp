@@ -202,7 +202,7 @@ TEST_CASE("under mpirun a stopped sweep resumes on any ranks and ends as a local
   ScratchDir dir("resume_mpi");
   // mpirun passes a SIGTERM on to the ranks after odls_base_sigkill_timeout seconds and
   // kills them after twice that, and waits that long even once they have exited
-  // (experiments/README.md, "Stopping a run"). The ranks stop within a second here: 3 s
+  // (docs/reference/commands.md, "Stopping a run"). The ranks stop within a second here: 3 s
   // (SIGKILL after 6) leaves them ample time, where 30 had mpirun idle for a minute.
   const std::string mpirun =
       mpiexec() + " --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 3 -np ";

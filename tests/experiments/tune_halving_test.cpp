@@ -281,11 +281,11 @@ TEST_CASE("tune.halving: a schedule changed after the data is not pre-registered
   CHECK(kept_to_the_end == 12);  // 2 points × 3 settings × 2 tuning seeds
 }
 
-// The replay table of experiments/README.md is the tool's output, not typed: made again
+// The replay table of docs/reference/tune.md is the tool's output, not typed: made again
 // from the committed records with the arguments its marker names.
-TEST_CASE("tune.halving: experiments/README.md's replay table is what tune-replay prints",
+TEST_CASE("tune.halving: docs/reference/tune.md's replay table is what tune-replay prints",
           "[tune][halving][smoke]") {
-  const std::string readme = experiments_readme();
+  const std::string readme = reference_page("tune");
   const std::string start = "<!-- tune-replay: ";
   std::size_t begin = readme.find(start);
   REQUIRE(begin != std::string::npos);

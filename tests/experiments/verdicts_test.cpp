@@ -226,7 +226,7 @@ TEST_CASE("verdicts: a minimum effect is tested at its bound, false agrees at mo
   const Comparison harm = around(+0.1, 0.01);
   CHECK(verdict(harm, Expectation::worse, false, 0.05) == ClaimVerdict::agrees);
   CHECK(verdict(harm, Expectation::worse, false, 0.2) == ClaimVerdict::disagrees);
-  // experiments/README.md's worked example: five seeds, mean +0.013, against e = 0.01
+  // docs/reference/statistics.md's worked example: five seeds, mean +0.013, against e = 0.01
   // and e = 0.02 (SciPy: t.sf and t.cdf of (0.013 - e) / 0.0021 on 4 df).
   const Comparison five = paired_with({0.012, 0.020, 0.008, 0.015, 0.010});
   const ClaimTests by_001 = claim_tests(five, Expectation::better, true, 0, 0.01);
