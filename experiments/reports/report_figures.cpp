@@ -13,6 +13,7 @@
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/plot_attention_mask.h"
+#include "experiments/reports/run_points.h"
 #include "experiments/stats/comparison.h"
 
 namespace ablate::experiments {

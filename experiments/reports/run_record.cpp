@@ -19,7 +19,6 @@
 #include "experiments/io/json_file.h"
 #include "experiments/io/scratch_folder.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/markdown_sections.h"
 #include "experiments/reports/plot_run.h"
 #include "nn/excerpt.h"
 
@@ -52,143 +51,6 @@ json scalar_values(const json& evaluation) {
   for (auto it = evaluation.begin(); it != evaluation.end(); ++it)
     if (!it.value().is_object() && !it.value().is_array()) out[it.key()] = it.value();
   return out;
-}
-
-std::string record_line(const std::string& id, const json& summary, const json* evaluations,
-                        const json* attention = nullptr, const std::string* samples = nullptr) {
-  json line{{"id", id}, {"summary", summary}};
-  if (evaluations) line["evaluations"] = *evaluations;
-  if (attention) line["attention"] = *attention;
-  if (samples) line["samples"] = *samples;
-  return line.dump() + "\n";
-}
-
-std::string header_line(const std::string& source, const json& index, const std::string& run_dir,
-                        const std::string& kept_sections) {
-  json header{{"record", "ablate run record"},
-              {"version", kVersion},
-              {"source", source},
-              {RunDir::kTrialIndex, portable_index(index)}};
-  const RunDir run(run_dir);
-  if (fs::exists(run.preregistration()))
-    header[RunDir::kPreregistration] = read_json_file(run.preregistration());
-  if (fs::exists(run.experiment())) header[RunDir::kExperiment] = read_file(run.experiment());
-  if (!kept_sections.empty()) header["kept_sections"] = kept_sections;
-  return header.dump() + "\n";
-}
-
-// The fields the reports read without asking first (report.cpp's results.csv), null
-// where a summary lacks them; a part that is not an object is an error naming `where`.
-void complete_summary(json& s, const std::string& where) {
-  for (const char* part : {"final", "best", "test"}) {
-    if (!s.contains(part))
-      s[part] = json::object();
-    else if (!s[part].is_object())
-      throw std::runtime_error(where + ": summary." + part + " must be an object");
-  }
-  for (const char* key : {"steps", "params", "wall_seconds", "steps_per_second"})
-    if (!s.contains(key)) s[key] = nullptr;
-  for (const char* key : {"train_loss", "val_loss"})
-    if (!s["final"].contains(key)) s["final"][key] = nullptr;
-  for (const char* key : {"step", "val_loss"})
-    if (!s["best"].contains(key)) s["best"][key] = nullptr;
-}
-
-// ---- results.csv → summaries ----
-
-// A results.csv cell as the summary.json value it was printed from (report.cpp's
-// number(): six significant digits, or a string such as "inf").
-json cell_value(const std::string& cell) {
-  if (!cell.empty() && cell.size() < 19 &&
-      cell.find_first_not_of("0123456789", cell[0] == '-') == std::string::npos && cell != "-")
-    return std::stoll(cell);  // a count: steps, a step, parameters
-  const char* begin = cell.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(begin, &end);
-  if (end != begin && *end == '\0' && errno != ERANGE && std::isfinite(v)) return v;
-  return cell;
-}
-
-// A trial's summary.json as far as its results.csv row holds it.
-json summary_from_row(const std::vector<std::string>& header, const std::vector<std::string>& row,
-                      const std::set<std::string>& telemetry, std::size_t first_value_column) {
-  json s = json::object();
-  for (std::size_t c = first_value_column; c < header.size() && c < row.size(); ++c) {
-    const std::string& name = header[c];
-    const std::string& cell = row[c];
-    if (cell.empty()) continue;
-    if (name == "status")
-      s["status"] = cell;
-    else if (name == "best_step")
-      s["best"]["step"] = cell_value(cell);
-    else if (telemetry.count(name))
-      s["telemetry"][name] = cell_value(cell);
-    else if (name == "attention_path")
-      s["computation"]["attention"]["path"] = cell;
-    else if (name == "gemm_backend" || name == "precision")
-      s["computation"][name] = cell;
-    else if (name.starts_with("test_"))
-      s["test"][name.substr(5)] = cell_value(cell);
-    else if (name.starts_with("final_"))
-      s["final"][name.substr(6)] = cell_value(cell);
-    else if (name.starts_with("best_"))
-      s["best"][name.substr(5)] = cell_value(cell);
-    else
-      s[name] = cell_value(cell);
-  }
-  complete_summary(s, RunDir::kResults);
-  return s;
-}
-
-bool is_telemetry_column(const std::string& name) {
-  return name == "init_grad_norm" || name.starts_with("init_grad_ratio_") ||
-         name.starts_with("bn_");
-}
-
-// A results.csv as trial id → column → cell.
-std::map<std::string, std::map<std::string, std::string>> csv_cells_by_trial(
-    const std::string& csv) {
-  std::map<std::string, std::map<std::string, std::string>> out;
-  std::istringstream in(csv);
-  std::string line;
-  if (!std::getline(in, line)) return out;
-  const std::vector<std::string> header = split_csv_cells(line);
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    const std::vector<std::string> cells = split_csv_cells(line);
-    auto& row = out[cells[0]];
-    for (std::size_t c = 0; c < header.size(); ++c)
-      row[header[c]] = c < cells.size() ? cells[c] : "";
-  }
-  return out;
-}
-
-// Where a rebuilt results.csv says something else than the original, for a message ("" when
-// nowhere): the same trials, columns and cells, in whatever column order the ablate that
-// wrote each one used.
-std::string first_difference(const std::string& original, const std::string& rebuilt) {
-  const auto a = csv_cells_by_trial(original), b = csv_cells_by_trial(rebuilt);
-  for (const auto& [id, row] : a) {
-    auto other = b.find(id);
-    if (other == b.end()) return "trial " + excerpt(id) + " is not rebuilt";
-    for (const auto& [column, cell] : row) {
-      auto c = other->second.find(column);
-      if (c == other->second.end()) return "column " + excerpt(column) + " is not rebuilt";
-      if (c->second != cell)
-        return "trial " + id + ", " + excerpt(column) + ": \"" + excerpt(cell) +
-               "\" rebuilt as \"" + excerpt(c->second) + "\"";
-    }
-    if (other->second.size() != row.size())
-      return "the rebuilt file has columns the original does not";
-  }
-  if (a.size() != b.size()) return "the rebuilt file has trials the original does not";
-  return "";
-}
-
-std::string folder_name(const std::string& dir) {
-  const fs::path p = fs::absolute(dir).lexically_normal();
-  return p.filename().empty() ? p.parent_path().filename().string() : p.filename().string();
 }
 
 struct Unpacked {
@@ -313,6 +175,49 @@ std::string origin_note(const Unpacked& u) {
 
 }  // namespace
 
+std::string record_trial_line(const std::string& id, const json& summary, const json* evaluations,
+                              const json* attention, const std::string* samples) {
+  json line{{"id", id}, {"summary", summary}};
+  if (evaluations) line["evaluations"] = *evaluations;
+  if (attention) line["attention"] = *attention;
+  if (samples) line["samples"] = *samples;
+  return line.dump() + "\n";
+}
+
+std::string record_header_line(const std::string& source, const json& index,
+                               const std::string& run_dir, const std::string& kept_sections) {
+  json header{{"record", "ablate run record"},
+              {"version", kVersion},
+              {"source", source},
+              {RunDir::kTrialIndex, portable_index(index)}};
+  const RunDir run(run_dir);
+  if (fs::exists(run.preregistration()))
+    header[RunDir::kPreregistration] = read_json_file(run.preregistration());
+  if (fs::exists(run.experiment())) header[RunDir::kExperiment] = read_file(run.experiment());
+  if (!kept_sections.empty()) header["kept_sections"] = kept_sections;
+  return header.dump() + "\n";
+}
+
+void complete_summary(json& s, const std::string& where) {
+  for (const char* part : {"final", "best", "test"}) {
+    if (!s.contains(part))
+      s[part] = json::object();
+    else if (!s[part].is_object())
+      throw std::runtime_error(where + ": summary." + part + " must be an object");
+  }
+  for (const char* key : {"steps", "params", "wall_seconds", "steps_per_second"})
+    if (!s.contains(key)) s[key] = nullptr;
+  for (const char* key : {"train_loss", "val_loss"})
+    if (!s["final"].contains(key)) s["final"][key] = nullptr;
+  for (const char* key : {"step", "val_loss"})
+    if (!s["best"].contains(key)) s["best"][key] = nullptr;
+}
+
+std::string folder_name(const std::string& dir) {
+  const fs::path p = fs::absolute(dir).lexically_normal();
+  return p.filename().empty() ? p.parent_path().filename().string() : p.filename().string();
+}
+
 void unpack_run_record(const std::string& path, const std::string& run_dir) {
   (void)unpack_record(path, run_dir);
 }
@@ -323,7 +228,7 @@ void write_run_record(const std::string& run_dir, const json& plotted_index) {
   const PlotRun plotted = load_plot_run(run_dir, plotted_index);
   const PlotTrial* drawn = attention_trial(plotted);
   const std::string attention_id = drawn ? drawn->id : "";
-  std::string out = header_line(kFromRunDirectory, index, run_dir, "");
+  std::string out = record_header_line(kFromRunDirectory, index, run_dir, "");
   for (const json& t : index.at("trials")) {
     const std::string id = t.at("id").get<std::string>();
     const TrialDir dir = run.trial(id);
@@ -351,112 +256,11 @@ void write_run_record(const std::string& run_dir, const json& plotted_index) {
     } catch (const json::type_error&) {  // not UTF-8
       keep_samples = false;
     }
-    out += record_line(id, summary, &evaluations, attention.is_object() ? &attention : nullptr,
-                       keep_samples ? &samples : nullptr);
+    out +=
+        record_trial_line(id, summary, &evaluations, attention.is_object() ? &attention : nullptr,
+                          keep_samples ? &samples : nullptr);
   }
   write_file_atomically(run.record(), out);
-}
-
-void derive_run_record(const std::string& results_dir, const Experiment& experiment) {
-  const std::string csv_path = RunDir(results_dir).results();
-  const std::string csv = read_file(csv_path);
-  std::istringstream in(csv);
-  std::string line;
-  if (!std::getline(in, line)) throw std::runtime_error(csv_path + ": empty");
-  const std::vector<std::string> header = split_csv_cells(line);
-  if (header.size() < 2 || header[0] != "trial")
-    throw std::runtime_error(csv_path +
-                             ":1: not an ablate results.csv (its first column is not \"trial\")");
-  const auto seed_column = std::find(header.begin(), header.end(), "seed");
-  if (seed_column == header.end()) throw std::runtime_error(csv_path + ":1: no \"seed\" column");
-  std::set<std::string> telemetry;
-  for (const std::string& name : header)
-    if (is_telemetry_column(name)) telemetry.insert(name);
-  std::map<std::string, std::vector<std::string>> rows;
-  for (int number = 2; std::getline(in, line); ++number)
-    if (!line.empty()) {
-      std::vector<std::string> cells = split_csv_cells(line);
-      if (!rows.emplace(cells[0], cells).second)
-        throw std::runtime_error(csv_path + ":" + std::to_string(number) + ": trial " +
-                                 excerpt(cells[0]) + " twice");
-    }
-  const json index = trial_index_json(experiment);
-  std::set<std::string> defined;
-  for (const json& t : index["trials"]) defined.insert(t["id"].get<std::string>());
-  for (const auto& [id, row] : rows)
-    if (!defined.count(id))
-      throw std::runtime_error(csv_path + ": trial " + excerpt(id) +
-                               " is not one the experiment file defines now");
-  for (const std::string& id : defined)
-    if (!rows.count(id))
-      throw std::runtime_error(csv_path + ": the experiment file defines trial " + id +
-                               ", which it does not have");
-
-  const std::size_t first_value = std::size_t(seed_column - header.begin()) + 1;
-  std::string record_trials;
-  for (const json& t : index["trials"]) {
-    const std::vector<std::string>& row = rows.at(t["id"].get<std::string>());
-    const std::size_t status = first_value;
-    if (row.size() <= status || row[status] == "missing") continue;
-    record_trials +=
-        record_line(t["id"], summary_from_row(header, row, telemetry, first_value), nullptr);
-  }
-
-  // Rebuild in a scratch folder: first to learn which sections of the original
-  // summary.md the record cannot make, then with them, to check results.csv.
-  const ScratchFolder scratch("ablate-record");
-  {
-    const RunDir copy(scratch.path() + "/" + folder_name(results_dir)), results(results_dir);
-    fs::create_directories(copy.path());
-    write_file_atomically(copy.experiment(), experiment.text_as_run());
-    auto write_record = [&](const std::string& kept) {
-      write_file_atomically(copy.record(),
-                            header_line(kFromResultsCsv, index, copy.path(), kept) + record_trials);
-    };
-    write_record("");
-    rebuild_reports_from_record(copy.path());
-    const std::string original =
-        fs::exists(results.summary_table()) ? read_file(results.summary_table()) : "";
-    const std::string kept = sections_missing_from(original, read_file(copy.summary_table()));
-    write_record(kept);
-    rebuild_reports_from_record(copy.path());
-    if (const std::string d = first_difference(csv, read_file(copy.results())); !d.empty())
-      throw std::runtime_error(csv_path + ": the derived record does not rebuild it: " + d);
-    write_file_atomically(results.record(), read_file(copy.record()));
-  }
-}
-
-ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
-  const RunSource source(results_dir);
-  if (!source.from_record())
-    throw std::invalid_argument(results_dir +
-                                " is a run directory: its reports are written from its trials");
-  const RunDir run(source.run_dir()), results(results_dir);
-  ReportSummary summary;
-  try {
-    summary = write_reports(run.path(), &source.origin());
-  } catch (const nlohmann::json::exception& e) {  // a value of the wrong type in the record
-    throw std::invalid_argument(results.record() + ": " + excerpt(e.what()));
-  }
-  for (const char* name :
-       {RunDir::kResults, RunDir::kComparisons, RunDir::kSummaryTable, RunDir::kReportHtml})
-    write_file_atomically(results.file(name), read_file(run.file(name)));
-  if (fs::exists(run.claims()))
-    write_file_atomically(results.claims(), read_file(run.claims()));
-  else
-    fs::remove(results.claims());
-  // The images, their scripts and the data the scripts read (plots/data/): a script
-  // beside data of an earlier report would redraw another picture.
-  if (source.origin().draw_plots && fs::is_directory(run.plots()))
-    for (const std::string sub : {"", "/data"}) {
-      if (!fs::is_directory(run.plots() + sub)) continue;
-      fs::create_directories(results.plots() + sub);
-      for (const auto& f : fs::directory_iterator(run.plots() + sub))
-        if (f.is_regular_file())
-          write_file_atomically(results.plots() + sub + "/" + f.path().filename().string(),
-                                read_file(f.path().string()));
-    }
-  return summary;
 }
 
 RunSource::RunSource(const std::string& dir) {

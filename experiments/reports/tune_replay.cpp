@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "experiments/analysis/point_tuning.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/point_tuning.h"
 #include "experiments/reports/run_record.h"
 #include "experiments/reports/run_rows.h"
 

@@ -1,11 +1,11 @@
-#include "experiments/reports/point_tuning.h"
+#include "experiments/analysis/point_tuning.h"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 
+#include "experiments/analysis/successive_halving.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/successive_halving.h"
 
 namespace ablate::experiments {
 

@@ -1,4 +1,4 @@
-#include "experiments/reports/curve_metrics.h"
+#include "experiments/analysis/curve_metrics.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
