@@ -33,7 +33,7 @@
 
 namespace ablate::experiments {
 
-// A run directory unpacked from a record (run_record.h) rather than the run itself.
+// A run directory unpacked from a record rather than the run itself.
 struct RecordOrigin {
   std::string note;           // after summary.md's title: where its numbers come from
   bool draw_plots = true;     // false when the record has no curves to draw
