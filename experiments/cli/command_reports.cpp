@@ -6,6 +6,7 @@
 #include "experiments/config/experiment.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/compare_runs.h"
+#include "experiments/reports/record_reports.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/run_record.h"
 #include "experiments/study/study_json.h"

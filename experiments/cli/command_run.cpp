@@ -9,11 +9,13 @@
 #include <string>
 
 #include "autograd/kernels/gemm.h"
+#include "experiments/analysis/design_verdicts.h"
 #include "experiments/config/experiment.h"
+#include "experiments/config/halving_reader.h"
 #include "experiments/records/provenance.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/adaptive_report.h"
 #include "experiments/runner/adaptive_sweep.h"
+#include "experiments/runner/experiment_runner.h"
 #include "experiments/runner/listed_trials.h"
 #include "experiments/runner/missing_checkpoints.h"
 #include "experiments/runner/mpi_sweep.h"

@@ -5,8 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include "experiments/analysis/adaptive_schedule.h"
 #include "experiments/config/experiment.h"
-#include "experiments/reports/adaptive_schedule.h"
 #include "experiments/stats/group_sequential_design.h"
 #include "experiments/stats/verdicts.h"
 

@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "experiments/config/report_spec.h"
+#include "experiments/config/axis_values.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/config/toml_writer.h"
 #include "nn/excerpt.h"
@@ -264,50 +264,6 @@ std::vector<ClaimSpec> read_claims(
     claims.push_back(std::move(claim));
   }
   return claims;
-}
-
-std::vector<ConfigProblem> check_claims(const ReportSpec& spec, const std::string& task_kind,
-                                        const std::string& file, const PositionIndex& positions) {
-  std::vector<ConfigProblem> problems;
-  const std::string primary = primary_metric(spec.metric, task_kind);
-  const std::vector<std::string>& tested = test_metrics(task_kind);
-  const std::vector<std::string> curves = curve_metric_names(primary, spec.threshold);
-  auto is_variant = [&tested](const std::string& metric) {  // <m>_len<L> or <m>_ctx<L>
-    for (const std::string& m : tested)
-      for (const char* kind : {"_len", "_ctx"}) {
-        const std::string prefix = m + kind;
-        if (metric.size() > prefix.size() && metric.starts_with(prefix) &&
-            metric.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
-          return true;
-      }
-    return false;
-  };
-  for (std::size_t i = 0; i < spec.claims.size(); ++i) {
-    const ClaimSpec& claim = spec.claims[i];
-    const std::string at = std::string("report.claims[") + std::to_string(i) + "]";
-    auto problem = [&](const std::string& key, const std::string& message) {
-      auto [line, column] = positions.find(at + "." + key);
-      problems.push_back({file, line, column, at + "." + key, message});
-    };
-    const std::string metric = claim_metric(claim, primary);
-    const bool known = std::find(tested.begin(), tested.end(), metric) != tested.end() ||
-                       std::find(curves.begin(), curves.end(), metric) != curves.end() ||
-                       is_variant(metric) ||
-                       (!spec.lr_sensitivity.empty() && metric == kLrSensitivity);
-    if (!known)
-      problem("metric",
-              std::string("\"") + metric +
-                  "\" is not a metric this run reports; allowed: " + joined(tested) +
-                  ", their per-length <metric>_len<L> and per-context <metric>_ctx<L> variants, " +
-                  joined(curves));
-    if (expectation_needs_margin(claim.expect) &&
-        !claim_margin(claim, primary, spec.equivalence_margin))
-      problem("expect",
-              std::string("\"") + claim.expect +
-                  "\" is judged against a margin: give the claim a margin (in units of " + metric +
-                  ")" + (metric == primary ? " or [report] equivalence_margin" : std::string()));
-  }
-  return problems;
 }
 
 }  // namespace ablate::experiments

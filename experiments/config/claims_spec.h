@@ -67,11 +67,4 @@ std::vector<ClaimSpec> read_claims(
     TomlReader& report, const std::vector<AxisValues>& axes,
     const std::vector<std::pair<std::string, std::string>>& baseline);
 
-// What needs the task: each claim's metric is one the run reports (a test metric of
-// `task_kind`, its per-length <m>_len<L> / per-context <m>_ctx<L> variants — which L
-// the trials report is only known from their results — or a curve metric), and a
-// margin where `expect` needs one.
-std::vector<ConfigProblem> check_claims(const ReportSpec& spec, const std::string& task_kind,
-                                        const std::string& file, const PositionIndex& positions);
-
 }  // namespace ablate::experiments

@@ -9,8 +9,10 @@
 #include <optional>
 #include <set>
 
+#include "experiments/config/halving_reader.h"
 #include "experiments/config/overrides.h"
 #include "experiments/config/quick_variant.h"
+#include "experiments/config/report_reader.h"
 #include "experiments/config/sweep_axes.h"
 #include "experiments/config/sweep_overrides.h"
 #include "experiments/config/toml_writer.h"
@@ -23,38 +25,6 @@
 #include "experiments/tasks/task.h"
 
 namespace ablate::experiments {
-
-std::string Experiment::text_as_run() const {
-  return read_file(file) + overrides_block(overrides);
-}
-
-std::string Trial::point_label() const {
-  std::string s;
-  for (const auto& [k, v] : point) s += (s.empty() ? "" : " ") + k + "=" + v;
-  return s;
-}
-
-std::string Trial::tune_label() const {
-  std::string s;
-  for (const auto& [k, v] : tune) s += (s.empty() ? "" : " ") + k + "=" + v;
-  return s;
-}
-
-std::string Trial::seeded_label() const {
-  std::string s = point_label();
-  if (!tune.empty()) s += (s.empty() ? "" : " ") + tune_label();
-  if (!s.empty()) s += ' ';
-  return s.append("seed=").append(std::to_string(config.trial_seed));
-}
-
-std::uint64_t fnv1a64(const std::string& text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
 
 namespace {
 
@@ -276,7 +246,7 @@ void check_adaptive_budget(const Experiment& e, const std::string& path,
 }
 
 // [report] lr_sensitivity names a [tune] key whose every setting runs on every seed
-// (reports/lr_sensitivity.h): a tuning stage would leave the sweep's seeds one setting.
+// (analysis/lr_sensitivity.h): a tuning stage would leave the sweep's seeds one setting.
 void check_lr_sensitivity(const Experiment& e, const std::vector<SweepAxis>& axes,
                           const std::string& path, const PositionIndex& positions,
                           std::vector<ConfigProblem>& problems) {

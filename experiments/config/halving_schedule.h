@@ -24,8 +24,6 @@
 
 namespace ablate::experiments {
 
-struct Experiment;
-
 struct HalvingSchedule {
   std::vector<double> rungs;  // required: fractions of train.steps, increasing, in (0, 1)
   double keep = 0.5;          // the fraction of the settings still running kept at each rung
@@ -44,10 +42,6 @@ std::vector<std::int64_t> rung_steps(const HalvingSchedule& schedule, std::int64
 // least one), with a tolerance so that 0.6 × 5 keeps 3, not 4.
 std::size_t settings_kept(double keep, std::size_t running);
 
-// Reads [tune.halving] (`reader` at "tune.halving"): `rungs`, then the declared keys
-// (setting_keys.h); every problem goes to the reader.
-HalvingSchedule read_halving_schedule(TomlReader& reader);
-
 // `rungs`'s row of the key table (setting_keys_markdown) and its line in `ablate list`:
 // a list, so not a declared scalar key.
 inline const char* kHalvingRungsRow =
@@ -57,17 +51,7 @@ inline const char* kHalvingRungsLine =
     "  tune.halving.rungs                list of floats (required)  [increasing, in (0, 1)]  "
     "where the settings are ranked, as fractions of train.steps\n";
 
-// The problems of `e`'s halving with its trials' steps: a rung that rounds to the last
-// evaluation (it would stop nothing), or two rungs that round to one step.
-void check_halving_rungs(const Experiment& e, const std::string& path,
-                         const PositionIndex& positions, std::vector<ConfigProblem>& problems);
-
 // "rungs at 0.25, 0.5 of train.steps, keeping 0.5": how the schedule is shown and frozen.
 std::string halving_text(const HalvingSchedule& schedule);
-
-// What `ablate check` says of `e`'s halving: "halving: rungs at 0.25, 0.5 of
-// train.steps, keeping 0.5 — at steps 10, 20 of 40: 4 settings a point, then 2, then 1
-// to the end".
-std::string halving_preview(const Experiment& e);
 
 }  // namespace ablate::experiments

@@ -8,11 +8,11 @@
 //   equivalence_margin = 0.01   # |difference| below which two points count as equivalent
 //   metric = "sequence_accuracy"  # the primary test metric (default: the task's)
 //   threshold = 0.9             # validation value of it whose first reach is counted
-//                               # in steps (reports/curve_metrics.h)
+//                               # in steps (analysis/curve_metrics.h)
 //   grad_norms_at_init = true   # summary.md's table of the gradient norms at
 //                               # initialisation (reports/telemetry_report.h); long
 //   lr_sensitivity = "train.lr" # the metric lr_sensitivity over this [tune] key's
-//                               # settings (reports/lr_sensitivity.h)
+//                               # settings (analysis/lr_sensitivity.h)
 //   [[report.claims]]           # a published finding and its computed verdict
 //                               # (config/claims_spec.h)
 //
@@ -41,25 +41,14 @@ struct ReportSpec {
   std::optional<double> threshold;
   bool grad_norms_at_init = false;
   // A [tune] key (e.g. "train.lr") whose settings every seed runs: adds the test
-  // metric lr_sensitivity per point and seed (reports/lr_sensitivity.h), which claims
+  // metric lr_sensitivity per point and seed (analysis/lr_sensitivity.h), which claims
   // may name. "" = none.
   std::string lr_sensitivity;
   std::vector<ClaimSpec> claims;
 };
 
-// The derived metric `[report] lr_sensitivity` adds (reports/lr_sensitivity.h).
+// The derived metric `[report] lr_sensitivity` adds (analysis/lr_sensitivity.h).
 inline constexpr const char* kLrSensitivity = "lr_sensitivity";
-
-// One sweep axis: its keys (several for a zip group) and each key's values as point
-// labels show them (values[key][entry]).
-struct AxisValues {
-  std::vector<std::string> keys;
-  std::vector<std::vector<std::string>> values;
-};
-
-ReportSpec read_report_spec(const toml::table& doc, const std::string& file,
-                            const PositionIndex& positions, const std::vector<AxisValues>& axes,
-                            std::vector<ConfigProblem>& problems);
 
 // The test metrics of a task kind ("copy", "g2p", "forecast", ...), the primary one
 // first: g2p per, wer, ...; text_pairs sequence_accuracy, cer, wer, bleu, chrf, ...;
@@ -79,13 +68,10 @@ struct MetricRange {
   double low = 0, high = 0;
 };
 MetricRange metric_range(const std::string& metric);
-// The curve metrics of a run whose primary metric is `primary` (reports/curve_metrics.h):
+// The curve metrics of a run whose primary metric is `primary` (analysis/curve_metrics.h):
 // auc_<primary>, and steps_to_<primary>_<T> with a threshold T (six significant digits).
 std::vector<std::string> curve_metric_names(const std::string& primary,
                                             std::optional<double> threshold);
 // "validation" for the curve metrics (auc_*, steps_to_*), else "test".
 std::string metric_split(const std::string& metric);
-// "" when spec.metric is one of test_metrics(task_kind) (or empty), else the problem.
-std::string check_report_metric(const ReportSpec& spec, const std::string& task_kind);
-
 }  // namespace ablate::experiments

@@ -46,7 +46,7 @@ struct SettingKey {
 const std::vector<SettingKey<ReportSpec>>& report_keys();
 const std::vector<SettingKey<StudySettings>>& study_keys();
 const std::vector<SettingKey<AdaptiveDesign>>& adaptive_keys();
-// [tune.halving]'s scalar keys (its list `rungs` is read by halving_schedule.cpp).
+// [tune.halving]'s scalar keys (its list `rungs` is read by halving_reader.cpp).
 const std::vector<SettingKey<HalvingSchedule>>& halving_keys();
 
 // Read every declared key of the reader's table into `settings`.

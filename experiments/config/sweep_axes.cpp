@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "experiments/config/halving_reader.h"
 #include "experiments/config/setting_keys.h"
 
 namespace ablate::experiments {

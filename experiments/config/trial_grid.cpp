@@ -16,6 +16,15 @@
 
 namespace ablate::experiments {
 
+std::uint64_t fnv1a64(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
 namespace {
 
 // Points named with a problem that arises at some points only; the rest are counted.

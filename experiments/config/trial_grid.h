@@ -9,7 +9,7 @@
 
 #include <toml++/toml.h>
 
-#include "experiments/config/experiment.h"
+#include "experiments/config/experiment_spec.h"
 #include "experiments/config/sweep_axes.h"
 
 namespace ablate::experiments {
@@ -43,5 +43,8 @@ Trial reseeded(const Trial& t, std::uint64_t seed);
 std::vector<Trial> expand_grid(const GridSource& source, const std::vector<SweepAxis>& axes,
                                const std::vector<std::uint64_t>& seeds,
                                std::vector<ConfigProblem>& problems);
+
+// FNV-1a 64-bit: a stable hash (the same on every machine and compiler).
+std::uint64_t fnv1a64(const std::string& text);
 
 }  // namespace ablate::experiments

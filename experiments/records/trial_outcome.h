@@ -20,7 +20,7 @@ struct InitialGradients {
   double global = 0;
   std::vector<std::pair<std::string, double>> groups;  // nn::grad_norms_by_module(model, 3)
   // The first batch's training loss at the initial weights (the loss those gradients
-  // are of): the "loss at initialization" of an LR sensitivity (reports/lr_sensitivity.h).
+  // are of): the "loss at initialization" of an LR sensitivity (analysis/lr_sensitivity.h).
   std::optional<double> loss;
 };
 

@@ -4,7 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "experiments/reports/report_text.h"
+#include "experiments/analysis/design_verdicts.h"
+#include "experiments/analysis/report_text.h"
 
 namespace ablate::experiments {
 
@@ -20,13 +21,6 @@ std::string method_of(const AdaptiveSchedule& s) {
     return "t confidence sequence (g = 4)";
   return std::string("group-sequential t (") + stats::spending_key(s.sequential.plan.spending) +
          " spending" + (s.sequential.plan.futility ? ", futility)" : ")");
-}
-
-// "stopped for futility in round 2 (n = 15)": the words of a question that could no
-// longer reach a verdict within the budget.
-std::string futility_words(const ScheduledQuestion& q, int seeds) {
-  return "inconclusive: stopped for futility in round " + std::to_string(q.futile_round) +
-         " (n = " + std::to_string(seeds) + "), no verdict reachable within the budget";
 }
 
 std::string bound_text(double v) {
@@ -56,12 +50,6 @@ std::pair<double, double> difference_interval(const ScheduledQuestion& q, const 
 
 }  // namespace
 
-const ScheduledPart* part_at(const ScheduledQuestion& q, std::size_t point) {
-  for (const ScheduledPart& p : q.parts)
-    if (p.point == point) return &p;
-  return nullptr;
-}
-
 std::string sequential_csv_fields(const AdaptiveSchedule& s, const ScheduledQuestion& q,
                                   const ScheduledPart* part, bool claim_words) {
   if (!part) return ",,,,,,,,,";
@@ -80,17 +68,6 @@ std::string sequential_question_csv_fields(const AdaptiveSchedule& s, const Sche
   return "," + csv_field(method_of(s)) + "," + exact_number(q.alpha) + ",,,,,," +
          csv_field(question_verdict(s, q)) + "," +
          (q.decided_round >= 0 ? std::to_string(q.decided_round) : "");
-}
-
-std::string question_verdict(const AdaptiveSchedule& s, const ScheduledQuestion& q) {
-  if (q.status == stats::PartStatus::agrees)
-    return q.claim ? "agrees" : stats::part_verdict(q.parts.front().state, q.question);
-  if (q.status == stats::PartStatus::disagrees) return "disagrees";
-  int most = 0;
-  for (const ScheduledPart& p : q.parts) most = std::max(most, s.seeds[p.point]);
-  if (q.futile) return futility_words(q, most);
-  if (!s.complete) return "open (round " + std::to_string(s.round) + ")";
-  return "inconclusive at the budget (n = " + std::to_string(most) + ")";
 }
 
 }  // namespace ablate::experiments
@@ -174,23 +151,6 @@ std::string questions_table(const RunPoints& run, const AdaptiveSchedule& s) {
 }
 
 }  // namespace
-
-std::string schedule_status(const AdaptiveSchedule& s) {
-  int decided = 0, futile = 0;
-  for (const ScheduledQuestion& q : s.questions) {
-    decided += q.status != stats::PartStatus::open;
-    futile += q.status == stats::PartStatus::open && q.futile;
-  }
-  const int open = int(s.questions.size()) - decided - futile;
-  const std::string questions =
-      std::to_string(decided) + " of " + std::to_string(s.questions.size()) + " questions decided" +
-      (futile ? ", " + std::to_string(futile) + " stopped for futility" : "");
-  if (s.complete)
-    return "complete after round " + std::to_string(s.round) + ": " + questions +
-           (open ? ", " + std::to_string(open) + " inconclusive at the budget" : "");
-  return "round " + std::to_string(s.round) + ": " + questions + ", " +
-         std::to_string(s.waiting.size()) + " trials of the round without a result";
-}
 
 // How every round decided, in a sentence or two.
 std::string rules_text(const AdaptiveSchedule& s, std::size_t m) {

@@ -1,12 +1,12 @@
 #pragma once
-// What an adaptive sweep's reports say of its design (reports/adaptive_schedule.h):
+// What an adaptive sweep's reports say of its design (analysis/adaptive_schedule.h):
 // summary.md's "Adaptive design" section — each question's sequential verdict and the
 // round that decided it, the seeds every point received, the trials spent against the
 // fixed designs — and the sequential columns of comparisons.csv and claims.csv, beside
 // which the fixed-n columns stay for reference.
 #include <string>
 
-#include "experiments/reports/adaptive_schedule.h"
+#include "experiments/analysis/adaptive_schedule.h"
 
 namespace ablate::experiments {
 
@@ -20,15 +20,6 @@ std::string sequential_csv_fields(const AdaptiveSchedule& s, const ScheduledQues
                                   const ScheduledPart* part, bool claim_words = false);
 // The question as a whole (a claim over several points): its verdict and round.
 std::string sequential_question_csv_fields(const AdaptiveSchedule& s, const ScheduledQuestion& q);
-const ScheduledPart* part_at(const ScheduledQuestion& q, std::size_t point);
-
-// "agrees", "disagrees", "inconclusive at the budget (n = 40)", or "open (round 2)".
-std::string question_verdict(const AdaptiveSchedule& s, const ScheduledQuestion& q);
-
-// Where the design stands, in words: "complete after round 3: 2 of 3 questions
-// decided, 1 inconclusive at the budget" or "round 2: ..., 6 trials of the round
-// without a result".
-std::string schedule_status(const AdaptiveSchedule& s);
 
 // summary.md's section.
 std::string adaptive_section(const RunPoints& run, const AdaptiveSchedule& s);

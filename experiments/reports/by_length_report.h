@@ -6,7 +6,7 @@
 // comparisons.csv (metric <primary>_len<L> or <primary>_ctx<L>).
 #include <string>
 
-#include "experiments/reports/report.h"
+#include "experiments/analysis/point_results.h"
 
 namespace ablate::experiments {
 

@@ -4,12 +4,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "experiments/analysis/claim_judgement.h"
+#include "experiments/analysis/design_verdicts.h"
+#include "experiments/analysis/point_results.h"
+#include "experiments/analysis/report_text.h"
 #include "experiments/config/report_spec.h"
 #include "experiments/reports/adaptive_report.h"
-#include "experiments/reports/claim_judgement.h"
-#include "experiments/reports/design_verdicts.h"
-#include "experiments/reports/report.h"
-#include "experiments/reports/report_text.h"
 #include "experiments/stats/verdicts.h"
 
 namespace ablate::experiments {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "experiments/analysis/comparisons.h"
 #include "experiments/config/claims_spec.h"
-#include "experiments/reports/comparisons.h"
 
 namespace ablate::experiments {
 

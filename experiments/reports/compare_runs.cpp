@@ -4,11 +4,12 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "experiments/config/report_reader.h"
 #include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/records/run_dir.h"
+#include "experiments/reports/comparison_report.h"
 #include "experiments/reports/provenance_note.h"
-#include "experiments/reports/report.h"
 #include "experiments/reports/report_figures.h"
 #include "experiments/reports/report_html.h"
 #include "experiments/reports/run_points.h"

@@ -1,7 +1,7 @@
 #pragma once
 // `ablate compare RUN_DIR [RUN_DIR...]`: the comparison table of several runs at once —
 // e.g. two experiment files sharing a baseline — computed as a run's own
-// comparisons.csv is (comparisons.h), every point against one baseline point.
+// comparisons.csv is (analysis/comparisons.h), every point against one baseline point.
 // A point that several runs hold (the same resolved config: equal point_id) appears
 // once, its seeds merged. Runs compared should share the task and its data seed, so
 // that their test sets are the same.

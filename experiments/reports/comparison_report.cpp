@@ -1,15 +1,18 @@
-// comparison_report (report.h): comparisons.csv, and summary.md's test table with the
+// comparison_report.h: comparisons.csv, and summary.md's test table with the
 // notes, claims, validation curves and tuning that follow it.
+#include "experiments/reports/comparison_report.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
 
+#include "experiments/analysis/design_verdicts.h"
 #include "experiments/config/report_spec.h"
 #include "experiments/reports/adaptive_report.h"
 #include "experiments/reports/claims_report.h"
-#include "experiments/reports/design_verdicts.h"
-#include "experiments/reports/report.h"
+#include "experiments/reports/comparison_tables.h"
+#include "experiments/reports/design_verdicts_section.h"
 #include "experiments/reports/run_rows.h"
 
 namespace ablate::experiments {
@@ -98,7 +101,7 @@ std::string evaluation_noise_note(const std::vector<ComparisonRow>& rows,
   return n.str();
 }
 
-// A table of one curve metric (curve_metrics.h), compared as the test metrics are.
+// A table of one curve metric (analysis/curve_metrics.h), compared as the test metrics are.
 std::string curve_section(const RunPoints& run, const std::vector<ComparisonRow>& rows,
                           const std::string& metric, const std::string& curve,
                           const AdaptiveSchedule* rounds) {

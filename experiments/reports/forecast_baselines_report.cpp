@@ -8,11 +8,12 @@
 #include <sstream>
 #include <vector>
 
+#include "experiments/analysis/mean_std.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/records/trial_summary.h"
-#include "experiments/reports/mean_std.h"
+#include "experiments/reports/run_points.h"
 #include "experiments/tasks/forecast_baselines.h"
 
 namespace ablate::experiments {

@@ -5,7 +5,7 @@
 // sweep point's mean over seeds of the same metrics.
 #include <string>
 
-#include "experiments/reports/report.h"
+#include "experiments/analysis/point_results.h"
 
 namespace ablate::experiments {
 

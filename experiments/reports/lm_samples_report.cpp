@@ -8,6 +8,7 @@
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
+#include "experiments/reports/run_points.h"
 
 namespace ablate::experiments {
 

@@ -5,7 +5,7 @@
 // means, not to compare variants by.
 #include <string>
 
-#include "experiments/reports/report.h"
+#include "experiments/analysis/point_results.h"
 
 namespace ablate::experiments {
 

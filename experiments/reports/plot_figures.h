@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "experiments/reports/comparison_report.h"
 #include "experiments/reports/plot_labels.h"
 #include "experiments/reports/plot_run.h"
-#include "experiments/reports/report.h"
 
 namespace ablate::experiments {
 

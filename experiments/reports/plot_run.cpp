@@ -1,4 +1,5 @@
 #include "experiments/reports/plot_run.h"
+#include "experiments/records/metrics_log.h"
 
 #include "experiments/config/report_spec.h"
 
@@ -37,18 +38,11 @@ json ok_summary(const std::string& path) {
 
 // The validation and training loss of each evaluation, in step order.
 void read_curves(const std::string& path, PlotTrial& trial) {
-  if (!fs::exists(path)) return;
-  std::istringstream lines(read_file(path));
-  std::string line;
-  while (std::getline(lines, line)) {
-    // A line we cannot read costs one point of one curve, not the whole report.
-    json e = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!e.is_object() || !e.contains("step") || !e["step"].is_number_integer()) continue;
-    const std::int64_t step = e["step"].get<std::int64_t>();
+  // A line that cannot be read costs one point of one curve, not the whole report.
+  for (const MetricsLine& m : read_metrics_log(path).lines)
     for (auto [key, curve] :
          {std::pair{"val_loss", &trial.val_loss}, std::pair{"train_loss", &trial.train_loss}})
-      if (e.contains(key) && finite_number(e[key])) curve->emplace_back(step, e[key].get<double>());
-  }
+      if (const std::optional<double> v = m.value(key)) curve->emplace_back(m.step, *v);
   for (Curve* curve : {&trial.val_loss, &trial.train_loss})
     std::stable_sort(curve->begin(), curve->end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });

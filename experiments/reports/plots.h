@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/reports/report.h"
+#include "experiments/reports/comparison_report.h"
 
 namespace ablate::experiments {
 

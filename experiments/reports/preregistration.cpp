@@ -10,13 +10,13 @@
 #include <set>
 #include <stdexcept>
 
+#include "experiments/analysis/successive_halving.h"
 #include "experiments/config/experiment.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/code_version.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/claims_report.h"
-#include "experiments/reports/successive_halving.h"
 #include "experiments/stats/verdicts.h"
 
 namespace ablate::experiments {

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/config/adaptive_design.h"
-#include "experiments/config/claims_spec.h"
+#include "experiments/analysis/point_results.h"
+#include "experiments/analysis/preregistration_record.h"
 
 namespace ablate::experiments {
 
@@ -30,18 +30,6 @@ struct Experiment;
 // already finished; the first of several processes starting one run (shards) wins.
 void freeze_preregistration(const std::string& run_dir, const Experiment& e);
 
-struct Preregistration {
-  std::string frozen_at, code_version;  // UTC ISO 8601; ablate's version then
-  std::vector<ClaimSpec> claims;
-  std::optional<double> equivalence_margin;
-  std::string metric;
-  // What the claims' tests depend on beyond themselves, as text to compare.
-  std::string seeds, tune_grid;
-  // [report] baseline, resolved (every key it fixes, sorted), the split and the family
-  // procedure (family_text): none in a record written before they were frozen.
-  std::optional<std::vector<std::pair<std::string, std::string>>> baseline;
-  std::optional<std::string> split, family;
-};
 // The record of `run_dir`, if it has one (a damaged one is an error naming the file).
 std::optional<Preregistration> read_preregistration(const std::string& run_dir);
 
@@ -56,17 +44,8 @@ std::string tune_grid_text(const nlohmann::json& index);
 // file's claims, per direction".
 std::string family_text(const nlohmann::json& index);
 
-// The split claims are judged on: "test", the only one (a curve metric, auc_* or
-// steps_to_*, is of the validation curve, as its name says). Frozen so that a split
-// chosen later shows.
-inline constexpr const char* kClaimsSplit = "test";
-
 // A run index's [sweep.adaptive] design and first block (none for a fixed design);
 // throws std::runtime_error (or a json exception) for one ablate would not write.
-struct AdaptiveIndex {
-  std::vector<std::uint64_t> first_seeds;
-  AdaptiveDesign design;
-};
 std::optional<AdaptiveIndex> adaptive_of_index(const nlohmann::json& index);
 
 }  // namespace ablate::experiments

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "experiments/analysis/point_tuning.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/by_length_report.h"
@@ -12,7 +13,6 @@
 #include "experiments/reports/lm_samples_report.h"
 #include "experiments/reports/plot_gnuplot.h"
 #include "experiments/reports/plots.h"
-#include "experiments/reports/point_tuning.h"
 #include "experiments/reports/report_html.h"
 #include "experiments/reports/results_csv.h"
 #include "experiments/reports/run_points.h"

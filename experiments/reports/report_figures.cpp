@@ -1,4 +1,5 @@
 #include "experiments/reports/report_figures.h"
+#include "experiments/records/metrics_log.h"
 
 #include <toml++/toml.h>
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/plot_attention_mask.h"
+#include "experiments/reports/run_points.h"
 #include "experiments/stats/comparison.h"
 
 namespace ablate::experiments {
@@ -45,26 +47,14 @@ struct SeedCurves {
 
 SeedCurves read_curves(const std::string& metrics_path, const TrialRef& t) {
   SeedCurves c{t.seed, t.id, {}, {}};
-  std::istringstream in(read_file(metrics_path));
-  std::vector<json> evaluations;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    json e = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (e.is_object() && e.contains("step") && e["step"].is_number()) evaluations.push_back(e);
-  }
+  const MetricsLog log = read_metrics_log(metrics_path);
   std::set<std::string> names;
-  for (const json& e : evaluations)
-    for (const auto& [k, v] : e.items())
-      if (v.is_number() && is_curve(k)) names.insert(k);
-  for (const json& e : evaluations) {
-    c.steps.push_back(e["step"].get<std::int64_t>());
-    for (const std::string& n : names) {
-      const auto it = e.find(n);
-      std::optional<double> v;
-      if (it != e.end() && it->is_number() && std::isfinite(it->get<double>()))
-        v = it->get<double>();
-      c.metrics[n].push_back(v);
-    }
+  for (const MetricsLine& m : log.lines)
+    for (const auto& [k, v] : m.values)
+      if (is_curve(k)) names.insert(k);
+  for (const MetricsLine& m : log.lines) {
+    c.steps.push_back(m.step);
+    for (const std::string& n : names) c.metrics[n].push_back(m.value(n));
   }
   return c;
 }

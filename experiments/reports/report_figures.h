@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "experiments/reports/report.h"
+#include "experiments/analysis/point_results.h"
 
 namespace ablate::experiments {
 

@@ -5,6 +5,7 @@
 
 #include "experiments/io/csv_cells.h"
 #include "experiments/reports/claims_report.h"
+#include "experiments/reports/design_verdicts_section.h"
 #include "experiments/reports/html_text.h"
 #include "experiments/reports/report_libraries.h"
 

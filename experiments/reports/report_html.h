@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/reports/design_verdicts.h"
+#include "experiments/analysis/design_verdicts.h"
 
 namespace ablate::experiments {
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <sstream>
 
+#include "experiments/analysis/point_tuning.h"
+#include "experiments/analysis/report_text.h"
 #include "experiments/io/json_number.h"
 #include "experiments/reports/computation_note.h"
-#include "experiments/reports/point_tuning.h"
-#include "experiments/reports/report_text.h"
 #include "experiments/reports/telemetry_report.h"
 
 namespace ablate::experiments {

@@ -4,14 +4,16 @@
 #include <cmath>
 #include <filesystem>
 
+#include "experiments/analysis/curve_metrics.h"
+#include "experiments/analysis/lr_sensitivity.h"
+#include "experiments/analysis/point_tuning.h"
 #include "experiments/config/report_spec.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/curve_metrics.h"
-#include "experiments/reports/lr_sensitivity.h"
-#include "experiments/reports/point_tuning.h"
+#include "experiments/reports/claims_report.h"
 #include "experiments/reports/preregistration.h"
+#include "experiments/reports/run_rows.h"
 
 namespace ablate::experiments {
 

@@ -1,7 +1,6 @@
 #include "experiments/reports/run_record.h"
 
 #include <unistd.h>
-#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -23,9 +22,7 @@
 #include "experiments/records/metrics_log.h"
 #include "experiments/records/record_trial_defaults.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/markdown_sections.h"
 #include "experiments/reports/plot_run.h"
-#include "experiments/reports/record_summaries.h"
 #include "nn/excerpt.h"
 
 namespace ablate::experiments {
@@ -61,40 +58,6 @@ json scalar_values(const MetricsLine& m) {
   json out{{"step", m.step}};
   for (const auto& [key, value] : m.values) out[key] = value;
   return out;
-}
-
-// A trial's line: its summary without the parts equal to the defaults
-// (record_trial_defaults.h).
-std::string record_line(const std::string& id, json summary, const json& defaults,
-                        const json* evaluations, const json* attention = nullptr,
-                        const std::string* samples = nullptr) {
-  const json lacks = drop_trial_defaults(summary, defaults);
-  json line{{"id", id}, {"summary", summary}};
-  if (!lacks.empty()) line[kSummaryLacks] = lacks;
-  if (evaluations) line["evaluations"] = *evaluations;
-  if (attention) line["attention"] = *attention;
-  if (samples) line["samples"] = *samples;
-  return line.dump() + "\n";
-}
-
-std::string header_line(const std::string& source, const json& index, const std::string& run_dir,
-                        const std::string& kept_sections, const json& defaults) {
-  json header{{"record", "ablate run record"},
-              {"version", kVersion},
-              {"source", source},
-              {RunDir::kTrialIndex, portable_index(index)}};
-  if (!defaults.empty()) header[kTrialDefaults] = defaults;
-  const RunDir run(run_dir);
-  if (fs::exists(run.preregistration()))
-    header[RunDir::kPreregistration] = read_json_file(run.preregistration());
-  if (fs::exists(run.experiment())) header[RunDir::kExperiment] = read_file(run.experiment());
-  if (!kept_sections.empty()) header["kept_sections"] = kept_sections;
-  return header.dump() + "\n";
-}
-
-std::string folder_name(const std::string& dir) {
-  const fs::path p = fs::absolute(dir).lexically_normal();
-  return p.filename().empty() ? p.parent_path().filename().string() : p.filename().string();
 }
 
 struct Unpacked {
@@ -228,6 +191,54 @@ std::string origin_note(const Unpacked& u) {
 
 }  // namespace
 
+std::string record_trial_line(const std::string& id, json summary, const json& defaults,
+                              const json* evaluations, const json* attention,
+                              const std::string* samples) {
+  const json lacks = drop_trial_defaults(summary, defaults);
+  json line{{"id", id}, {"summary", summary}};
+  if (!lacks.empty()) line[kSummaryLacks] = lacks;
+  if (evaluations) line["evaluations"] = *evaluations;
+  if (attention) line["attention"] = *attention;
+  if (samples) line["samples"] = *samples;
+  return line.dump() + "\n";
+}
+
+std::string record_header_line(const std::string& source, const json& index,
+                               const std::string& run_dir, const std::string& kept_sections,
+                               const json& defaults) {
+  json header{{"record", "ablate run record"},
+              {"version", kVersion},
+              {"source", source},
+              {RunDir::kTrialIndex, portable_index(index)}};
+  if (!defaults.empty()) header[kTrialDefaults] = defaults;
+  const RunDir run(run_dir);
+  if (fs::exists(run.preregistration()))
+    header[RunDir::kPreregistration] = read_json_file(run.preregistration());
+  if (fs::exists(run.experiment())) header[RunDir::kExperiment] = read_file(run.experiment());
+  if (!kept_sections.empty()) header["kept_sections"] = kept_sections;
+  return header.dump() + "\n";
+}
+
+void complete_summary(json& s, const std::string& where) {
+  for (const char* part : {"final", "best", "test"}) {
+    if (!s.contains(part))
+      s[part] = json::object();
+    else if (!s[part].is_object())
+      throw std::runtime_error(where + ": summary." + part + " must be an object");
+  }
+  for (const char* key : {"steps", "params", "wall_seconds", "steps_per_second"})
+    if (!s.contains(key)) s[key] = nullptr;
+  for (const char* key : {"train_loss", "val_loss"})
+    if (!s["final"].contains(key)) s["final"][key] = nullptr;
+  for (const char* key : {"step", "val_loss"})
+    if (!s["best"].contains(key)) s["best"][key] = nullptr;
+}
+
+std::string folder_name(const std::string& dir) {
+  const fs::path p = fs::absolute(dir).lexically_normal();
+  return p.filename().empty() ? p.parent_path().filename().string() : p.filename().string();
+}
+
 void unpack_run_record(const std::string& path, const std::string& run_dir) {
   (void)unpack_record(path, run_dir);
 }
@@ -272,115 +283,12 @@ void write_run_record(const std::string& run_dir, const json& plotted_index) {
   std::vector<json> summaries;
   for (const Line& l : lines) summaries.push_back(l.summary);
   const json defaults = trial_defaults(summaries);
-  std::string out = header_line(kFromRunDirectory, index, run_dir, "", defaults);
+  std::string out = record_header_line(kFromRunDirectory, index, run_dir, "", defaults);
   for (const Line& l : lines)
-    out += record_line(l.id, l.summary, defaults, &l.evaluations,
-                       l.attention.is_object() ? &l.attention : nullptr,
-                       l.samples ? &*l.samples : nullptr);
+    out += record_trial_line(l.id, l.summary, defaults, &l.evaluations,
+                             l.attention.is_object() ? &l.attention : nullptr,
+                             l.samples ? &*l.samples : nullptr);
   write_file_atomically(run.record(), out);
-}
-
-void derive_run_record(const std::string& results_dir, const Experiment& experiment) {
-  const std::string csv_path = RunDir(results_dir).results();
-  const std::string csv = read_file(csv_path);
-  std::istringstream in(csv);
-  std::string line;
-  if (!std::getline(in, line)) throw std::runtime_error(csv_path + ": empty");
-  const std::vector<std::string> header = split_csv_cells(line);
-  if (header.size() < 2 || header[0] != "trial")
-    throw std::runtime_error(csv_path +
-                             ":1: not an ablate results.csv (its first column is not \"trial\")");
-  const auto seed_column = std::find(header.begin(), header.end(), "seed");
-  if (seed_column == header.end()) throw std::runtime_error(csv_path + ":1: no \"seed\" column");
-  std::set<std::string> telemetry;
-  for (const std::string& name : header)
-    if (is_telemetry_column(name)) telemetry.insert(name);
-  std::map<std::string, std::vector<std::string>> rows;
-  for (int number = 2; std::getline(in, line); ++number)
-    if (!line.empty()) {
-      std::vector<std::string> cells = split_csv_cells(line);
-      if (!rows.emplace(cells[0], cells).second)
-        throw std::runtime_error(csv_path + ":" + std::to_string(number) + ": trial " +
-                                 excerpt(cells[0]) + " twice");
-    }
-  const json index = trial_index_json(experiment);
-  std::set<std::string> defined;
-  for (const json& t : index["trials"]) defined.insert(t["id"].get<std::string>());
-  for (const auto& [id, row] : rows)
-    if (!defined.count(id))
-      throw std::runtime_error(csv_path + ": trial " + excerpt(id) +
-                               " is not one the experiment file defines now");
-  for (const std::string& id : defined)
-    if (!rows.count(id))
-      throw std::runtime_error(csv_path + ": the experiment file defines trial " + id +
-                               ", which it does not have");
-
-  const std::size_t first_value = std::size_t(seed_column - header.begin()) + 1;
-  std::string record_trials;
-  for (const json& t : index["trials"]) {
-    const std::vector<std::string>& row = rows.at(t["id"].get<std::string>());
-    const std::size_t status = first_value;
-    if (row.size() <= status || row[status] == "missing") continue;
-    record_trials += record_line(t["id"], summary_from_row(header, row, telemetry, first_value),
-                                 json::object(), nullptr);
-  }
-
-  // Rebuild in a scratch folder: first to learn which sections of the original
-  // summary.md the record cannot make, then with them, to check results.csv.
-  const ScratchFolder scratch("ablate-record");
-  {
-    const RunDir copy(scratch.path() + "/" + folder_name(results_dir)), results(results_dir);
-    fs::create_directories(copy.path());
-    write_file_atomically(copy.experiment(), experiment.text_as_run());
-    auto write_record = [&](const std::string& kept) {
-      write_file_atomically(
-          copy.record(),
-          header_line(kFromResultsCsv, index, copy.path(), kept, json::object()) + record_trials);
-    };
-    write_record("");
-    rebuild_reports_from_record(copy.path());
-    const std::string original =
-        fs::exists(results.summary_table()) ? read_file(results.summary_table()) : "";
-    const std::string kept = sections_missing_from(original, read_file(copy.summary_table()));
-    write_record(kept);
-    rebuild_reports_from_record(copy.path());
-    if (const std::string d = first_difference(csv, read_file(copy.results())); !d.empty())
-      throw std::runtime_error(csv_path + ": the derived record does not rebuild it: " + d);
-    write_file_atomically(results.record(), read_file(copy.record()));
-  }
-}
-
-ReportSummary rebuild_reports_from_record(const std::string& results_dir) {
-  const RunSource source(results_dir);
-  if (!source.from_record())
-    throw std::invalid_argument(results_dir +
-                                " is a run directory: its reports are written from its trials");
-  const RunDir run(source.run_dir()), results(results_dir);
-  ReportSummary summary;
-  try {
-    summary = write_reports(run.path(), &source.origin());
-  } catch (const nlohmann::json::exception& e) {  // a value of the wrong type in the record
-    throw std::invalid_argument(results.record() + ": " + excerpt(e.what()));
-  }
-  for (const char* name :
-       {RunDir::kResults, RunDir::kComparisons, RunDir::kSummaryTable, RunDir::kReportHtml})
-    write_file_atomically(results.file(name), read_file(run.file(name)));
-  if (fs::exists(run.claims()))
-    write_file_atomically(results.claims(), read_file(run.claims()));
-  else
-    fs::remove(results.claims());
-  // The images, their scripts and the data the scripts read (plots/data/): a script
-  // beside data of an earlier report would redraw another picture.
-  if (source.origin().draw_plots && fs::is_directory(run.plots()))
-    for (const std::string sub : {"", "/data"}) {
-      if (!fs::is_directory(run.plots() + sub)) continue;
-      fs::create_directories(results.plots() + sub);
-      for (const auto& f : fs::directory_iterator(run.plots() + sub))
-        if (f.is_regular_file())
-          write_file_atomically(results.plots() + sub + "/" + f.path().filename().string(),
-                                read_file(f.path().string()));
-    }
-  return summary;
 }
 
 RunSource::RunSource(const std::string& dir) {

@@ -33,34 +33,47 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 
-#include "experiments/config/experiment.h"
 #include "experiments/io/scratch_folder.h"
-#include "experiments/reports/report.h"
 
 namespace ablate::experiments {
+
+// A run directory unpacked from a record rather than the run itself.
+struct RecordOrigin {
+  std::string note;           // after summary.md's title: where its numbers come from
+  bool draw_plots = true;     // false when the record has no curves to draw
+  std::string kept_sections;  // the original summary.md's sections it cannot rebuild
+};
 
 // Writes <run_dir>/record.jsonl from the run directory (trials.json and each trial's
 // summary.json and metrics.jsonl, and the attention.json of the one trial whose
 // attention the plots of `plotted_index` — the trials the plots show — draw).
 void write_run_record(const std::string& run_dir, const nlohmann::json& plotted_index);
 
-// Writes <results_dir>/record.jsonl from its results.csv and summary.md and the
-// experiment they were run from, after checking that the record rebuilds that
-// results.csv: every trial, column and cell the same text, in the column order of the
-// ablate that rebuilds it (throws std::runtime_error naming the first difference
-// otherwise, and when the experiment's trial ids are not those of results.csv).
-void derive_run_record(const std::string& results_dir, const Experiment& experiment);
+// The lines of a record, for record_reports.cpp too (which derives one from results.csv).
+// The header line: the record's `source` ("run directory" or results.csv), the run index
+// (without the folder it was run in), and the preregistration, experiment file and the
+// kept sections of summary.md when there are any.
+// `defaults` (records/record_trial_defaults.h) are the summary parts the trials' lines
+// leave out; an empty object when none are.
+std::string record_header_line(const std::string& source, const nlohmann::json& index,
+                               const std::string& run_dir, const std::string& kept_sections,
+                               const nlohmann::json& defaults);
+// A trial's line: its id, summary.json without the parts equal to `defaults`, and what
+// else of it the record keeps.
+std::string record_trial_line(const std::string& id, nlohmann::json summary,
+                              const nlohmann::json& defaults, const nlohmann::json* evaluations,
+                              const nlohmann::json* attention = nullptr,
+                              const std::string* samples = nullptr);
+// The fields the reports read without asking first (report.cpp's results.csv), null
+// where a summary lacks them; a part that is not an object is an error naming `where`.
+void complete_summary(nlohmann::json& s, const std::string& where);
+// The folder's name, also for a path that ends in '/'.
+std::string folder_name(const std::string& dir);
 
 // Writes the run directory `run_dir` (existing and empty) from the record at `path`:
 // trials.json, preregistration.json, experiment.toml and each recorded trial's files.
 // A bad record is a std::invalid_argument naming path:line, before anything is written.
 void unpack_run_record(const std::string& path, const std::string& run_dir);
-
-// Rebuilds the reports of a results folder from its record.jsonl: results.csv,
-// comparisons.csv, claims.csv (removed when the record has no claims), summary.md, and
-// the plots when the record has the curves to draw them. Each file is replaced
-// atomically; the record is not changed.
-ReportSummary rebuild_reports_from_record(const std::string& results_dir);
 
 // A run directory to read reports from: `dir` itself when it has trials.json, else
 // its record.jsonl unpacked into a temporary run directory of the same name (removed

@@ -2,9 +2,9 @@
 #include <toml++/toml.h>
 #include <filesystem>
 
+#include "experiments/analysis/adaptive_schedule.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/adaptive_schedule.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/report_figures.h"
 #include "experiments/reports/report_html.h"

@@ -4,24 +4,15 @@
 #include <iomanip>
 #include <sstream>
 
+#include "experiments/analysis/successive_halving.h"
 #include "experiments/config/report_spec.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/successive_halving.h"
 
 namespace ablate::experiments {
 
 namespace fs = std::filesystem;
 
-std::optional<double> summary_number(const nlohmann::json& summary, const std::string& group,
-                                     const std::string& key) {
-  if (!summary.is_object()) return std::nullopt;
-  const auto part = summary.find(group);
-  if (part == summary.end() || !part->is_object()) return std::nullopt;
-  const auto value = part->find(key);
-  if (value == part->end() || !value->is_number()) return std::nullopt;
-  return value->get<double>();
-}
 using json = nlohmann::json;
 
 std::string summary_value_text(const json& v) {

@@ -5,9 +5,10 @@
 #include <map>
 #include <sstream>
 
+#include "experiments/analysis/mean_std.h"
+#include "experiments/analysis/point_tuning.h"
+#include "experiments/reports/comparison_tables.h"
 #include "experiments/reports/computation_note.h"
-#include "experiments/reports/mean_std.h"
-#include "experiments/reports/point_tuning.h"
 #include "experiments/reports/provenance_note.h"
 
 namespace ablate::experiments {

@@ -4,7 +4,7 @@
 // which are missing.
 #include <string>
 
-#include "experiments/reports/report.h"
+#include "experiments/reports/comparison_report.h"
 #include "experiments/reports/run_rows.h"
 
 namespace ablate::experiments {

@@ -8,10 +8,11 @@
 #include <map>
 #include <sstream>
 
+#include "experiments/analysis/mean_std.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/mean_std.h"
+#include "experiments/reports/run_points.h"
 
 namespace ablate::experiments {
 

@@ -23,7 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "experiments/reports/report.h"
+#include "experiments/analysis/point_results.h"
 
 namespace ablate::experiments {
 

@@ -1,13 +1,15 @@
-// trials.json (report.h): the run index the reports read.
+// trials.json (trial_index.h): the run index the reports read.
+#include "experiments/reports/trial_index.h"
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "experiments/analysis/successive_halving.h"
+#include "experiments/config/experiment.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/records/provenance.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/claims_report.h"
-#include "experiments/reports/report.h"
-#include "experiments/reports/successive_halving.h"
 
 namespace ablate::experiments {
 
@@ -57,7 +59,7 @@ json trial_index_json(const Experiment& e) {
              {"task", e.trials.empty() ? std::string() : e.trials[0].config.task.kind},
              {"trials", trials}};
   // The design, not the seeds its rounds have reached so far: what the reports replay
-  // the rounds from (adaptive_schedule.h) and what is frozen with the claims.
+  // the rounds from (analysis/adaptive_schedule.h) and what is frozen with the claims.
   // Which seeds tuned and which judge (Experiment::tune_seeds): the reports choose each
   // point's setting from the first and compare on the second only.
   if (!e.tune_seeds.empty()) index["tuning"] = {{"seeds", e.tune_seeds}, {"sweep_seeds", e.seeds}};

@@ -1,4 +1,5 @@
 #include "experiments/reports/tune_replay.h"
+#include "experiments/records/metrics_log.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "experiments/analysis/point_tuning.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/point_tuning.h"
 #include "experiments/reports/run_record.h"
 #include "experiments/reports/run_rows.h"
 
@@ -22,12 +23,8 @@ namespace {
 // The trial's training seconds at its evaluation of `step` (metrics.jsonl's `seconds`:
 // the training clock, across resumes), or its whole wall time when it has none there.
 double seconds_at(const std::string& run_dir, const TrialRow& r, std::int64_t step) {
-  std::ifstream in(RunDir(run_dir).trial(r.id).metrics());
-  for (std::string line; std::getline(in, line);) {
-    const json e = json::parse(line, nullptr, false);
-    if (e.is_object() && e.value("step", std::int64_t(0)) == step && e["seconds"].is_number())
-      return e["seconds"].get<double>();
-  }
+  for (const MetricsLine& m : read_metrics_log(RunDir(run_dir).trial(r.id).metrics()).lines)
+    if (m.step == step && m.value("seconds")) return *m.value("seconds");
   return r.summary.value("wall_seconds", 0.0);
 }
 

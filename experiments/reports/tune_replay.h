@@ -3,7 +3,7 @@
 // without them, from their recorded validation curves (record.jsonl or a run
 // directory). A rung's ranking is each trial's recorded curve up to the rung's step —
 // exactly what a trial stopped there would have reported, since the learning-rate
-// schedule is the full run's — and the reports' own chooser (point_tuning.h) then
+// schedule is the full run's — and the reports' own chooser (analysis/point_tuning.h) then
 // picks among the settings kept. For each schedule: how many points would choose
 // another setting than the run did (their verdicts would rest on trials that were
 // never run: they cannot be known from the record), and the tuning CPU the stopped

@@ -6,11 +6,13 @@
 #include <set>
 #include <thread>
 
+#include "experiments/analysis/design_verdicts.h"
 #include "experiments/config/trial_grid.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/adaptive_report.h"
+#include "experiments/reports/report.h"
 #include "experiments/reports/run_points.h"
 #include "experiments/reports/run_rows.h"
+#include "experiments/reports/trial_index.h"
 #include "experiments/runner/run_lock.h"
 #include "experiments/runner/stop_signal.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // An adaptive sweep ([sweep.adaptive], config/adaptive_design.h) run round by round:
 // the first block of seeds, then the rounds its results call for
-// (reports/adaptive_schedule.h), until no point needs more seeds. Each round is an
+// (analysis/adaptive_schedule.h), until no point needs more seeds. Each round is an
 // ordinary sweep of the trials so far (finished ones skipped), so everything a sweep
 // guarantees holds in each: resume after kill -9 (the rounds are replayed from the
 // results, so a resumed run reaches the same round with the same trials), --jobs,
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/reports/adaptive_schedule.h"
+#include "experiments/analysis/adaptive_schedule.h"
 #include "experiments/runner/sweep_runner.h"
 
 namespace ablate::experiments {

@@ -14,7 +14,8 @@
 // the units), which reports set beside the spread over seeds.
 #include "experiments/config/trial_config.h"
 #include "experiments/models/model_factory.h"
-#include "experiments/runner/trial_runner.h"
+#include "experiments/records/evaluation.h"
+#include "experiments/tasks/task.h"
 
 namespace ablate::experiments {
 

@@ -4,11 +4,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "experiments/analysis/point_tuning.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/point_tuning.h"
-#include "experiments/reports/report.h"
 #include "experiments/reports/run_rows.h"
+#include "experiments/reports/trial_index.h"
 #include "experiments/runner/trial_runner.h"
 
 namespace ablate::experiments {

@@ -2,7 +2,7 @@
 // A two-stage [tune]'s tuning stage under [tune.halving] (config/halving_schedule.h),
 // rung by rung: the settings still running train to the rung's step and pause there
 // (Trial::pause_at_step: their resume state saved), the rung is decided
-// (reports/successive_halving.h) and the trials of the settings it stops are finished
+// (analysis/successive_halving.h) and the trials of the settings it stops are finished
 // there as "pruned"; the rest continue from their resume states to the next rung, and
 // after the last to the end. The decisions are replayed from the trials' curves, never
 // stored, so a run killed anywhere and run again reaches the same ones; a rung is

@@ -6,7 +6,7 @@
 // resume state carries them, so a resumed trial writes the same numbers.
 #include <vector>
 
-#include "experiments/runner/trial_runner.h"
+#include "experiments/records/trial_outcome.h"
 #include "nn/module.h"
 
 namespace ablate::experiments {

@@ -20,6 +20,7 @@
 #include "experiments/records/run_dir.h"
 #include "experiments/reports/report.h"
 #include "experiments/runner/adaptive_sweep.h"
+#include "experiments/runner/experiment_runner.h"
 #include "experiments/runner/progress.h"
 #include "experiments/runner/resume_state.h"
 #include "experiments/runner/stop_signal.h"

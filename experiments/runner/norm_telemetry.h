@@ -7,7 +7,7 @@
 // and over the last interval. Norms without batch statistics have no entry.
 #include <vector>
 
-#include "experiments/runner/trial_runner.h"
+#include "experiments/records/evaluation.h"
 #include "nn/module.h"
 
 namespace ablate::experiments {

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "experiments/io/json_file.h"
+#include "experiments/records/code_version.h"
 #include "nn/checkpoint.h"
 #include "nn/norms/batch_statistics_drift.h"
 #include "nn/transformer/transformer_stacks.h"

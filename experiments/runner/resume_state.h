@@ -18,7 +18,8 @@
 #include <string>
 
 #include "experiments/config/experiment.h"
-#include "experiments/runner/trial_runner.h"
+#include "experiments/records/evaluation.h"
+#include "experiments/records/trial_outcome.h"
 #include "nn/module.h"
 #include "nn/optim/optimizer.h"
 

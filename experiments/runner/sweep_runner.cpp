@@ -19,8 +19,7 @@
 #include "experiments/records/run_dir.h"
 #include "experiments/records/trial_summary.h"
 #include "experiments/reports/preregistration.h"
-#include "experiments/reports/report.h"
-#include "experiments/runner/adaptive_sweep.h"
+#include "experiments/reports/trial_index.h"
 #include "experiments/runner/missing_checkpoints.h"
 #include "experiments/runner/progress.h"
 #include "experiments/runner/resume_state.h"
@@ -28,7 +27,6 @@
 #include "experiments/runner/stop_signal.h"
 #include "experiments/runner/trial_order.h"
 #include "experiments/runner/trial_runner.h"
-#include "experiments/runner/tuned_sweep.h"
 
 namespace ablate::experiments {
 
@@ -294,15 +292,6 @@ void add_outcome_counts(RunSummary& total, const RunSummary& part) {
   total.pruned += part.pruned;
   total.resumed += part.resumed;
   for (const auto& [backend, n] : part.other_backend) total.other_backend[backend] += n;
-}
-
-RunSummary run_experiment(const Experiment& e, const RunOptions& options) {
-  if (!e.tune_seeds.empty() && !e.exact_trials) return run_tuned(e, options);
-  if (e.adaptive) return run_adaptive(e, options);
-  SweepPlan plan = plan_sweep(e, options);
-  run_planned(e, plan, options);
-  write_reports(plan.summary.run_dir);
-  return plan.summary;
 }
 
 }  // namespace ablate::experiments

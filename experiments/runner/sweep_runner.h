@@ -1,8 +1,8 @@
 #pragma once
 // Runs every trial of an experiment into <out>/<name>/: trials side by side on
 // `jobs` threads (each trial single-threaded and deterministic, so results do not
-// depend on jobs), finished trials skipped unless forced, a progress line on stderr,
-// and the reports regenerated at the end. A lock file keeps a second `ablate run`
+// depend on jobs), finished trials skipped unless forced, a progress line on stderr
+// (experiment_runner.h then writes the reports). A lock file keeps a second `ablate run`
 // off the same directory; shards of one sweep share the directory (each locks its own
 // slice), so a job array's tasks can write into one run directory side by side.
 #include <iosfwd>
@@ -47,8 +47,6 @@ struct RunSummary {
   int rounds = 0;
   std::string adaptive_note;
 };
-
-RunSummary run_experiment(const Experiment& experiment, const RunOptions& options);
 
 // What load_experiment needs from the run's options (its plugins and overrides).
 inline LoadOptions load_options(const RunOptions& o) {

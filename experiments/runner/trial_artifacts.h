@@ -8,9 +8,11 @@
 //   checkpoint.safetensors  (train.checkpoint) its weights
 #include <string>
 
+#include "experiments/config/experiment.h"
 #include "experiments/models/model_factory.h"
+#include "experiments/records/trial_outcome.h"
 #include "experiments/runner/evaluation.h"
-#include "experiments/runner/trial_runner.h"
+#include "experiments/tasks/task.h"
 
 namespace ablate::experiments {
 

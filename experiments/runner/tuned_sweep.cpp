@@ -4,11 +4,12 @@
 #include <map>
 #include <set>
 
+#include "experiments/analysis/point_tuning.h"
 #include "experiments/config/trial_grid.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/point_tuning.h"
 #include "experiments/reports/report.h"
 #include "experiments/reports/run_rows.h"
+#include "experiments/reports/trial_index.h"
 #include "experiments/runner/halving_stage.h"
 
 namespace ablate::experiments {

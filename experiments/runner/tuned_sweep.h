@@ -2,7 +2,7 @@
 // A two-stage [tune] (tune.seeds, Experiment::tune_seeds) run stage by stage. The
 // tuning stage runs every setting of every sweep point on the tuning seeds; once each
 // of its trials has a result, each point's setting is chosen by mean validation loss
-// (reports/point_tuning.h) and the sweep's seeds run that setting only — a fixed design,
+// (analysis/point_tuning.h) and the sweep's seeds run that setting only — a fixed design,
 // or the adaptive rounds (adaptive_sweep.h). The choice is replayed from the tuning
 // trials' results, never stored, so a resumed, forced, sharded or MPI run reaches the
 // same second stage; the test split plays no part in it.

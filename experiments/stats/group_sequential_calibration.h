@@ -2,7 +2,7 @@
 // Calibration of the group-sequential design, the adaptive sweep's default, by simulation
 // (`ablate selftest stats`, before the confidence sequence's table of
 // adaptive_calibration.h). A family of questions on synthetic paired gains of known truth
-// is run round by round exactly as the runner runs it (reports/adaptive_schedule.cpp):
+// is run round by round exactly as the runner runs it (analysis/adaptive_schedule.cpp):
 // start_family, then decide_family_round once a look — a first block of 5 or 10 seeds,
 // then 5 a round up to a budget of 40, α = 0.05, power-family spending (ρ = 2) with
 // futility — with a block more for every part that part_needs_seeds, until none does. The

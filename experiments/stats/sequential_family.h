@@ -1,6 +1,6 @@
 #pragma once
 // A file's questions asked together, round by round, with the error α shared among them
-// — the one procedure the adaptive sweep (reports/adaptive_schedule.h) and its
+// — the one procedure the adaptive sweep (analysis/adaptive_schedule.h) and its
 // calibration by simulation (adaptive_calibration.h) both run.
 //
 // Confidence sequence: Bonferroni, fixed — each part at α / (m · k) for m questions of k

@@ -9,13 +9,14 @@
 #include <sstream>
 #include <utility>
 
+#include "experiments/analysis/comparisons.h"
 #include "experiments/io/atomic_file.h"
 #include "experiments/io/json_file.h"
 #include "experiments/records/metrics_log.h"
 #include "experiments/records/run_dir.h"
 #include "experiments/records/trial_summary.h"
 #include "experiments/reports/plot_gnuplot.h"
-#include "experiments/reports/report.h"
+#include "experiments/reports/run_points.h"
 #include "experiments/study/study_text.h"
 #include "experiments/study/study_training_section.h"
 

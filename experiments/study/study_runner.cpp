@@ -8,6 +8,7 @@
 #include "experiments/config/setting_keys.h"
 #include "experiments/config/toml_reader.h"
 #include "experiments/io/atomic_file.h"
+#include "experiments/runner/experiment_runner.h"
 #include "experiments/runner/listed_trials.h"
 #include "experiments/study/gradient_study.h"
 #include "experiments/study/study_report.h"

@@ -12,7 +12,7 @@
 #include "autograd/rng.h"
 #include "experiments/io/csv_cells.h"
 #include "experiments/io/text_file.h"
-#include "experiments/tasks/task.h"
+#include "experiments/tasks/uniform_index.h"
 #include "nn/excerpt.h"
 
 namespace ablate::experiments {

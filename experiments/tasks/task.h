@@ -18,6 +18,7 @@
 
 #include "autograd/rng.h"
 #include "experiments/tasks/forecast_context.h"
+#include "experiments/tasks/uniform_index.h"
 #include "nn/registry.h"
 
 namespace ablate::experiments {
@@ -159,9 +160,6 @@ Seq2SeqBatch sample_seq2seq_batch(const std::vector<SequencePair>& pairs, Genera
 // `pairs` in order, cut into batches of at most batch_size (≥ 1).
 std::vector<Seq2SeqBatch> make_seq2seq_batches(const std::vector<SequencePair>& pairs,
                                                std::int64_t batch_size);
-// A uniform integer in [0, n) (n ≥ 1), exact (rejection sampling) so that the draws
-// are the same everywhere and unbiased.
-std::int64_t uniform_index(Generator& gen, std::int64_t n);
 // `path` resolved against the experiment file's directory (absolute paths unchanged);
 // "data:<dataset>/<file>" names a file of `ablate data get` (experiments/data/).
 std::string resolve_data_path(const std::string& base_dir, const std::string& path);

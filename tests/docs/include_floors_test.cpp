@@ -4,12 +4,18 @@
 // document and the code cannot drift apart: a new folder must be placed in it, and an
 // include that points down the list (plain data in the room of the code that fills
 // it, or a loop between folders) fails here with its file and line.
+//
+// Inside a folder, the components (x.h together with x.cpp) are levelizable (Lakos): the
+// graph whose edges run from a component to every header of its folder that its .h or
+// .cpp includes has no cycle, and a cycle fails naming the files and lines that make it.
 #include <catch2/catch.hpp>
 
 #include "tests/build_paths.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -63,6 +69,77 @@ std::vector<Include> folder_includes() {
   return includes;
 }
 
+// An include of a header of the same folder, from one component to another.
+struct Edge {
+  std::string to;    // the included component: the header's name without ".h"
+  std::string file;  // the including file, relative to the repository root
+  int line = 0;
+};
+
+// The components of experiments/<folder>/ (x.h and x.cpp are component x), each with its
+// edges to the other components of the folder, in file and line order.
+std::map<std::string, std::vector<Edge>> component_graph(const fs::path& folder) {
+  const std::string name = folder.filename().string();
+  const std::regex include_re("^\\s*#\\s*include\\s*\"experiments/" + name + "/([^/\"]+)\\.h\"");
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(folder))
+    if (entry.is_regular_file() &&
+        (entry.path().extension() == ".h" || entry.path().extension() == ".cpp"))
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::map<std::string, std::vector<Edge>> graph;
+  for (const fs::path& file : files) {
+    const std::string from = file.stem().string();
+    std::vector<Edge>& edges = graph[from];
+    std::ifstream in(file);
+    std::string text;
+    std::smatch m;
+    for (int n = 1; std::getline(in, text); ++n)
+      if (std::regex_search(text, m, include_re) && m[1] != from)
+        edges.push_back({m[1], file.lexically_relative(kRoot).string(), n});
+  }
+  return graph;
+}
+
+// Each cycle of the graph a depth-first search meets, as its edges in order.
+std::vector<std::vector<Edge>> component_cycles(
+    const std::map<std::string, std::vector<Edge>>& graph) {
+  enum class Mark { unseen, open, done };
+  std::map<std::string, Mark> mark;
+  std::vector<std::pair<std::string, const Edge*>> path;  // the components open, the edge taken
+  std::vector<std::vector<Edge>> cycles;
+  std::function<void(const std::string&)> visit = [&](const std::string& c) {
+    mark[c] = Mark::open;
+    auto it = graph.find(c);
+    if (it != graph.end())
+      for (const Edge& e : it->second) {
+        if (mark[e.to] == Mark::open) {
+          std::vector<Edge> cycle;
+          auto start = std::find_if(path.begin(), path.end(),
+                                    [&](const auto& p) { return p.first == e.to; });
+          for (auto p = start; p != path.end(); ++p)
+            if (p->second) cycle.push_back(*p->second);
+          cycle.push_back(e);
+          cycles.push_back(cycle);
+        } else if (mark[e.to] == Mark::unseen) {
+          path.back().second = &e;
+          path.push_back({e.to, nullptr});
+          visit(e.to);
+          path.pop_back();
+          path.back().second = nullptr;
+        }
+      }
+    mark[c] = Mark::done;
+  };
+  for (const auto& [c, edges] : graph)
+    if (mark[c] == Mark::unseen) {
+      path.push_back({c, nullptr});
+      visit(c);
+      path.pop_back();
+    }
+  return cycles;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -96,4 +173,25 @@ TEST_CASE(
   }
   INFO(upward.str());
   CHECK(upward.str().empty());
+}
+
+TEST_CASE(
+    "inside each experiments/ folder the components (x.h with x.cpp) include each other "
+    "without a cycle",
+    "[docs]") {
+  std::ostringstream cycles;
+  std::size_t components = 0;
+  for (const auto& entry : fs::directory_iterator(kRoot / "experiments")) {
+    if (!entry.is_directory()) continue;
+    const auto graph = component_graph(entry.path());
+    components += graph.size();
+    for (const std::vector<Edge>& cycle : component_cycles(graph)) {
+      cycles << "a cycle in experiments/" << entry.path().filename().string() << "/:\n";
+      for (const Edge& e : cycle)
+        cycles << "  " << e.file << ":" << e.line << ": includes " << e.to << ".h\n";
+    }
+  }
+  REQUIRE(components > 100);  // the scan sees the code
+  INFO(cycles.str());
+  CHECK(cycles.str().empty());
 }

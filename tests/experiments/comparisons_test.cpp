@@ -1,4 +1,4 @@
-// The comparison table of reports (experiments/reports/comparisons.h): which point is
+// The comparison table of reports (experiments/analysis/comparisons.h): which point is
 // each point's baseline, when seeds pair trials (paired t) and when they cannot
 // (Welch), exploratory rows (unadjusted p, the permutation test and a bootstrap interval
 // beside it, intervals inside the metric's range, no test and no "±0" where there is no
@@ -12,11 +12,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "experiments/analysis/comparisons.h"
+#include "experiments/analysis/curve_metrics.h"
 #include "experiments/config/config_error.h"
 #include "experiments/config/experiment.h"
 #include "experiments/config/report_spec.h"
-#include "experiments/reports/comparisons.h"
-#include "experiments/reports/curve_metrics.h"
+#include "experiments/reports/comparison_tables.h"
 #include "experiments/stats/resampling.h"
 #include "experiments/stats/verdicts.h"
 #include "tests/experiments/experiment_files.h"

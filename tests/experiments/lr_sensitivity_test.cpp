@@ -1,4 +1,4 @@
-// `[report] lr_sensitivity` (experiments/reports/lr_sensitivity.h): Wortsman et al.
+// `[report] lr_sensitivity` (experiments/analysis/lr_sensitivity.h): Wortsman et al.
 // 2023's LR sensitivity, the mean over a learning-rate grid of min(ℓ(η), ℓ0) − ℓ*, per
 // sweep point and seed. These tests protect the definition (by hand on made-up
 // summaries: the cap at the loss at initialisation, a diverged rate counted as ℓ0, a
@@ -9,7 +9,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "experiments/reports/lr_sensitivity.h"
+#include "experiments/analysis/lr_sensitivity.h"
+#include "experiments/reports/run_points.h"
 #include "tests/build_paths.h"
 #include "tests/experiments/check_refusals.h"
 #include "tests/experiments/experiment_files.h"

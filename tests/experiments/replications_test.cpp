@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "experiments/config/experiment.h"
+#include "experiments/runner/experiment_runner.h"
 #include "experiments/runner/sweep_runner.h"
 #include "tests/experiments/experiment_files.h"
 

@@ -1,5 +1,5 @@
 // The rules of adaptive sweeps (experiments/stats/sequential_design.h) and the rounds
-// replayed from results (experiments/reports/adaptive_schedule.h): each expectation
+// replayed from results (experiments/analysis/adaptive_schedule.h): each expectation
 // decides on the side of its bound the confidence sequence lies, a decision never
 // flips, equal gains decide nothing, a claim over several points needs all of them,
 // and the schedule gives seeds to open points (and their baselines) only.
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "experiments/reports/adaptive_schedule.h"
+#include "experiments/analysis/adaptive_schedule.h"
 #include "experiments/stats/confidence_sequence.h"
 #include "experiments/stats/sequential_design.h"
 

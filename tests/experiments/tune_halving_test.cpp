@@ -1,5 +1,5 @@
 // [tune.halving] (experiments/config/halving_schedule.h, experiments/runner/halving_stage.h,
-// experiments/reports/successive_halving.h): successive halving of a two-stage [tune]'s
+// experiments/analysis/successive_halving.h): successive halving of a two-stage [tune]'s
 // tuning stage. These tests protect what makes it safe to use: a stopped setting stops
 // at its rung, is recorded as stopped and is never chosen; a kept setting's trials are
 // bit-identical to a run without halving (they continue from their resume states, on
@@ -16,8 +16,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "experiments/analysis/successive_halving.h"
 #include "experiments/config/halving_schedule.h"
-#include "experiments/reports/successive_halving.h"
 #include "tests/build_paths.h"
 #include "tests/experiments/check_refusals.h"
 #include "tests/experiments/experiment_files.h"

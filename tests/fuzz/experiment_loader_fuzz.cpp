@@ -13,6 +13,7 @@
 
 #include "experiments/config/config_error.h"
 #include "experiments/config/experiment.h"
+#include "experiments/config/trial_grid.h"
 #include "tests/fuzz/fuzz_input.h"
 
 using namespace ablate::experiments;

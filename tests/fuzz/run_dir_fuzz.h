@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "experiments/reports/report.h"
+#include "experiments/reports/run_points.h"
 #include "tests/fuzz/fuzz_input.h"
 
 namespace ablate::fuzz {

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "experiments/reports/report.h"
+#include "experiments/reports/run_points.h"
 #include "experiments/reports/run_record.h"
 #include "tests/fuzz/fuzz_input.h"
 

@@ -1,4 +1,4 @@
-#include "experiments/reports/lr_sensitivity.h"
+#include "experiments/analysis/lr_sensitivity.h"
 
 #include <algorithm>
 #include <cmath>

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/reports/report.h"
+#include "experiments/analysis/point_results.h"
 #include "experiments/stats/sequential_family.h"
 
 namespace ablate::experiments {
@@ -70,5 +70,8 @@ AdaptiveSchedule replay_schedule(const RunPoints& run);
 std::vector<double> paired_gains(const PointResults& point, const PointResults& baseline,
                                  const std::string& metric, bool higher_is_better,
                                  const std::vector<std::uint64_t>& sequence, int seeds);
+
+// The part of `q` at `point`, if it has one.
+const ScheduledPart* part_at(const ScheduledQuestion& q, std::size_t point);
 
 }  // namespace ablate::experiments

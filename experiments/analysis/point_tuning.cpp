@@ -1,11 +1,12 @@
-#include "experiments/reports/point_tuning.h"
+#include "experiments/analysis/point_tuning.h"
+#include "experiments/records/metrics_log.h"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 
+#include "experiments/analysis/successive_halving.h"
 #include "experiments/records/run_dir.h"
-#include "experiments/reports/successive_halving.h"
 
 namespace ablate::experiments {
 
@@ -18,12 +19,9 @@ using Point = std::map<std::string, std::string>;
 // A tuning trial's validation curve (its metrics.jsonl) as a rung sees it.
 TuningCurve tuning_curve(const std::string& run_dir, const TrialRow& r) {
   TuningCurve curve;
-  std::ifstream in(RunDir(run_dir).trial(r.id).metrics());
-  for (std::string line; std::getline(in, line);) {
-    const json e = json::parse(line, nullptr, false);
-    if (e.is_object() && e.contains("step") && e["val_loss"].is_number())
-      curve.val_loss.emplace_back(e["step"].get<std::int64_t>(), e["val_loss"].get<double>());
-  }
+  for (const MetricsLine& m : read_metrics_log(RunDir(run_dir).trial(r.id).metrics()).lines)
+    if (const std::optional<double> v = m.value("val_loss"))
+      curve.val_loss.emplace_back(m.step, *v);
   const std::string status = r.summary.is_null() ? "" : r.summary.value("status", "");
   curve.finished = status == "ok" || status == "diverged" || status == "pruned";
   if (status == "diverged") curve.diverged_at = r.summary.value("diverged_at", std::int64_t(1));

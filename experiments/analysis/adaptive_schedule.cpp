@@ -1,9 +1,9 @@
-#include "experiments/reports/adaptive_schedule.h"
+#include "experiments/analysis/adaptive_schedule.h"
 
 #include <algorithm>
 
+#include "experiments/analysis/claim_judgement.h"
 #include "experiments/config/report_spec.h"
-#include "experiments/reports/claim_judgement.h"
 
 namespace ablate::experiments {
 
@@ -176,6 +176,12 @@ AdaptiveSchedule replay_schedule(const RunPoints& run) {
       if (next[p] != s.seeds[p]) s.last_round[p] = s.round + 1;
     s.seeds = next;
   }
+}
+
+const ScheduledPart* part_at(const ScheduledQuestion& q, std::size_t point) {
+  for (const ScheduledPart& p : q.parts)
+    if (p.point == point) return &p;
+  return nullptr;
 }
 
 }  // namespace ablate::experiments

@@ -1,4 +1,4 @@
-#include "experiments/reports/mean_std.h"
+#include "experiments/analysis/mean_std.h"
 
 #include <cmath>
 #include <iomanip>

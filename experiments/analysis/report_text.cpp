@@ -1,4 +1,4 @@
-#include "experiments/reports/report_text.h"
+#include "experiments/analysis/report_text.h"
 
 #include <cmath>
 #include <cstdio>

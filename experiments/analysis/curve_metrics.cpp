@@ -1,4 +1,5 @@
-#include "experiments/reports/curve_metrics.h"
+#include "experiments/analysis/curve_metrics.h"
+#include "experiments/records/metrics_log.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -8,15 +9,8 @@ namespace ablate::experiments {
 
 Curve read_curve(const std::string& metrics_jsonl, const std::string& key) {
   Curve curve;
-  std::istringstream in(metrics_jsonl);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    const nlohmann::json e = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (e.is_discarded() || !e.contains(key) || !e[key].is_number() || !e.contains("step"))
-      continue;
-    const double v = e[key].get<double>();
-    if (std::isfinite(v)) curve.emplace_back(e["step"].get<std::int64_t>(), v);
-  }
+  for (const MetricsLine& m : parse_metrics_log(metrics_jsonl).lines)
+    if (const std::optional<double> v = m.value(key)) curve.emplace_back(m.step, *v);
   return curve;
 }
 

@@ -1,11 +1,11 @@
-#include "experiments/reports/claim_judgement.h"
+#include "experiments/analysis/claim_judgement.h"
 
 #include <algorithm>
 #include <map>
 
+#include "experiments/analysis/point_results.h"
+#include "experiments/analysis/report_text.h"
 #include "experiments/config/report_spec.h"
-#include "experiments/reports/report.h"
-#include "experiments/reports/report_text.h"
 #include "experiments/stats/resampling.h"
 
 namespace ablate::experiments {

@@ -1,4 +1,4 @@
-#include "experiments/reports/successive_halving.h"
+#include "experiments/analysis/successive_halving.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,13 +1,13 @@
 #pragma once
-// Which [tune] setting each sweep point of a run is reported at (report.h).
+// Which [tune] setting each sweep point of a run is reported at (reports/report.h).
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "experiments/reports/comparisons.h"
-#include "experiments/reports/run_rows.h"
-#include "experiments/reports/successive_halving.h"
+#include "experiments/analysis/point_results.h"
+#include "experiments/analysis/successive_halving.h"
+#include "experiments/analysis/trial_rows.h"
 
 namespace ablate::experiments {
 

@@ -1,13 +1,13 @@
 #pragma once
-// How the claims of [[report.claims]] are judged (claims_report.h): each claim's
+// How the claims of [[report.claims]] are judged (reports/claims_report.h): each claim's
 // parts — the points it picks, compared with their baselines on its metric — the
 // family's Holm-adjusted decisions, and whether each claim was pre-registered.
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "experiments/analysis/comparisons.h"
 #include "experiments/config/claims_spec.h"
-#include "experiments/reports/comparisons.h"
 #include "experiments/stats/verdicts.h"
 
 namespace ablate::experiments {

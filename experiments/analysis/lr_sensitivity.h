@@ -13,8 +13,8 @@
 // validation loss; a diverged trial counts as ℓ0; ℓ0 is the trial's init_loss (the
 // first batch's training loss at the initial weights, which every setting of a seed
 // shares). A seed with a setting missing, failed or without init_loss gets no value.
-#include "experiments/reports/report.h"
-#include "experiments/reports/run_rows.h"
+#include "experiments/analysis/point_results.h"
+#include "experiments/analysis/trial_rows.h"
 
 namespace ablate::experiments {
 

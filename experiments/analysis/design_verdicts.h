@@ -1,8 +1,8 @@
 #pragma once
 // The verdicts of an adaptive sweep's design, as its reports open with them: summary.md's
-// first section (design_verdicts_markdown) and report.html's (report_html.h) are written
+// first section and report.html's (reports/design_verdicts_section.h) are written
 // from one DesignVerdicts, so both say the same. One entry per question of the file
-// (reports/adaptive_schedule.h: a claim, or without claims a compared point): the
+// (analysis/adaptive_schedule.h: a claim, or without claims a compared point): the
 // design's verdict (question_verdict), the round that decided it, the seeds and pairs
 // of each of its points, and each point's sequential interval of the difference with the
 // level it holds at every round at once — the confidence sequence's 1 − α/(m·k), or the
@@ -17,6 +17,7 @@ namespace ablate::experiments {
 
 struct RunPoints;
 struct AdaptiveSchedule;
+struct ScheduledQuestion;
 
 struct DesignPart {
   std::string point, baseline;  // labels
@@ -46,6 +47,18 @@ struct DesignVerdicts {
 
 DesignVerdicts design_verdicts(const RunPoints& run, const AdaptiveSchedule& s);
 
+// "agrees", "disagrees", "inconclusive at the budget (n = 40)", or "open (round 2)".
+std::string question_verdict(const AdaptiveSchedule& s, const ScheduledQuestion& q);
+
+// Where the design stands, in words: "complete after round 3: 2 of 3 questions
+// decided, 1 inconclusive at the budget" or "round 2: ..., 6 trials of the round
+// without a result".
+std::string schedule_status(const AdaptiveSchedule& s);
+
+// "stopped for futility in round 2 (n = 15)": the words of a question that could no
+// longer reach a verdict within the budget.
+std::string futility_words(const ScheduledQuestion& q, int seeds);
+
 // "98.33%".
 std::string level_text(double level);
 // The first word of a verdict ("worse", "agrees", "inconclusive", "open", "no"): the
@@ -55,14 +68,5 @@ std::string verdict_word(const std::string& verdict);
 // The column header of a fixed-n verdict in an adaptive run's tables.
 inline constexpr const char* kFixedNReference =
     "fixed-n verdict (reference only: the seeds were not fixed in advance)";
-
-// The paragraph both reports open the section with (plain text).
-std::string design_verdicts_intro(const DesignVerdicts& d);
-// summary.md's first section: "## Verdicts of the adaptive design", its paragraph and table.
-std::string design_verdicts_markdown(const DesignVerdicts& d);
-// report.html's first section (id "verdicts"), its table #design-verdicts-table: a row
-// per question, each cell marked with its column (data-col) for the browser test, the
-// verdict bold and coloured by its word (class "design-verdict verdict-<word>").
-std::string design_verdicts_html(const DesignVerdicts& d);
 
 }  // namespace ablate::experiments

@@ -1,0 +1,15 @@
+#pragma once
+// The swept keys of an experiment and their values, by axis, as [report] baseline and
+// claims pick points by them.
+#include <string>
+#include <vector>
+
+namespace ablate::experiments {
+
+// One sweep axis: its keys (several for a zip group) and each key's values as point
+// labels show them (values[key][entry]).
+struct AxisValues {
+  std::vector<std::string> keys;
+  std::vector<std::vector<std::string>> values;
+};
+}  // namespace ablate::experiments
