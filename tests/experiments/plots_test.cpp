@@ -164,15 +164,19 @@ bool has_line(const std::string& text, const std::string& line) {
   return false;
 }
 
-void check_images(const std::string& run_dir, const std::vector<std::string>& pngs) {
-  for (const std::string& png : pngs) {
-    INFO(png);
-    REQUIRE(png.size() > 4);
-    REQUIRE(png.substr(png.size() - 4) == ".png");
-    std::string p = slurp(run_dir + "/" + png);
+// Every figure is drawn both ways; summary.md links the SVG, or a heatmap's PNG.
+void check_images(const std::string& run_dir, const std::vector<std::string>& images) {
+  for (const std::string& image : images) {
+    INFO(image);
+    REQUIRE(image.size() > 4);
+    const std::string ext = image.substr(image.size() - 4);
+    REQUIRE((ext == ".svg" || ext == ".png"));
+    CHECK((ext == ".png") == (image.find("plots/attention_") == 0));
+    const std::string stem = image.substr(0, image.size() - 4);
+    std::string p = slurp(run_dir + "/" + stem + ".png");
     REQUIRE(p.size() > 8);
     CHECK(p.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
-    std::string svg = slurp(run_dir + "/" + png.substr(0, png.size() - 4) + ".svg");
+    std::string svg = slurp(run_dir + "/" + stem + ".svg");
     CHECK(svg.find("<svg") != std::string::npos);
   }
 }
@@ -183,9 +187,9 @@ TEST_CASE("plots of a seq2seq sweep: loss curves and the primary metric per swep
   ScratchDir dir("plots");
   json index = seq2seq_run(dir.str());
   std::vector<std::string> pngs = plots_of(dir.str(), index);
-  REQUIRE(pngs == std::vector<std::string>{"plots/val_loss.png", "plots/train_loss.png",
-                                           "plots/sequence_accuracy_vs_model.attention.qk.png",
-                                           "plots/sequence_accuracy_vs_model.attention.scale.png"});
+  REQUIRE(pngs == std::vector<std::string>{"plots/val_loss.svg", "plots/train_loss.svg",
+                                           "plots/sequence_accuracy_vs_model.attention.qk.svg",
+                                           "plots/sequence_accuracy_vs_model.attention.scale.svg"});
   check_images(dir.str(), pngs);
   std::string qk = slurp(dir.path() / "plots/data/sequence_accuracy_vs_model.attention.qk.dat");
   std::string script = slurp(dir.path() / "plots/sequence_accuracy_vs_model.attention.qk.gp");
@@ -335,9 +339,9 @@ TEST_CASE("a forecast sweep plots test mse per key and validation mae by horizon
   };
   json index = make_run(dir.str(), "forecast", {"positions", "norm"}, trials);
   std::vector<std::string> pngs = plots_of(dir.str(), index);
-  REQUIRE(pngs == std::vector<std::string>{"plots/val_loss.png", "plots/train_loss.png",
-                                           "plots/mse_vs_positions.png", "plots/mse_vs_norm.png",
-                                           "plots/mae_by_horizon.png"});
+  REQUIRE(pngs == std::vector<std::string>{"plots/val_loss.svg", "plots/train_loss.svg",
+                                           "plots/mse_vs_positions.svg", "plots/mse_vs_norm.svg",
+                                           "plots/mae_by_horizon.svg"});
   check_images(dir.str(), pngs);
   // Series norm=pre: rope then none; series norm=post: rope. One seed: the interval is
   // the point itself, as in the table.
@@ -456,7 +460,7 @@ TEST_CASE("nothing swept gives one curve labelled all trials", "[plots]") {
       dir.str(), "seq2seq", {},
       {{"t0", json::object(), "", "ok", {eval(1, 2.0), eval(2, 0.01)}, {{"val_loss", 0.01}}}});
   REQUIRE(plots_of(dir.str(), index) ==
-          std::vector<std::string>{"plots/val_loss.png", "plots/train_loss.png"});
+          std::vector<std::string>{"plots/val_loss.svg", "plots/train_loss.svg"});
   std::string script = slurp(dir.path() / "plots/val_loss.gp");
   CHECK(script.find("title 'all trials'") != std::string::npos);
   CHECK(script.find("set logscale y") != std::string::npos);  // 2 -> 0.01 spans > 2 decades
