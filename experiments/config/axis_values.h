@@ -12,4 +12,9 @@ struct AxisValues {
   std::vector<std::string> keys;
   std::vector<std::vector<std::string>> values;
 };
+
+// The values `key` is swept over, or nullptr when no axis sweeps it.
+const std::vector<std::string>* swept_values(const std::vector<AxisValues>& axes,
+                                             const std::string& key);
+
 }  // namespace ablate::experiments

@@ -58,23 +58,18 @@ std::vector<std::pair<std::string, std::string>> read_point(TomlReader& c,
   for (const auto& [k, v] : *table) {
     const std::string key(k.str());
     p.node(key);
-    auto axis = std::find_if(axes.begin(), axes.end(), [&key](const AxisValues& a) {
-      return std::find(a.keys.begin(), a.keys.end(), key) != a.keys.end();
-    });
-    if (axis == axes.end()) {
+    const std::vector<std::string>* values = swept_values(axes, key);
+    if (!values) {
       p.problem(key, swept.empty()
                          ? "the experiment sweeps nothing, so there is no point to compare"
                          : std::string("is not a swept key; a claim's point names swept keys: ") +
                                joined(swept));
       continue;
     }
-    const std::size_t k_index =
-        std::size_t(std::find(axis->keys.begin(), axis->keys.end(), key) - axis->keys.begin());
-    const std::vector<std::string>& values = axis->values[k_index];
     const std::string value = display_value(v);
-    if (std::find(values.begin(), values.end(), value) == values.end()) {
+    if (std::find(values->begin(), values->end(), value) == values->end()) {
       p.problem(key, std::string("\"").append(value).append("\" is not one of the swept values: ") +
-                         joined(values));
+                         joined(*values));
       continue;
     }
     point.emplace_back(key, value);

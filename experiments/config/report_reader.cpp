@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "experiments/config/axis_values.h"
 #include "experiments/config/claims_spec.h"
 #include "experiments/config/setting_keys.h"
 #include "experiments/config/toml_writer.h"
@@ -37,21 +38,16 @@ ReportSpec read_report_spec(const toml::table& doc, const std::string& file,
     for (const auto& [k, v] : *baseline) {
       const std::string key(k.str());
       b.node(key);
-      auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisValues& a) {
-        return std::find(a.keys.begin(), a.keys.end(), key) != a.keys.end();
-      });
-      if (axis == axes.end()) {
+      const std::vector<std::string>* values = swept_values(axes, key);
+      if (!values) {
         b.problem(key, swept.empty()
                            ? "the experiment sweeps nothing, so there is no baseline to choose"
                            : "is not a swept key; the baseline names swept keys: " + joined(swept));
         continue;
       }
-      const std::size_t k_index =
-          std::size_t(std::find(axis->keys.begin(), axis->keys.end(), key) - axis->keys.begin());
-      const std::vector<std::string>& values = axis->values[k_index];
       const std::string value = display_value(v);
-      if (std::find(values.begin(), values.end(), value) == values.end()) {
-        b.problem(key, "\"" + value + "\" is not one of the swept values: " + joined(values));
+      if (std::find(values->begin(), values->end(), value) == values->end()) {
+        b.problem(key, "\"" + value + "\" is not one of the swept values: " + joined(*values));
         continue;
       }
       named[key] = value;
